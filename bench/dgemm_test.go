@@ -1,0 +1,23 @@
+package bench
+
+import (
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// BenchmarkDGEMM is the machine's reference rate.
+func BenchmarkDGEMM(b *testing.B) {
+	for _, n := range []int{2000} {
+		b.Run("n="+itoa(n), func(b *testing.B) {
+			a, x, c := RandGeneral(n, n, 1), RandGeneral(n, n, 2), RandGeneral(n, n, 3)
+			DGEMMRate()
+			b.ResetTimer()
+			for b.Loop() {
+				blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, x, 0, c)
+			}
+			ReportFLOPs(b, 2*float64(n)*float64(n)*float64(n))
+		})
+	}
+}
