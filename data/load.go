@@ -1,0 +1,159 @@
+package data
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Format is a data file format.
+type Format string
+
+const (
+	Auto   Format = ""       // detect from content and name
+	LIBSVM Format = "libsvm" // LIBSVM/svmlight sparse text
+	CSV    Format = "csv"    // delimited text
+	IDX    Format = "idx"    // MNIST IDX image (and label) files
+)
+
+// ParseFormat returns the Format named s ("", "auto", "libsvm", "svmlight",
+// "csv", "idx").
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "", "auto":
+		return Auto, nil
+	case "libsvm", "svmlight", "svm":
+		return LIBSVM, nil
+	case "csv", "tsv", "txt":
+		return CSV, nil
+	case "idx", "mnist":
+		return IDX, nil
+	}
+	return Auto, fmt.Errorf("unknown data format %q (want libsvm, csv or idx)", s)
+}
+
+// Options controls Load. The zero value detects everything.
+type Options struct {
+	// Format forces a format; Auto detects it: IDX by its magic number,
+	// then .csv/.tsv/.libsvm/.svm names, then the content (index:value
+	// tokens mean LIBSVM, anything else delimited text).
+	Format Format
+	// Labels is the IDX label file for an IDX image file. Empty means the
+	// MNIST sibling name (…-images-idx3-… → …-labels-idx1-…) if that
+	// file exists, and no labels otherwise.
+	Labels string
+	// Dim, if positive, is the required number of features (a LIBSVM
+	// index beyond it, or another width of a CSV or IDX file, is an
+	// error).
+	Dim int
+	// MinDim is LIBSVMOptions.MinDim.
+	MinDim int
+	// CSV holds the options for delimited text; its Dim is ignored in
+	// favour of Dim above.
+	CSV CSVOptions
+}
+
+// Load reads the data file at path in any supported format, plain or
+// gzip- or bzip2-compressed (detected by content). Errors about the content
+// are *ParseError values naming path; errors opening files are those of
+// package os.
+func Load(path string, o Options) (*Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br, err := decompress(f, path)
+	if err != nil {
+		return nil, err
+	}
+	format := o.Format
+	head, _ := br.Peek(4)
+	if len(head) == 4 && head[0] == 0 && head[1] == 0 && (format == Auto || format == IDX) {
+		// No text file starts with two NUL bytes: this is IDX (ReadIDX
+		// reports an unsupported data type).
+		if head[2] == idxUbyte && head[3] == 1 {
+			return nil, errorf(path, 0, "an IDX label file: give the images file as data and this one as the labels")
+		}
+		format = IDX
+	}
+	if format == Auto {
+		format = sniff(path, br)
+	}
+	var ds *Dataset
+	switch format {
+	case IDX:
+		ds, err = loadIDX(br, path, o.Labels)
+	case CSV:
+		co := o.CSV
+		co.Dim = o.Dim
+		ds, err = ReadCSV(br, path, co)
+	case LIBSVM:
+		ds, err = ReadLIBSVM(br, path, LIBSVMOptions{Dim: o.Dim, MinDim: o.MinDim})
+	default:
+		return nil, fmt.Errorf("data: unknown format %q", format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if o.Dim > 0 && ds.D != o.Dim {
+		return nil, errorf(path, 0, "%d features, want %d", ds.D, o.Dim)
+	}
+	return ds, nil
+}
+
+func loadIDX(images *bufio.Reader, path, labels string) (*Dataset, error) {
+	if labels == "" {
+		base := filepath.Base(path)
+		if strings.Contains(base, "images-idx3") {
+			guess := filepath.Join(filepath.Dir(path), strings.Replace(base, "images-idx3", "labels-idx1", 1))
+			if _, err := os.Stat(guess); err == nil {
+				labels = guess
+			}
+		}
+	}
+	if labels == "" {
+		return ReadIDX(images, nil, path, "")
+	}
+	lf, err := os.Open(labels)
+	if err != nil {
+		return nil, err
+	}
+	defer lf.Close()
+	return ReadIDX(images, lf, path, labels)
+}
+
+// sniff picks LIBSVM or CSV for a text file from its name, then from the
+// lines in the first buffer of content.
+func sniff(path string, br *bufio.Reader) Format {
+	switch baseExt(path) {
+	case ".csv", ".tsv":
+		return CSV
+	case ".libsvm", ".svm", ".svmlight":
+		return LIBSVM
+	}
+	head, _ := br.Peek(bufSize)
+	if i := bytes.LastIndexByte(head, '\n'); i >= 0 && len(head) == bufSize {
+		head = head[:i] // complete lines only
+	}
+	for line := range bytes.Lines(head) {
+		if k := bytes.IndexByte(line, '#'); k >= 0 {
+			line = line[:k]
+		}
+		f := fields{b: line}
+		f.next() // the label
+		for t := f.next(); t != nil; t = f.next() {
+			if bytes.IndexByte(t, ':') > 0 {
+				return LIBSVM
+			}
+			return CSV
+		}
+		if bytes.ContainsAny(line, ",;") {
+			return CSV
+		}
+	}
+	return LIBSVM
+}
