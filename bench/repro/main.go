@@ -1,0 +1,208 @@
+// Command repro reproduces the experiments of Henao & Winther's PASS-GP
+// paper (Section 6: USPS, MNIST, IJCNN) with passgp-fast, side by side with
+// LIBSVM when svm-train/svm-predict are installed, and writes the measured
+// tables and figures:
+//
+//	go run ./bench/repro --data ../shared/data --out docs/results [--quick] [--reps N] [--only usps,ijcnn,mnist,svm]
+//
+// It writes docs/results.md (the markdown path is the --out directory with
+// ".md" appended unless --md is given), PNG figures and results.json (the
+// per-section state) under --out. Each experiment rewrites its own section
+// as soon as a part of it finishes, so an interrupted run still leaves
+// valid, clearly labelled partial results; sections of experiments not
+// selected by --only are kept from earlier runs.
+//
+// --quick runs a few-minute version on subsamples (fewer digits, fewer
+// active set sizes) and says so in every section it writes.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// Config holds the command line.
+type Config struct {
+	Data    string
+	Out     string
+	MD      string
+	Quick   bool
+	Reps    int
+	Seed    uint64
+	Threads int
+	Only    map[string]bool // experiments: usps, ijcnn, mnist; "svm" = LIBSVM part only
+	NoSVM   bool
+	Verbose bool
+}
+
+// Mode is "quick" or "full".
+func (c *Config) Mode() string {
+	if c.Quick {
+		return "quick"
+	}
+	return "full"
+}
+
+// want reports whether experiment e runs.
+func (c *Config) want(e string) bool { return len(c.Only) == 0 || c.Only[e] }
+
+// wantGP reports whether the GP side of experiments runs (not with --only svm alone).
+func (c *Config) wantGP() bool {
+	if len(c.Only) == 1 && c.Only["svm"] {
+		return false
+	}
+	return true
+}
+
+// wantSVM reports whether the LIBSVM side runs.
+func (c *Config) wantSVM() bool { return !c.NoSVM }
+
+// wantExp reports whether dataset experiment e runs (svm alone selects all datasets' SVM parts).
+func (c *Config) wantExp(e string) bool {
+	if len(c.Only) == 0 {
+		return true
+	}
+	if c.Only[e] {
+		return true
+	}
+	only := true
+	for k := range c.Only {
+		if k != "svm" {
+			only = false
+		}
+	}
+	return only && c.Only["svm"]
+}
+
+func parseFlags(args []string) (*Config, error) {
+	fs := flag.NewFlagSet("repro", flag.ContinueOnError)
+	c := &Config{}
+	var only string
+	fs.StringVar(&c.Data, "data", "../shared/data", "directory with the datasets (see ../shared/data/README.md)")
+	fs.StringVar(&c.Out, "out", "docs/results", "directory for figures and results.json; results.md goes to <out>.md")
+	fs.StringVar(&c.MD, "md", "", "markdown file to write (default <out>.md)")
+	fs.BoolVar(&c.Quick, "quick", false, "a few-minute version on subsamples")
+	fs.IntVar(&c.Reps, "reps", 0, "repetitions with different seeds (0: 1, the paper used 10)")
+	fs.Uint64Var(&c.Seed, "seed", 1, "base seed; repetition r uses seed+r")
+	fs.IntVar(&c.Threads, "threads", 0, "threads (0: all logical CPUs)")
+	fs.StringVar(&only, "only", "", "comma-separated subset of usps,ijcnn,mnist,svm (svm alone: only the LIBSVM parts)")
+	fs.BoolVar(&c.NoSVM, "no-svm", false, "skip the LIBSVM side-by-side runs")
+	fs.BoolVar(&c.Verbose, "v", false, "log progress of every batch")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if c.Reps <= 0 {
+		c.Reps = 1
+	}
+	if c.Threads <= 0 {
+		c.Threads = runtime.NumCPU()
+	}
+	if only != "" {
+		c.Only = map[string]bool{}
+		for _, s := range strings.Split(only, ",") {
+			s = strings.ToLower(strings.TrimSpace(s))
+			switch s {
+			case "usps", "ijcnn", "mnist", "svm":
+				c.Only[s] = true
+			case "":
+			default:
+				return nil, fmt.Errorf("--only: unknown experiment %q (want usps, ijcnn, mnist, svm)", s)
+			}
+		}
+	}
+	c.Out = filepath.Clean(c.Out)
+	if c.MD == "" {
+		c.MD = c.Out + ".md"
+	}
+	return c, nil
+}
+
+// Env is what every experiment gets.
+type Env struct {
+	Cfg   *Config
+	Doc   *Doc
+	Start time.Time
+	// relFig is the figure directory relative to the markdown file.
+	relFig string
+}
+
+// figPath returns the file path and the markdown-relative path of a figure.
+func (e *Env) figPath(name string) (file, rel string) {
+	return filepath.Join(e.Cfg.Out, name), filepath.ToSlash(filepath.Join(e.relFig, name))
+}
+
+func (e *Env) logf(format string, a ...any) {
+	fmt.Fprintf(os.Stderr, "[%7.1fs] %s\n", time.Since(e.Start).Seconds(), fmt.Sprintf(format, a...))
+}
+
+func main() {
+	cfg, err := parseFlags(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "repro:", err)
+		os.Exit(2)
+	}
+	if err := run(cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "repro:", err)
+		os.Exit(1)
+	}
+}
+
+func run(cfg *Config) error {
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return err
+	}
+	doc, err := OpenDoc(cfg.MD, cfg.Out)
+	if err != nil {
+		return err
+	}
+	doc.Machine = machineInfo()
+	doc.Command = "go run ./bench/repro " + strings.Join(os.Args[1:], " ")
+	rel, err := filepath.Rel(filepath.Dir(cfg.MD), cfg.Out)
+	if err != nil {
+		rel = cfg.Out
+	}
+	env := &Env{Cfg: cfg, Doc: doc, Start: time.Now(), relFig: rel}
+	setThreads(cfg.Threads)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	// Order: USPS, IJCNN, MNIST (cheapest first, so a stopped run keeps the most).
+	exps := []struct {
+		key string
+		fn  func(context.Context, *Env) error
+	}{
+		{"usps", runUSPS},
+		{"ijcnn", runIJCNN},
+		{"mnist", runMNIST},
+	}
+	var errs []string
+	for _, x := range exps {
+		if !cfg.wantExp(x.key) {
+			continue
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		env.logf("%s: start (%s mode)", x.key, cfg.Mode())
+		if err := x.fn(ctx, env); err != nil {
+			env.logf("%s: %v", x.key, err)
+			errs = append(errs, x.key+": "+err.Error())
+		}
+		env.logf("%s: done; peak RSS so far %.2f GiB", x.key, peakRSSGiB())
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return nil
+}

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestTableMarkdown(t *testing.T) {
+	tb := Table{Header: []string{"method", "error (%)"}}
+	tb.Row("PASS-GP", "4.51")
+	tb.Row("a|b") // short row, pipe escaped
+	want := "| method | error (%) |\n|---|---:|\n| PASS-GP | 4.51 |\n| a\\|b |  |\n"
+	if got := tb.Markdown(); got != want {
+		t.Errorf("Markdown() =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestFormatting(t *testing.T) {
+	for _, c := range []struct {
+		xs   []float64
+		want string
+	}{
+		{[]float64{4.5}, "4.50"},
+		{[]float64{1, 3}, "2.00 ± 1.41"},
+		{[]float64{math.NaN()}, "n/a"},
+		{[]float64{2, math.NaN()}, "2.00 ± 0.00"},
+		{nil, "n/a"},
+	} {
+		if got := pm(c.xs, 2); got != c.want {
+			t.Errorf("pm(%v) = %q, want %q", c.xs, got, c.want)
+		}
+	}
+}
+
+func TestTargetVerdict(t *testing.T) {
+	for _, c := range []struct {
+		tg   Target
+		want string
+	}{
+		{Target{Limit: 1.5, Measured: 1.2, Unit: "%"}, "met"},
+		{Target{Limit: 1.5, Measured: 1.5, Unit: "%"}, "met"},
+		{Target{Limit: 1.0, Measured: 1.25, Unit: "%"}, "**missed** by 0.25 %, 25% over"},
+		{Target{Limit: 30, Measured: math.NaN(), Unit: "min"}, "not measured in this run"},
+	} {
+		if got := c.tg.Verdict(); got != c.want {
+			t.Errorf("Verdict(%+v) = %q, want %q", c.tg, got, c.want)
+		}
+	}
+}
+
+// TestLIBSVMRoundTrip writes a dataset in LIBSVM format (zeros omitted,
+// shortest exact decimals) and reads it back bit for bit.
+func TestLIBSVMRoundTrip(t *testing.T) {
+	x := mat.NewDense(3, 4, []float64{
+		0, 0.1, -1, 0,
+		1.0 / 255, 0, 0, 2e-300,
+		0, 0, 0, 0, // all-zero row
+	})
+	d := &Dataset{X: x, Y: []float64{3, -1, 0.5}}
+	var buf bytes.Buffer
+	if err := writeLIBSVM(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	want := "3 2:0.1 3:-1\n-1 1:0.00392156862745098 4:2e-300\n0.5\n"
+	if buf.String() != want {
+		t.Fatalf("writeLIBSVM:\n%q\nwant\n%q", buf.String(), want)
+	}
+	path := filepath.Join(t.TempDir(), "d.txt")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, err := readLIBSVM(path, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(back.X, x) {
+		t.Errorf("round trip X = %v, want %v", mat.Formatted(back.X), mat.Formatted(x))
+	}
+	for i := range d.Y {
+		if back.Y[i] != d.Y[i] {
+			t.Errorf("label %d = %v, want %v", i, back.Y[i], d.Y[i])
+		}
+	}
+}
+
+func TestReadLIBSVMErrors(t *testing.T) {
+	for _, c := range []struct{ in, msg string }{
+		{"1 2:1 1:1\n", "d.txt:1: bad or non-increasing index"},
+		{"1 1:1\nx 1:1\n", "d.txt:2: bad label"},
+		{"1 1:z\n", "d.txt:1: bad value"},
+		{"1 9:1\n", "feature index 9 beyond 4"},
+		{"", "no examples"},
+	} {
+		path := filepath.Join(t.TempDir(), "d.txt")
+		os.WriteFile(path, []byte(c.in), 0o644)
+		_, err := readLIBSVM(path, 4)
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("readLIBSVM(%q) error %v, want one containing %q", c.in, err, c.msg)
+		}
+	}
+}
+
+func TestParseSVMOutput(t *testing.T) {
+	acc, err := parseCVAccuracy("optimization finished\nCross Validation Accuracy = 96.1234%\n")
+	if err != nil || acc != 96.1234 {
+		t.Errorf("parseCVAccuracy = %v, %v", acc, err)
+	}
+	if _, err := parseCVAccuracy("garbage"); err == nil {
+		t.Error("parseCVAccuracy accepted garbage")
+	}
+	c, n, err := parsePredictAccuracy("Accuracy = 95.2167% (1911/2007) (classification)\n")
+	if err != nil || c != 1911 || n != 2007 {
+		t.Errorf("parsePredictAccuracy = %d/%d, %v", c, n, err)
+	}
+	if got := parseTotalSV("svm_type c_svc\nnr_class 2\ntotal_sv 1046\nrho 0.1\n"); got != 1046 {
+		t.Errorf("parseTotalSV = %d", got)
+	}
+}
+
+func TestLogDensity(t *testing.T) {
+	_, d := logDensity([]float64{0, 0.01, 0.5, 1, math.NaN()}, 10)
+	sum := 0.0
+	for _, v := range d {
+		sum += v / 10
+	}
+	if math.Abs(sum-1) > 1e-12 || d[0] != 5 || d[5] != 2.5 || d[9] != 2.5 {
+		t.Errorf("density %v (integral %v)", d, sum)
+	}
+}
+
+// TestDocIncremental checks that a section written by one run is kept when
+// another run rewrites a different section, and that incomplete sections
+// are labelled.
+func TestDocIncremental(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "results")
+	mdPath := out + ".md"
+	d, err := OpenDoc(mdPath, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Machine = "test machine"
+	if err := d.Put(&Section{Key: "mnist", Title: "MNIST", Markdown: "mnist body", Mode: "quick", Complete: true,
+		Targets: []Target{{Name: "MNIST error", Goal: "<= 1.5 %", Limit: 1.5, Measured: 1.7, Unit: "%"}}}); err != nil {
+		t.Fatal(err)
+	}
+	d2, err := OpenDoc(mdPath, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d2.Put(&Section{Key: "usps", Title: "USPS", Markdown: "usps body", Mode: "full"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(mdPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	iu, im := strings.Index(s, "## USPS"), strings.Index(s, "## MNIST")
+	if iu < 0 || im < 0 || iu > im {
+		t.Errorf("sections missing or out of order:\n%s", s)
+	}
+	for _, want := range []string{"mnist body", "usps body", "**incomplete", "**missed** by 0.2 %", "test machine"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("results.md lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	c, err := parseFlags([]string{"--out", "docs/results/", "--only", "usps,svm", "--quick"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MD != "docs/results.md" || !c.Quick || c.Reps != 1 || !c.wantExp("usps") || c.wantExp("mnist") || !c.wantGP() {
+		t.Errorf("config %+v", c)
+	}
+	c, _ = parseFlags([]string{"--only", "svm"})
+	if c.wantGP() || !c.wantExp("mnist") {
+		t.Errorf("--only svm: config %+v", c)
+	}
+	if _, err := parseFlags([]string{"--only", "cifar"}); err == nil {
+		t.Error("unknown experiment accepted")
+	}
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/passgp-fast/passgp-fast/la"
+)
+
+func setThreads(n int) { la.SetThreads(n) }
+
+// builder assembles one section from named parts and rewrites results.md
+// each time a part is set, so partial results are always on disk.
+type builder struct {
+	env   *Env
+	sec   *Section
+	order []string
+	parts map[string]string
+}
+
+// newBuilder starts a section. If the document already has this section
+// from an earlier run in the same mode, its parts are not kept: a section
+// always reflects one run.
+func newBuilder(env *Env, key, title, intro string) *builder {
+	b := &builder{
+		env:   env,
+		sec:   &Section{Key: key, Title: title, Mode: env.Cfg.Mode()},
+		parts: map[string]string{},
+	}
+	b.set("intro", intro)
+	return b
+}
+
+// declare fixes the order of parts (parts set but not declared go last).
+func (b *builder) declare(parts ...string) { b.order = append([]string{"intro"}, parts...) }
+
+// set replaces a part and writes the document.
+func (b *builder) set(part, markdown string) {
+	if _, ok := b.parts[part]; !ok && !contains(b.order, part) {
+		b.order = append(b.order, part)
+	}
+	b.parts[part] = markdown
+	b.flush()
+}
+
+// target records a target measurement (replacing one of the same name).
+func (b *builder) target(t Target) {
+	for i := range b.sec.Targets {
+		if b.sec.Targets[i].Name == t.Name {
+			b.sec.Targets[i] = t
+			b.flush()
+			return
+		}
+	}
+	b.sec.Targets = append(b.sec.Targets, t)
+	b.flush()
+}
+
+func (b *builder) flush() {
+	var sb strings.Builder
+	for _, p := range b.order {
+		if s, ok := b.parts[p]; ok && s != "" {
+			sb.WriteString(strings.TrimSpace(s))
+			sb.WriteString("\n\n")
+		}
+	}
+	b.sec.Markdown = sb.String()
+	if err := b.env.Doc.Put(b.sec); err != nil {
+		b.env.logf("writing results: %v", err)
+	}
+}
+
+// done marks the section complete.
+func (b *builder) done() {
+	b.sec.Complete = true
+	b.flush()
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

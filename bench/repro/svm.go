@@ -1,0 +1,327 @@
+package main
+
+// LIBSVM (svm-train / svm-predict from Debian's libsvm-tools) run side by
+// side on the same splits. It is an external peer: nothing here depends on
+// our GP code, and when the binaries are missing the comparison is skipped
+// with a note.
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// writeLIBSVM writes d in LIBSVM text format, omitting zero features.
+// Values are written as the shortest decimal that parses back to the same
+// float64, so the conversion is lossless.
+func writeLIBSVM(w io.Writer, d *Dataset) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	buf := make([]byte, 0, 64)
+	n, c := d.X.Dims()
+	raw := d.X.RawMatrix()
+	for i := 0; i < n; i++ {
+		buf = strconv.AppendFloat(buf[:0], d.Y[i], 'g', -1, 64)
+		bw.Write(buf)
+		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
+		for j, v := range row {
+			if v == 0 {
+				continue
+			}
+			buf = append(buf[:0], ' ')
+			buf = strconv.AppendInt(buf, int64(j+1), 10)
+			buf = append(buf, ':')
+			buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
+			bw.Write(buf)
+		}
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+func writeLIBSVMFile(path string, d *Dataset) error {
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := writeLIBSVM(fh, d); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
+}
+
+var (
+	reCV     = regexp.MustCompile(`Cross Validation Accuracy = ([0-9.eE+-]+)%`)
+	reAcc    = regexp.MustCompile(`Accuracy = ([0-9.eE+-]+)% \((\d+)/(\d+)\)`)
+	reSVs    = regexp.MustCompile(`(?m)^total_sv (\d+)`)
+	errNoSVM = fmt.Errorf("svm-train/svm-predict not found on PATH (Debian package libsvm-tools)")
+)
+
+// parseCVAccuracy extracts svm-train -v's accuracy in percent.
+func parseCVAccuracy(out string) (float64, error) {
+	m := reCV.FindStringSubmatch(out)
+	if m == nil {
+		return 0, fmt.Errorf("no cross-validation accuracy in svm-train output %q", tail(out, 200))
+	}
+	return strconv.ParseFloat(m[1], 64)
+}
+
+// parsePredictAccuracy extracts svm-predict's accuracy: correct and total.
+func parsePredictAccuracy(out string) (correct, total int, err error) {
+	m := reAcc.FindStringSubmatch(out)
+	if m == nil {
+		return 0, 0, fmt.Errorf("no accuracy in svm-predict output %q", tail(out, 200))
+	}
+	correct, _ = strconv.Atoi(m[2])
+	total, _ = strconv.Atoi(m[3])
+	return correct, total, nil
+}
+
+// parseTotalSV extracts the number of support vectors from a model file.
+func parseTotalSV(model string) int {
+	m := reSVs.FindStringSubmatch(model)
+	if m == nil {
+		return -1
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
+}
+
+func svmAvailable() bool {
+	_, e1 := exec.LookPath("svm-train")
+	_, e2 := exec.LookPath("svm-predict")
+	return e1 == nil && e2 == nil
+}
+
+// procRun is one external command's outcome.
+type procRun struct {
+	Out    string
+	Wall   time.Duration
+	CPU    time.Duration // user + system
+	MaxRSS float64       // GiB
+}
+
+func runProc(ctx context.Context, name string, args ...string) (procRun, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	var sb strings.Builder
+	cmd.Stdout = &sb
+	cmd.Stderr = &sb
+	t := time.Now()
+	err := cmd.Run()
+	r := procRun{Out: sb.String(), Wall: time.Since(t)}
+	if ps := cmd.ProcessState; ps != nil {
+		r.CPU = ps.UserTime() + ps.SystemTime()
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+			r.MaxRSS = float64(ru.Maxrss) / (1 << 20) // KiB on Linux
+		}
+	}
+	if err != nil {
+		return r, fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, tail(r.Out, 300))
+	}
+	return r, nil
+}
+
+// SVMSpec says how to run LIBSVM on one split.
+type SVMSpec struct {
+	Train, Test *Dataset
+	GridData    *Dataset  // data for the cross-validated grid (Train or a subsample of it)
+	Cs, Gammas  []float64 // the grid
+	Folds       int       // 5
+	Parallel    int       // concurrent grid points
+	CacheMB     int
+	Note        string // how the grid was chosen (documented in results.md)
+}
+
+// SVMResult is what the side-by-side run measured.
+type SVMResult struct {
+	Skipped    string // non-empty: why it did not run
+	GridN      int
+	GridPoints int
+	GridWall   time.Duration
+	GridCPU    time.Duration
+	BestC      float64
+	BestGamma  float64
+	BestCV     float64 // CV accuracy %
+	TrainWall  time.Duration
+	PredWall   time.Duration
+	Error      float64 // test error %
+	NSV        int
+	MaxRSS     float64 // GiB, largest of the child processes
+	Note       string
+	Grid       [][3]float64 // C, gamma, CV accuracy
+}
+
+// runSVM performs the grid search on spec.GridData, trains on spec.Train
+// with the best (C, gamma) and predicts spec.Test.
+func runSVM(ctx context.Context, spec SVMSpec) (*SVMResult, error) {
+	res := &SVMResult{Note: spec.Note}
+	if !svmAvailable() {
+		res.Skipped = errNoSVM.Error()
+		return res, nil
+	}
+	dir, err := os.MkdirTemp("", "repro-svm-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	trainF, testF, gridF := filepath.Join(dir, "train"), filepath.Join(dir, "test"), filepath.Join(dir, "grid")
+	if err := writeLIBSVMFile(trainF, spec.Train); err != nil {
+		return nil, err
+	}
+	if err := writeLIBSVMFile(testF, spec.Test); err != nil {
+		return nil, err
+	}
+	if spec.GridData == spec.Train {
+		gridF = trainF
+	} else if err := writeLIBSVMFile(gridF, spec.GridData); err != nil {
+		return nil, err
+	}
+	if spec.Folds == 0 {
+		spec.Folds = 5
+	}
+	if spec.Parallel < 1 {
+		spec.Parallel = 1
+	}
+	if spec.CacheMB == 0 {
+		spec.CacheMB = 500
+	}
+	cache := strconv.Itoa(spec.CacheMB)
+	res.GridN = spec.GridData.N()
+
+	// Grid search: every (C, gamma) by k-fold CV on the grid data only.
+	type point struct{ c, g float64 }
+	var pts []point
+	for _, c := range spec.Cs {
+		for _, g := range spec.Gammas {
+			pts = append(pts, point{c, g})
+		}
+	}
+	res.GridPoints = len(pts)
+	accs := make([]float64, len(pts))
+	errs := make([]error, len(pts))
+	var cpu time.Duration
+	var mu sync.Mutex
+	sem := make(chan struct{}, spec.Parallel)
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for i, p := range pts {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			r, err := runProc(ctx, "svm-train", "-q", "-s", "0", "-t", "2", "-v", strconv.Itoa(spec.Folds),
+				"-c", ffmt(p.c), "-g", ffmt(p.g), "-m", cache, gridF)
+			mu.Lock()
+			cpu += r.CPU
+			res.MaxRSS = math.Max(res.MaxRSS, r.MaxRSS)
+			mu.Unlock()
+			if err == nil {
+				accs[i], err = parseCVAccuracy(r.Out)
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	res.GridWall, res.GridCPU = time.Since(t0), cpu
+	best := -1
+	for i, p := range pts {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		res.Grid = append(res.Grid, [3]float64{p.c, p.g, accs[i]})
+		// Ties go to the smaller C (cheaper, smoother) as listed first.
+		if best < 0 || accs[i] > accs[best] {
+			best = i
+		}
+	}
+	res.BestC, res.BestGamma, res.BestCV = pts[best].c, pts[best].g, accs[best]
+
+	modelF := filepath.Join(dir, "model")
+	r, err := runProc(ctx, "svm-train", "-q", "-s", "0", "-t", "2", "-c", ffmt(res.BestC), "-g", ffmt(res.BestGamma),
+		"-m", cache, trainF, modelF)
+	if err != nil {
+		return nil, err
+	}
+	res.TrainWall = r.Wall
+	res.MaxRSS = math.Max(res.MaxRSS, r.MaxRSS)
+	r, err = runProc(ctx, "svm-predict", testF, modelF, filepath.Join(dir, "pred"))
+	if err != nil {
+		return nil, err
+	}
+	res.PredWall = r.Wall
+	res.MaxRSS = math.Max(res.MaxRSS, r.MaxRSS)
+	correct, total, err := parsePredictAccuracy(r.Out)
+	if err != nil {
+		return nil, err
+	}
+	res.Error = 100 * float64(total-correct) / float64(total)
+	if mb, err := os.ReadFile(modelF); err == nil {
+		res.NSV = parseTotalSV(string(mb))
+	}
+	return res, nil
+}
+
+func ffmt(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// pow2s returns 2^e for each exponent.
+func pow2s(es ...float64) []float64 {
+	out := make([]float64, len(es))
+	for i, e := range es {
+		out[i] = math.Pow(2, e)
+	}
+	return out
+}
+
+// svmMarkdown renders the side-by-side LIBSVM block of a section.
+func svmMarkdown(m *md, r *SVMResult, task string) {
+	m.h(3, "LIBSVM side by side ("+task+")")
+	if r == nil {
+		m.p("Not run.")
+		return
+	}
+	if r.Skipped != "" {
+		m.p("Skipped: %s.", r.Skipped)
+		return
+	}
+	m.p("RBF SVM (`svm-train -s 0 -t 2`, LIBSVM's own one-vs-one for multi-class), same train/test split. "+
+		"C and gamma were chosen by %d-point grid with 5-fold cross-validation on %d training examples only (%s); "+
+		"the search's time is reported separately from the final training.", r.GridPoints, r.GridN, r.Note)
+	var t Table
+	t.Header = []string{"measured here", "value"}
+	t.Row("grid search wall time (s)", f(r.GridWall.Seconds(), 1))
+	t.Row("grid search CPU time (s, all processes)", f(r.GridCPU.Seconds(), 1))
+	t.Row("chosen C, gamma", ffmt(r.BestC)+", "+ffmt(r.BestGamma))
+	t.Row("best CV accuracy (%)", f(r.BestCV, 2))
+	t.Row("final training time (s)", f(r.TrainWall.Seconds(), 1))
+	t.Row("prediction time (s)", f(r.PredWall.Seconds(), 1))
+	t.Row("test error (%)", f(r.Error, 2))
+	t.Row("support vectors", strconv.Itoa(r.NSV))
+	t.Row("peak RSS of svm-train/predict (GiB)", f(r.MaxRSS, 2))
+	m.table(&t)
+	var g Table
+	g.Header = []string{"C", "gamma", "CV accuracy (%)"}
+	for _, p := range r.Grid {
+		g.Row(ffmt(p[0]), ffmt(p[1]), f(p[2], 2))
+	}
+	m.p("Grid (measured here):")
+	m.table(&g)
+}
