@@ -12,7 +12,7 @@ type Header int
 
 const (
 	// HeaderAuto treats the first record as a header when one of its
-	// fields is not a number.
+	// fields is text (not empty and not a number).
 	HeaderAuto Header = iota
 	// HeaderYes always skips the first record as a header.
 	HeaderYes
@@ -175,9 +175,12 @@ func detectDelim(line []byte) byte {
 	return ' '
 }
 
+// allNumeric reports whether no field of rec is text: empty, overflowing
+// or non-finite fields count as numeric so that they are reported as bad
+// data rather than silently taken for a header.
 func allNumeric(rec [][]byte) bool {
 	for _, f := range rec {
-		if _, err := strconv.ParseFloat(string(f), 64); err != nil {
+		if _, bad := parseFloat(f); bad == malformed {
 			return false
 		}
 	}

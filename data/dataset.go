@@ -142,7 +142,7 @@ func (d *Dataset) Validate(minClasses int) error {
 			return &ParseError{File: d.Source, Msg: "no labels"}
 		}
 		if c := d.Classes(); len(c) < minClasses {
-			return &ParseError{File: d.Source, Msg: fmt.Sprintf("%d distinct labels, need at least %d", len(c), minClasses)}
+			return &ParseError{File: d.Source, Msg: fmt.Sprintf("fewer than %d classes: %d distinct label(s)", minClasses, len(c))}
 		}
 	}
 	return nil
