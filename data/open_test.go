@@ -60,7 +60,7 @@ func TestCompressionByContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := map[string][]byte{
-		"plain.gz":      plain,       // plain text named .gz
+		"plain.gz":      plain,        // plain text named .gz
 		"gzip.txt":      gz(t, plain), // gzip named .txt
 		"bzip2.gz":      bz,           // bzip2 named .gz
 		"bzip2.libsvm":  bz,
