@@ -5,7 +5,65 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/passgp-fast/passgp-fast/la/internal/asm"
 )
+
+// Gram kernels. Each fills dst (n1×n2) from the rows of a (n1×d) and b
+// (n2×d); dst must not share memory with a or b. Two formulations exist:
+//
+//   - gemm: one DGEMM (or DSYRK when a and b are the same matrix) for the
+//     inner products, then a vectorised elementwise pass that forms
+//     |a_i|² + |b_j|² - 2 a_i·b_j, clamps it at 0 and applies exp or the
+//     integer power. Fast for large d; the distance loses relative accuracy
+//     for near-identical points (absolute error about d·ε·(|a_i|²+|b_j|²)).
+//   - direct: a register-tiled assembly kernel that sums (a_ik - b_jk)²
+//     itself, then the same elementwise pass. No cancellation, and it
+//     avoids DGEMM's packing overhead, which dominates for small d.
+//
+// SqDistTo and GramSETo pick direct for d <= DirectMaxD() and gemm above;
+// DotTo and GramPolyTo always use gemm (no cancellation to avoid). When a
+// and b are the same matrix (same backing array, shape and stride) only the
+// upper triangle is computed and mirrored, so K(X,X) is exactly symmetric
+// and its diagonal exact (distance 0). See docs/performance.md, "Gram
+// kernels", for the measurements behind the crossover.
+
+// gramMode forces a formulation (tests and benchmarks): 0 automatic,
+// modeDirect or modeGEMM.
+var gramMode int
+
+const (
+	modeAuto = iota
+	modeDirect
+	modeGEMM
+)
+
+// directMaxD is the largest d for which SqDistTo and GramSETo use the direct
+// kernel, per SIMD path and BLAS backend (see docs/performance.md).
+func directMaxD() int {
+	if Backend == "gonum" {
+		// gonum's pure-Go DGEMM is several times slower than OpenBLAS.
+		return 256
+	}
+	if asm.Current() == asm.Generic {
+		return 8
+	}
+	return 32
+}
+
+// DirectMaxD reports the largest input dimension d for which SqDistTo and
+// GramSETo use the direct (non-GEMM) kernel on this machine and build.
+func DirectMaxD() int { return directMaxD() }
+
+func useDirect(d int) bool {
+	switch gramMode {
+	case modeDirect:
+		return true
+	case modeGEMM:
+		return false
+	}
+	return d <= directMaxD()
+}
 
 // checkGram panics unless a (n1×d), b (n2×d) and dst (n1×n2) agree.
 func checkGram(dst, a, b blas64.General) {
@@ -15,6 +73,13 @@ func checkGram(dst, a, b blas64.General) {
 	if dst.Rows != a.Rows || dst.Cols != b.Rows {
 		panic("la: destination shape mismatch")
 	}
+}
+
+// same reports whether a and b are the same matrix, the symmetric case
+// K(X, X).
+func same(a, b blas64.General) bool {
+	return a.Rows == b.Rows && a.Cols == b.Cols && a.Stride == b.Stride &&
+		a.Rows > 0 && a.Cols > 0 && &a.Data[0] == &b.Data[0]
 }
 
 // DotTo sets dst = a bᵀ: dst[i,j] = a_i·b_j for the rows of a and b.
@@ -27,28 +92,247 @@ func DotTo(dst, a, b blas64.General) {
 		zero(dst)
 		return
 	}
+	if same(a, b) {
+		syrkUpper(dst, a, 1)
+		mirrorUpper(dst)
+		return
+	}
 	blas64.Gemm(blas.NoTrans, blas.Trans, 1, a, b, 0, dst)
 }
 
 // SqDistTo sets dst[i,j] = |a_i - b_j|² for the rows of a and b.
-// Results are clamped at zero (the GEMM formulation can round below it).
+// Results are clamped at zero (the GEMM formulation can round below it);
+// for a == b the diagonal is exactly zero.
 func SqDistTo(dst, a, b blas64.General) {
 	checkGram(dst, a, b)
-	sqDistRef(dst, a, b)
+	if a.Rows == 0 || b.Rows == 0 {
+		return
+	}
+	if a.Cols == 0 {
+		zero(dst)
+		return
+	}
+	sym := same(a, b)
+	if useDirect(a.Cols) {
+		sqdDirect(dst, a, b, sym, nil)
+		return
+	}
+	ws := getBuf(a.Rows + b.Rows)
+	na, nb := ws[:a.Rows], ws[a.Rows:]
+	rowSqNorms(na, a, 1)
+	rowSqNorms(nb, b, 1)
+	if sym {
+		syrkUpper(dst, a, -2)
+	} else {
+		blas64.Gemm(blas.NoTrans, blas.Trans, -2, a, b, 0, dst)
+	}
+	forRows(dst.Rows, sym, func(i int) {
+		j0 := 0
+		if sym {
+			j0 = i
+		}
+		r := dst.Data[i*dst.Stride+j0 : i*dst.Stride+dst.Cols]
+		asm.SqdMap(r, nb[j0:], na[i], 1)
+		if sym {
+			r[0] = 0
+		}
+	})
+	putBuf(ws)
+	if sym {
+		mirrorUpper(dst)
+	}
 }
 
 // GramSETo sets dst[i,j] = amp·exp(-c·|a_i - b_j|²), the squared-exponential
 // Gram block (c = 1/(2ℓ²)).
 func GramSETo(dst, a, b blas64.General, amp, c float64) {
 	checkGram(dst, a, b)
-	gramSERef(dst, a, b, amp, c)
+	if a.Rows == 0 || b.Rows == 0 {
+		return
+	}
+	if a.Cols == 0 {
+		fill(dst, amp)
+		return
+	}
+	sym := same(a, b)
+	if useDirect(a.Cols) {
+		ws := getBuf(b.Rows)
+		clear(ws)
+		sqdDirect(dst, a, b, sym, func(r []float64) {
+			asm.ExpMap(r, ws, 0, -c, amp)
+		})
+		putBuf(ws)
+		return
+	}
+	// -c|a_i - b_j|² = 2c a_i·b_j - c|a_i|² - c|b_j|²: DGEMM with alpha 2c,
+	// then the fused add/clamp/exp pass.
+	ws := getBuf(a.Rows + b.Rows)
+	na, nb := ws[:a.Rows], ws[a.Rows:]
+	rowSqNorms(na, a, -c)
+	rowSqNorms(nb, b, -c)
+	if sym {
+		syrkUpper(dst, a, 2*c)
+	} else {
+		blas64.Gemm(blas.NoTrans, blas.Trans, 2*c, a, b, 0, dst)
+	}
+	forRows(dst.Rows, sym, func(i int) {
+		j0 := 0
+		if sym {
+			j0 = i
+		}
+		r := dst.Data[i*dst.Stride+j0 : i*dst.Stride+dst.Cols]
+		asm.ExpMap(r, nb[j0:], na[i], 1, amp)
+		if sym {
+			r[0] = amp
+		}
+	})
+	putBuf(ws)
+	if sym {
+		mirrorUpper(dst)
+	}
 }
 
 // GramPolyTo sets dst[i,j] = amp·(g·a_i·b_j + off)^p, the polynomial Gram
-// block.
+// block. p must be >= 0.
 func GramPolyTo(dst, a, b blas64.General, amp, g, off float64, p int) {
 	checkGram(dst, a, b)
-	gramPolyRef(dst, a, b, amp, g, off, p)
+	if p < 0 {
+		panic("la: negative polynomial degree")
+	}
+	if a.Rows == 0 || b.Rows == 0 {
+		return
+	}
+	if a.Cols == 0 {
+		fill(dst, amp*powi(off, p))
+		return
+	}
+	sym := same(a, b)
+	if sym {
+		syrkUpper(dst, a, 1)
+	} else {
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, a, b, 0, dst)
+	}
+	forRows(dst.Rows, sym, func(i int) {
+		j0 := 0
+		if sym {
+			j0 = i
+		}
+		asm.PowMap(dst.Data[i*dst.Stride+j0:i*dst.Stride+dst.Cols], g, off, amp, p)
+	})
+	if sym {
+		mirrorUpper(dst)
+	}
+}
+
+// syrkUpper sets the upper triangle of the square dst to alpha·a aᵀ.
+func syrkUpper(dst, a blas64.General, alpha float64) {
+	blas64.Syrk(blas.NoTrans, alpha, a, 0, blas64.Symmetric{
+		Uplo: blas.Upper, N: dst.Rows, Data: dst.Data, Stride: dst.Stride,
+	})
+}
+
+// rowSqNorms sets dst[i] = scale·|a_i|².
+func rowSqNorms(dst []float64, a blas64.General, scale float64) {
+	for i := range dst {
+		var s float64
+		for _, v := range row(a, i) {
+			s += v * v
+		}
+		dst[i] = scale * s
+	}
+}
+
+// sqdDirect sets dst to the squared distances with the tile kernel, then
+// calls fin (if not nil) on each finished row segment: the whole row, or for
+// sym the part from the diagonal on (the lower triangle is mirrored
+// afterwards). Rows are processed in blocks of four by Threads() workers.
+func sqdDirect(dst, a, b blas64.General, sym bool, fin func(r []float64)) {
+	w := asm.TileWidth()
+	n1, n2, d := a.Rows, b.Rows, a.Cols
+	np := (n2 + w - 1) / w
+	bp := getBuf(np * w * d)
+	// Pack b in panels of w columns: element (k, jj) of panel p at
+	// bp[p*w*d + k*w + jj], zero padded.
+	for p := 0; p < np; p++ {
+		pan := bp[p*w*d : (p+1)*w*d]
+		clear(pan)
+		for jj := 0; jj < w && p*w+jj < n2; jj++ {
+			for k, v := range row(b, p*w+jj) {
+				pan[k*w+jj] = v
+			}
+		}
+	}
+	ld := dst.Stride
+	forBlocks((n1+3)/4, func(blk int) {
+		var scratch [4 * 16]float64
+		i0 := 4 * blk
+		rows := min(4, n1-i0)
+		for p := 0; p < np; p++ {
+			j0 := p * w
+			if sym && j0+w <= i0 {
+				continue // entirely below the diagonal
+			}
+			cols := min(w, n2-j0)
+			pan := bp[p*w*d : (p+1)*w*d]
+			switch {
+			case rows == 4 && cols == w:
+				asm.SqdTile(dst.Data[i0*ld+j0:], ld, a.Data[i0*a.Stride:], a.Stride, pan, d)
+			case rows == 4:
+				asm.SqdTile(scratch[:], w, a.Data[i0*a.Stride:], a.Stride, pan, d)
+				for r := 0; r < 4; r++ {
+					copy(dst.Data[(i0+r)*ld+j0:(i0+r)*ld+j0+cols], scratch[r*w:])
+				}
+			default:
+				for r := 0; r < rows; r++ {
+					asm.SqdTile(scratch[:], w, a.Data[(i0+r)*a.Stride:], 0, pan, d)
+					copy(dst.Data[(i0+r)*ld+j0:(i0+r)*ld+j0+cols], scratch[:cols])
+				}
+			}
+		}
+		if fin == nil {
+			return
+		}
+		for r := 0; r < rows; r++ {
+			j0 := 0
+			if sym {
+				j0 = i0 + r
+			}
+			fin(dst.Data[(i0+r)*ld+j0 : (i0+r)*ld+n2])
+		}
+	})
+	putBuf(bp)
+	if sym {
+		mirrorUpper(dst)
+	}
+}
+
+// mirrorUpper copies the strict upper triangle of the square dst into the
+// lower one, in cache blocks.
+func mirrorUpper(dst blas64.General) {
+	const nb = 64
+	n, ld := dst.Rows, dst.Stride
+	forBlocks((n+nb-1)/nb, func(bj int) {
+		// Block column bj of the lower triangle: rows i >= j.
+		j0 := bj * nb
+		j1 := min(n, j0+nb)
+		for i0 := j0; i0 < n; i0 += nb {
+			i1 := min(n, i0+nb)
+			for i := i0; i < i1; i++ {
+				for j := j0; j < min(j1, i); j++ {
+					dst.Data[i*ld+j] = dst.Data[j*ld+i]
+				}
+			}
+		}
+	})
+}
+
+func fill(dst blas64.General, v float64) {
+	for i := 0; i < dst.Rows; i++ {
+		r := row(dst, i)
+		for j := range r {
+			r[j] = v
+		}
+	}
 }
 
 func zero(dst blas64.General) {
