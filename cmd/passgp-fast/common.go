@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/passgp-fast/passgp-fast/data"
+	"github.com/passgp-fast/passgp-fast/kernel"
+)
+
+// dataFlags are the flags that select a data file.
+type dataFlags struct {
+	path, labels, format string
+	labelCol             int
+}
+
+func (d *dataFlags) register(fs *flagSet, required bool) {
+	req := ""
+	if required {
+		req = " (required)"
+	}
+	fs.StringVar(&d.path, "data", "", "data `FILE`: LIBSVM, CSV or MNIST IDX images; plain, .gz or .bz2"+req)
+	fs.StringVar(&d.labels, "labels", "", "label `FILE` for IDX image data (default: the MNIST sibling ...-labels-idx1-... if present)")
+	fs.StringVar(&d.format, "format", "auto", "data format: auto, libsvm, csv or idx")
+	fs.IntVar(&d.labelCol, "label-col", 0, "CSV label column, 0-based; negative counts from the end")
+}
+
+// load reads the data file; dim > 0 fixes the number of features (a
+// model's input dimension).
+func (d *dataFlags) load(dim int) (*data.Dataset, error) {
+	if d.path == "" {
+		return nil, errUsage("--data FILE is required")
+	}
+	f, err := data.ParseFormat(d.format)
+	if err != nil {
+		return nil, errUsage("--format: %v", err)
+	}
+	o := data.Options{Format: f, Labels: d.labels, CSV: data.CSVOptions{Label: d.labelCol}}
+	if dim > 0 {
+		// A LIBSVM test file may lack the last features; MinDim pads it.
+		o.MinDim = dim
+	}
+	ds, err := data.Load(d.path, o)
+	if err != nil {
+		return nil, err
+	}
+	if ds.N == 0 {
+		return nil, fmt.Errorf("%s: no examples", d.path)
+	}
+	if dim > 0 && ds.D != dim {
+		return nil, fmt.Errorf("%s: %d features, but the model was trained on %d", d.path, ds.D, dim)
+	}
+	if err := ds.Validate(0); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+// usageError marks errors that are the command line's fault (exit 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func errUsage(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// parseFloats parses a comma-separated list of numbers.
+func parseFloats(s string) ([]float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	parts := strings.Split(s, ",")
+	v := make([]float64, len(parts))
+	for i, p := range parts {
+		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("%q is not a finite number", strings.TrimSpace(p))
+		}
+		v[i] = x
+	}
+	return v, nil
+}
+
+// kernelFlags select a covariance function.
+type kernelFlags struct {
+	name   string
+	degree int
+	gamma  float64
+	theta  string
+}
+
+func (k *kernelFlags) register(fs *flagSet, thetaHelp string) {
+	fs.StringVar(&k.name, "kernel", "se", "covariance function: se, se+lin or poly")
+	fs.IntVar(&k.degree, "degree", 9, "polynomial degree p of the poly kernel (the paper's MNIST setting)")
+	fs.Float64Var(&k.gamma, "gamma", 0, "input scale g of the poly kernel (default 1/d, as LIBSVM)")
+	fs.StringVar(&k.theta, "theta", "", thetaHelp)
+}
+
+// kernel returns the kernel named by the flags with the given θ (nil θ:
+// the kernel's own start values).
+func (k *kernelFlags) kernel(theta []float64) (kernel.Kernel, error) {
+	switch k.name {
+	case "se", "se+lin", "poly":
+	default:
+		return nil, errUsage("--kernel: unknown kernel %q (want se, se+lin or poly)", k.name)
+	}
+	if k.degree < 1 {
+		return nil, errUsage("--degree must be a positive integer, got %d", k.degree)
+	}
+	if k.gamma < 0 || math.IsNaN(k.gamma) || math.IsInf(k.gamma, 0) {
+		return nil, errUsage("--gamma must be >= 0, got %v", k.gamma)
+	}
+	kern, err := kernel.New(k.name, theta, k.degree, k.gamma)
+	if err != nil {
+		return nil, errUsage("--theta: %v", strings.TrimPrefix(err.Error(), "kernel: "))
+	}
+	return kern, nil
+}
+
+// parseImage parses WxH.
+func parseImage(s string) (w, h int, err error) {
+	a, b, ok := strings.Cut(strings.ToLower(s), "x")
+	if ok {
+		w, err = strconv.Atoi(a)
+		if err == nil {
+			h, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || w <= 0 || h <= 0 {
+		return 0, 0, errUsage("--image: want WxH (e.g. 16x16), got %q", s)
+	}
+	return w, h, nil
+}

@@ -1,0 +1,167 @@
+// Command passgp-fast trains, applies and evaluates Gaussian process
+// classifiers with PASS-GP / fPASS-GP (Henao & Winther, Neurocomputing
+// 2012). Run `passgp-fast help` or see docs/cli.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1 // bad input data, I/O, numerical failure
+	exitUsage = 2 // bad command line
+)
+
+// command is one subcommand.
+type command struct {
+	name, summary string
+	run           func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"train", "train a classifier and write a model file", runTrain},
+		{"predict", "write per-point class probabilities as CSV", runPredict},
+		{"eval", "test error, Brier score, NLP, confusion matrix", runEval},
+		{"evidence", "EP log marginal likelihood and its gradient on all points", runEvidence},
+		{"demo", "train and evaluate on a generated multi-class problem", runDemo},
+		{"plot", "draw PNG figures for a model on test data", runPlot},
+	}
+}
+
+// run executes the command line args (without the program name) and
+// returns the exit code; output goes to stdout and stderr.
+func run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && args[0] == "help" {
+			return runContext(ctx, []string{args[1], "--help"}, stdout, stderr)
+		}
+		usage(stdout)
+		return exitOK
+	case "-version", "--version", "version":
+		fmt.Fprintln(stdout, "passgp-fast (model format version 1)")
+		return exitOK
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "passgp-fast: unknown command %q (run 'passgp-fast --help')\n", args[0])
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `passgp-fast: Gaussian process classification with predictive active set
+selection (PASS-GP / fPASS-GP, Henao & Winther 2012).
+
+Usage: passgp-fast <command> [flags]
+
+Commands:
+`)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `
+Run 'passgp-fast <command> --help' for the flags of a command.
+Data files: LIBSVM/svmlight, CSV or MNIST IDX, plain, .gz or .bz2.
+`)
+}
+
+// flagSet is a flag.FlagSet that prints --help to stdout and a one-line
+// error otherwise.
+type flagSet struct {
+	*flag.FlagSet
+	cmd, synopsis, about string
+}
+
+func newFlags(cmd, synopsis, about string) *flagSet {
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return &flagSet{FlagSet: fs, cmd: cmd, synopsis: synopsis, about: about}
+}
+
+// parse parses args. It returns ok=false with the exit code to use when
+// the command should stop (help printed or a usage error).
+func (f *flagSet) parse(args []string, stdout, stderr io.Writer) (int, bool) {
+	err := f.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		f.help(stdout)
+		return exitOK, false
+	}
+	if err != nil {
+		return usageErr(stderr, f.cmd, "%v (see 'passgp-fast %s --help')", err, f.cmd), false
+	}
+	if f.NArg() > 0 {
+		return usageErr(stderr, f.cmd, "unexpected argument %q (see 'passgp-fast %s --help')", f.Arg(0), f.cmd), false
+	}
+	return 0, true
+}
+
+func (f *flagSet) help(w io.Writer) {
+	fmt.Fprintf(w, "Usage: passgp-fast %s %s\n\n%s\n\nFlags:\n", f.cmd, f.synopsis, strings.TrimSpace(f.about))
+	var names []string
+	f.VisitAll(func(fl *flag.Flag) { names = append(names, fl.Name) })
+	sort.Strings(names)
+	for _, n := range names {
+		fl := f.Lookup(n)
+		typ, u := flag.UnquoteUsage(fl)
+		line := "  --" + n
+		if typ != "" {
+			line += " " + typ
+		}
+		fmt.Fprintln(w, line)
+		u = strings.ReplaceAll(u, "\n", "\n    \t")
+		def := ""
+		if fl.DefValue != "" && fl.DefValue != "false" && fl.DefValue != "0" {
+			def = fmt.Sprintf(" (default %s)", fl.DefValue)
+		}
+		fmt.Fprintf(w, "    \t%s%s\n", u, def)
+	}
+}
+
+// usageErr prints a one-line command-line error and returns exitUsage.
+func usageErr(w io.Writer, cmd, format string, args ...any) int {
+	fmt.Fprintf(w, "passgp-fast %s: %s\n", cmd, oneLine(fmt.Sprintf(format, args...)))
+	return exitUsage
+}
+
+// fail prints a one-line error and returns exitError.
+func fail(w io.Writer, cmd string, err error) int {
+	fmt.Fprintf(w, "passgp-fast %s: %s\n", cmd, oneLine(err.Error()))
+	return exitError
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
+}

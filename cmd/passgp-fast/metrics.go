@@ -1,0 +1,165 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/model"
+)
+
+// metrics are the test-set figures of `eval` (and `demo`).
+type metrics struct {
+	N     int     `json:"n"`
+	Error float64 `json:"error"` // fraction misclassified (argmax)
+	// Brier is the mean over points of Σ_c (p_c - [y = c])² with the class
+	// probabilities of predict; for two classes it is twice the binary
+	// Brier score (p - [y=+1])².
+	Brier float64 `json:"brier"`
+	// NLP is the mean negative log predictive probability of the true
+	// class (natural log; probabilities are floored at 1e-300).
+	NLP     float64  `json:"nlp"`
+	Classes []string `json:"classes"`
+	// PerClassError is the error among the test points of each class
+	// (NaN-free: a class without test points gets 0 and PerClassN 0).
+	PerClassError []float64 `json:"per_class_error"`
+	PerClassN     []int     `json:"per_class_n"`
+	// Confusion[t][p] counts points of true class t predicted as p.
+	Confusion [][]int `json:"confusion"`
+	// BinaryError is, for one-vs-rest models, the error of each binary
+	// classifier (class c against the rest, q > 0.5) on all points: the
+	// paper's per-digit error.
+	BinaryError []float64 `json:"binary_error,omitempty"`
+	ActiveSize  []int     `json:"active_size"`
+}
+
+// truthIndex maps labels to output columns of m (see model.Outputs).
+func truthIndex(m *model.Model, y []float64, file string) ([]int, error) {
+	t := make([]int, len(y))
+	for i, v := range y {
+		switch m.Mode {
+		case model.PositiveVsRest:
+			t[i] = 1
+			if v == m.Classes[0] {
+				t[i] = 0
+			}
+		default:
+			k, ok := slices.BinarySearch(m.Classes, v)
+			if !ok {
+				return nil, fmt.Errorf("%s: example %d: label %v is not a class of the model (classes %s)", file, i+1, v, strings.Join(m.Outputs(), ", "))
+			}
+			t[i] = k
+		}
+	}
+	return t, nil
+}
+
+// computeMetrics evaluates class probabilities prob (n×K) against truth;
+// raw are the binary classifiers' q(y=+1|x) (n×len(m.Binaries)).
+func computeMetrics(m *model.Model, prob, raw *mat.Dense, truth []int) metrics {
+	n, k := prob.Dims()
+	r := metrics{N: n, Classes: m.Outputs(), PerClassError: make([]float64, k), PerClassN: make([]int, k), Confusion: make([][]int, k)}
+	for i := range r.Confusion {
+		r.Confusion[i] = make([]int, k)
+	}
+	wrong := make([]int, k)
+	var nerr int
+	for i := 0; i < n; i++ {
+		row := prob.RawRowView(i)
+		pred := argmax(row)
+		t := truth[i]
+		r.Confusion[t][pred]++
+		r.PerClassN[t]++
+		if pred != t {
+			nerr++
+			wrong[t]++
+		}
+		for c, p := range row {
+			d := p
+			if c == t {
+				d = p - 1
+			}
+			r.Brier += d * d
+		}
+		r.NLP -= math.Log(math.Max(row[t], 1e-300))
+	}
+	if n > 0 {
+		r.Error = float64(nerr) / float64(n)
+		r.Brier /= float64(n)
+		r.NLP /= float64(n)
+	}
+	for c := range wrong {
+		if r.PerClassN[c] > 0 {
+			r.PerClassError[c] = float64(wrong[c]) / float64(r.PerClassN[c])
+		}
+	}
+	if m.Mode == model.OneVsRest {
+		r.BinaryError = make([]float64, len(m.Binaries))
+		for c := range m.Binaries {
+			var e int
+			for i := 0; i < n; i++ {
+				if (raw.At(i, c) > 0.5) != (truth[i] == c) {
+					e++
+				}
+			}
+			r.BinaryError[c] = float64(e) / float64(max(n, 1))
+		}
+	}
+	for _, b := range m.Binaries {
+		r.ActiveSize = append(r.ActiveSize, len(b.Y))
+	}
+	return r
+}
+
+// argmax returns the first index of the largest value.
+func argmax(v []float64) int {
+	best := 0
+	for i, x := range v {
+		if x > v[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// print writes the human-readable report.
+func (r *metrics) print(w io.Writer) {
+	fmt.Fprintf(w, "test points            %d\n", r.N)
+	fmt.Fprintf(w, "test error             %.4f (%.2f%%)\n", r.Error, 100*r.Error)
+	fmt.Fprintf(w, "Brier score            %.4f\n", r.Brier)
+	fmt.Fprintf(w, "mean neg. log pred.    %.4f\n", r.NLP)
+	fmt.Fprintf(w, "\nper class:\n  %-8s %8s %10s", "class", "n", "error")
+	if r.BinaryError != nil {
+		fmt.Fprintf(w, " %12s", "1-vs-rest")
+	}
+	fmt.Fprintf(w, " %8s\n", "|A|")
+	for c, name := range r.Classes {
+		fmt.Fprintf(w, "  %-8s %8d %9.2f%%", name, r.PerClassN[c], 100*r.PerClassError[c])
+		if r.BinaryError != nil {
+			fmt.Fprintf(w, " %11.2f%%", 100*r.BinaryError[c])
+		}
+		switch {
+		case c < len(r.ActiveSize) && len(r.ActiveSize) == len(r.Classes):
+			fmt.Fprintf(w, " %8d", r.ActiveSize[c])
+		case c == len(r.Classes)-1 && len(r.ActiveSize) == 1:
+			fmt.Fprintf(w, " %8d", r.ActiveSize[0])
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "\nconfusion matrix (rows: true class, columns: predicted):\n%8s", "")
+	for _, name := range r.Classes {
+		fmt.Fprintf(w, " %7s", name)
+	}
+	fmt.Fprintln(w)
+	for t, row := range r.Confusion {
+		fmt.Fprintf(w, "%8s", r.Classes[t])
+		for _, v := range row {
+			fmt.Fprintf(w, " %7d", v)
+		}
+		fmt.Fprintln(w)
+	}
+}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/data"
+	"github.com/passgp-fast/passgp-fast/model"
+)
+
+// exitFor returns the exit code and prints err.
+func exitFor(stderr io.Writer, cmd string, err error) int {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return usageErr(stderr, cmd, "%s", ue.msg)
+	}
+	return fail(stderr, cmd, err)
+}
+
+// loadForPrediction loads the model and the data file sized to it.
+func loadForPrediction(modelPath string, df *dataFlags) (*model.Model, *data.Dataset, error) {
+	if modelPath == "" {
+		return nil, nil, errUsage("--model FILE is required")
+	}
+	if df.path == "" {
+		return nil, nil, errUsage("--data FILE is required")
+	}
+	m, err := model.Load(modelPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	ds, err := df.load(m.D())
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, ds, nil
+}
+
+// predictAll returns the class probabilities and the raw binary outputs.
+func predictAll(m *model.Model, ds *data.Dataset) (prob, raw *mat.Dense) {
+	x := ds.Dense()
+	raw = mat.NewDense(ds.N, len(m.Binaries), nil)
+	m.RawTo(raw, x)
+	prob = mat.NewDense(ds.N, len(m.Outputs()), nil)
+	m.ProbFromRaw(prob, raw)
+	return prob, raw
+}
+
+func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("predict", "--model M --data FILE [--labels FILE] [--out FILE]",
+		`Writes one CSV row per data point: the predicted class and the
+probability of every class (header: predicted,p_<class>,...). One-vs-rest
+probabilities are the classifiers' q(y=+1|x) normalised over the classes.
+Labels in the data file are ignored.`)
+	var df dataFlags
+	df.register(fs, true)
+	modelPath := fs.String("model", "", "model `FILE` written by train (required)")
+	out := fs.String("out", "", "output CSV `FILE` (default: standard output)")
+	if code, ok := fs.parse(args, stdout, stderr); !ok {
+		return code
+	}
+	m, ds, err := loadForPrediction(*modelPath, &df)
+	if err != nil {
+		return exitFor(stderr, "predict", err)
+	}
+	prob, _ := predictAll(m, ds)
+	w := stdout
+	var f *os.File
+	if *out != "" {
+		f, err = os.Create(*out)
+		if err != nil {
+			return fail(stderr, "predict", err)
+		}
+		w = f
+	}
+	if err := writeCSV(w, m, prob); err != nil {
+		if f != nil {
+			f.Close()
+		}
+		return fail(stderr, "predict", err)
+	}
+	if f != nil {
+		if err := f.Close(); err != nil {
+			return fail(stderr, "predict", err)
+		}
+	}
+	return exitOK
+}
+
+func writeCSV(w io.Writer, m *model.Model, prob *mat.Dense) error {
+	bw := bufio.NewWriter(w)
+	outs := m.Outputs()
+	bw.WriteString("predicted")
+	for _, o := range outs {
+		bw.WriteString(",p_" + o)
+	}
+	bw.WriteByte('\n')
+	n, _ := prob.Dims()
+	for i := 0; i < n; i++ {
+		row := prob.RawRowView(i)
+		bw.WriteString(outs[argmax(row)])
+		for _, p := range row {
+			bw.WriteByte(',')
+			bw.WriteString(strconv.FormatFloat(p, 'g', -1, 64))
+		}
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("eval", "--model M --data FILE [--labels FILE] [--json]",
+		`Evaluates a model on labelled data: test error, Brier score (mean over
+points of the squared distance between the class probability vector and
+the one-hot truth), mean negative log predictive probability of the true
+class, per-class error (and, for one-vs-rest models, each binary
+classifier's error: the paper's per-digit error) and the confusion matrix.`)
+	var df dataFlags
+	df.register(fs, true)
+	modelPath := fs.String("model", "", "model `FILE` written by train (required)")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of the report")
+	if code, ok := fs.parse(args, stdout, stderr); !ok {
+		return code
+	}
+	r, err := evaluate(*modelPath, &df)
+	if err != nil {
+		return exitFor(stderr, "eval", err)
+	}
+	if *asJSON {
+		return printJSON(stdout, stderr, "eval", r)
+	}
+	r.print(stdout)
+	return exitOK
+}
+
+func evaluate(modelPath string, df *dataFlags) (*metrics, error) {
+	m, ds, err := loadForPrediction(modelPath, df)
+	if err != nil {
+		return nil, err
+	}
+	if ds.Y == nil {
+		return nil, fmt.Errorf("%s: no labels (give --labels FILE for IDX images)", df.path)
+	}
+	truth, err := truthIndex(m, ds.Y, df.path)
+	if err != nil {
+		return nil, err
+	}
+	prob, raw := predictAll(m, ds)
+	r := computeMetrics(m, prob, raw, truth)
+	return &r, nil
+}
+
+func printJSON(stdout, stderr io.Writer, cmd string, v any) int {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fail(stderr, cmd, err)
+	}
+	fmt.Fprintf(stdout, "%s\n", b)
+	return exitOK
+}

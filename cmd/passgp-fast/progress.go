@@ -1,0 +1,124 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/passgp-fast/passgp-fast/passgp"
+)
+
+// progress prints training progress on stderr: a live line rewritten with
+// '\r' when stderr is a terminal, one log line per batch otherwise.
+type progress struct {
+	mu      sync.Mutex
+	w       io.Writer
+	tty     bool
+	quiet   bool
+	start   time.Time
+	classes int // number of binary classifiers to train
+	index   int // the one being trained (0-based)
+	width   int // length of the last live line
+}
+
+func newProgress(w io.Writer, quiet bool, classes int) *progress {
+	return &progress{w: w, tty: isTerminal(w), quiet: quiet, start: time.Now(), classes: max(classes, 1)}
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// setClass starts classifier k.
+func (p *progress) setClass(k int) {
+	p.mu.Lock()
+	p.index = k
+	p.mu.Unlock()
+}
+
+// update reports a finished batch.
+func (p *progress) update(pr passgp.Progress) {
+	if p.quiet {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	elapsed := time.Since(p.start)
+	// Overall fraction done: finished classifiers plus this one's batches.
+	frac := 1.0
+	if total := pr.Passes * pr.Batches; total > 0 {
+		frac = float64(pr.Pass*pr.Batches+pr.Batch+1) / float64(total)
+	}
+	overall := (float64(p.index) + frac) / float64(p.classes)
+	eta := "?"
+	if overall > 0 {
+		eta = fmtDur(time.Duration(float64(elapsed) * (1 - overall) / overall))
+	}
+	cls := ""
+	if pr.Class != "" {
+		cls = fmt.Sprintf("class %s (%d/%d) ", pr.Class, p.index+1, p.classes)
+	}
+	line := fmt.Sprintf("%spass %d/%d batch %d/%d |A|=%d logZ=%.4g theta=%s elapsed %s ETA %s",
+		cls, pr.Pass+1, pr.Passes, pr.Batch+1, pr.Batches, pr.Active, pr.LogZ, fmtTheta(pr.Theta), fmtDur(elapsed), eta)
+	if p.tty {
+		pad := ""
+		if n := p.width - len(line); n > 0 {
+			pad = strings.Repeat(" ", n)
+		}
+		fmt.Fprintf(p.w, "\r%s%s", line, pad)
+		p.width = len(line)
+		return
+	}
+	fmt.Fprintf(p.w, "%s %s\n", time.Now().Format("15:04:05"), line)
+}
+
+// logf prints a message line, ending a live line first.
+func (p *progress) logf(format string, args ...any) {
+	if p.quiet {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tty && p.width > 0 {
+		fmt.Fprintln(p.w)
+		p.width = 0
+	}
+	fmt.Fprintf(p.w, format+"\n", args...)
+}
+
+// done ends a live line.
+func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tty && p.width > 0 && !p.quiet {
+		fmt.Fprintln(p.w)
+		p.width = 0
+	}
+}
+
+func fmtTheta(t []float64) string {
+	s := make([]string, len(t))
+	for i, v := range t {
+		s[i] = fmt.Sprintf("%.3g", v)
+	}
+	return "[" + strings.Join(s, " ") + "]"
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	case d < time.Minute:
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Second).String()
+}

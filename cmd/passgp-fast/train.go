@@ -1,0 +1,471 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/data"
+	"github.com/passgp-fast/passgp-fast/la"
+	"github.com/passgp-fast/passgp-fast/model"
+	"github.com/passgp-fast/passgp-fast/passgp"
+)
+
+// trainConfig is the training configuration as stored (JSON) in model and
+// checkpoint files.
+type trainConfig struct {
+	Method     string    `json:"method"`
+	Kernel     string    `json:"kernel"`
+	Degree     int       `json:"degree,omitempty"`
+	Gamma      float64   `json:"gamma,omitempty"`
+	Theta      []float64 `json:"theta,omitempty"` // initial θ; empty = the method's default
+	FixedTheta bool      `json:"fixed_theta,omitempty"`
+	Init       int       `json:"init"`
+	Sub        int       `json:"sub"`
+	Passes     int       `json:"passes,omitempty"` // 0 = method default
+	PInc       float64   `json:"p_inc"`
+	PDel       float64   `json:"p_del"`
+	PExc       float64   `json:"p_exc"`
+	M          int       `json:"m,omitempty"`
+	HypEvery   int       `json:"hyp_every"`
+	Augment    string    `json:"augment,omitempty"`
+	ImageW     int       `json:"image_w,omitempty"`
+	ImageH     int       `json:"image_h,omitempty"`
+	Seed       uint64    `json:"seed"`
+	Positive   *float64  `json:"positive,omitempty"`
+	Data       string    `json:"data,omitempty"`
+	N          int       `json:"n"`
+	D          int       `json:"d"`
+}
+
+// trainFlags holds the command line of train.
+type trainFlags struct {
+	df                        dataFlags
+	kf                        kernelFlags
+	cfg                       trainConfig
+	modelOut, positive, augm  string
+	image, checkpoint, resume string
+	plots, test               string
+	threads                   int
+	quiet                     bool
+}
+
+func (t *trainFlags) register(fs *flagSet) {
+	t.df.register(fs, true)
+	t.kf.register(fs, "initial hyperparameters `t1,t2,...` (se: t1,t2,t3; se+lin: t1,..,t4; poly: t1,t3); default: t1=4, t2=d/4, t3=0.01 for se")
+	c := &t.cfg
+	fs.StringVar(&t.modelOut, "model", "", "output model `FILE` (required)")
+	fs.StringVar(&t.positive, "positive", "", "train the binary task `LABEL` against the rest")
+	fs.StringVar(&c.Method, "method", "passgp", "active set method: passgp, fpassgp, ivm, random or full")
+	fs.BoolVar(&c.FixedTheta, "fixed-theta", false, "do not optimise the hyperparameters")
+	fs.IntVar(&c.Init, "init", passgp.DefaultInit, "initial active set size N_init")
+	fs.IntVar(&c.Sub, "sub", passgp.DefaultSub, "number of batches N_sub")
+	fs.IntVar(&c.Passes, "passes", 0, "passes N_pass over the data (0: 2 for passgp, 4 for fpassgp)")
+	fs.Float64Var(&c.PInc, "p-inc", passgp.DefaultPInc, "PASS-GP: include a batch point whose predictive probability is below `P`")
+	fs.Float64Var(&c.PDel, "p-del", passgp.DefaultPDel, "PASS-GP: delete an active point whose cavity predictive probability exceeds `P`")
+	fs.Float64Var(&c.PExc, "p-exc", passgp.DefaultPExc, "fPASS-GP: fraction of the active set exchanged per batch")
+	fs.IntVar(&c.M, "m", 0, "active set size of fpassgp, ivm and random (0: --init)")
+	fs.IntVar(&c.HypEvery, "hyp-every", 1, "optimise the hyperparameters on every `K`-th batch")
+	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8 (paper Section 6.3)")
+	fs.StringVar(&t.image, "image", "", "image geometry `WxH` for --augment (default: from IDX files, or square)")
+	fs.Uint64Var(&c.Seed, "seed", 1, "random seed (initial active set, batches)")
+	fs.IntVar(&t.threads, "threads", 0, "worker and BLAS threads (0: all cores)")
+	fs.StringVar(&t.checkpoint, "checkpoint", "", "write a resumable checkpoint `FILE` during training and on Ctrl-C")
+	fs.StringVar(&t.resume, "resume", "", "continue training from checkpoint `FILE` (training options are taken from it)")
+	fs.StringVar(&t.plots, "plots", "", "write PNG figures to `DIR` (training trajectory; with --test also the test figures)")
+	fs.StringVar(&t.test, "test", "", "labelled test data `FILE`: evaluate after training")
+	fs.BoolVar(&t.quiet, "quiet", false, "no progress output")
+}
+
+// options turns the configuration into passgp options for d features.
+func (c *trainConfig) options(d int) (passgp.Options, error) {
+	var o passgp.Options
+	m, err := passgp.ParseMethod(c.Method)
+	if err != nil {
+		return o, errUsage("--method: unknown method %q (want passgp, fpassgp, ivm, random or full)", c.Method)
+	}
+	o.Method = m
+	kf := kernelFlags{name: c.Kernel, degree: c.Degree, gamma: c.Gamma}
+	if kf.degree == 0 {
+		kf.degree = 9
+	}
+	if c.Theta != nil {
+		if o.Kernel, err = kf.kernel(c.Theta); err != nil {
+			return o, err
+		}
+	} else {
+		def := passgp.DefaultKernel(m, d)
+		if def.Name() == c.Kernel {
+			o.Kernel = def
+		} else if o.Kernel, err = kf.kernel(nil); err != nil {
+			return o, err
+		}
+	}
+	o.FixedTheta = c.FixedTheta
+	switch {
+	case c.Init < 1:
+		return o, errUsage("--init must be at least 1, got %d", c.Init)
+	case c.Sub < 1:
+		return o, errUsage("--sub must be at least 1, got %d", c.Sub)
+	case c.Passes < 0:
+		return o, errUsage("--passes must be >= 0, got %d", c.Passes)
+	case c.M < 0:
+		return o, errUsage("--m must be >= 0, got %d", c.M)
+	case c.HypEvery < 1:
+		return o, errUsage("--hyp-every must be at least 1, got %d", c.HypEvery)
+	}
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"--p-inc", c.PInc}, {"--p-del", c.PDel}, {"--p-exc", c.PExc}} {
+		if !(p.v > 0 && p.v <= 1) {
+			return o, errUsage("%s must lie in (0, 1], got %v", p.name, p.v)
+		}
+	}
+	o.Init, o.Sub, o.Passes, o.M, o.HypEvery = c.Init, c.Sub, c.Passes, c.M, c.HypEvery
+	o.PInc, o.PDel, o.PExc = c.PInc, c.PDel, c.PExc
+	switch c.Augment {
+	case "":
+	case "shift4":
+		o.Augment = 4
+	case "shift8":
+		o.Augment = 8
+	default:
+		return o, errUsage("--augment: want shift4 or shift8, got %q", c.Augment)
+	}
+	if o.Augment != 0 {
+		if c.ImageW*c.ImageH != d {
+			return o, errUsage("--image %dx%d does not match the %d features", c.ImageW, c.ImageH, d)
+		}
+		o.ImageW, o.ImageH = c.ImageW, c.ImageH
+	}
+	o.Seed = c.Seed
+	return o, nil
+}
+
+func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("train", "--data FILE [--labels FILE] --model OUT [flags]",
+		`Trains a Gaussian process classifier by PASS-GP (default), fPASS-GP, IVM,
+a random active set or full EP, and writes a model file. Two labels give a
+binary model (the larger label is +1), more give one classifier per class
+(one against the rest), --positive L gives L against the rest. Every
+default is the paper's USPS setting (Henao & Winther 2012, Section 6.1).
+Progress goes to stderr; Ctrl-C stops at the next batch (with --checkpoint,
+resumable with --resume).`)
+	var t trainFlags
+	t.register(fs)
+	if code, ok := fs.parse(args, stdout, stderr); !ok {
+		return code
+	}
+	code, err := train(ctx, &t, stdout, stderr)
+	if err != nil {
+		return exitFor(stderr, "train", err)
+	}
+	return code
+}
+
+// prepare checks the flags, loads the data and returns the configuration
+// (from the flags, or from the checkpoint when resuming).
+func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
+	if t.modelOut == "" {
+		return nil, nil, errUsage("--model FILE is required")
+	}
+	if t.df.path == "" {
+		return nil, nil, errUsage("--data FILE is required")
+	}
+	if t.threads < 0 {
+		return nil, nil, errUsage("--threads must be >= 0, got %d", t.threads)
+	}
+	c := &t.cfg
+	c.Kernel, c.Degree, c.Gamma = t.kf.name, t.kf.degree, t.kf.gamma
+	c.Augment = t.augm
+	var err error
+	if c.Theta, err = parseFloats(t.kf.theta); err != nil {
+		return nil, nil, errUsage("--theta: %v", err)
+	}
+	if _, err := t.kf.kernel(c.Theta); err != nil {
+		return nil, nil, err
+	}
+	if t.positive != "" {
+		v, err := parseFloats(t.positive)
+		if err != nil || len(v) != 1 {
+			return nil, nil, errUsage("--positive: want one label, got %q", t.positive)
+		}
+		c.Positive = &v[0]
+	}
+	var cp *model.Checkpoint
+	if t.resume != "" {
+		if cp, err = model.LoadCheckpoint(t.resume); err != nil {
+			return nil, nil, err
+		}
+		var stored trainConfig
+		if err := json.Unmarshal(cp.Options, &stored); err != nil {
+			return nil, nil, fmt.Errorf("%s: training options: %v", t.resume, err)
+		}
+		*c = stored
+	}
+	ds, err := t.df.load(0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ds.Y == nil {
+		return nil, nil, fmt.Errorf("%s: no labels (give --labels FILE for IDX images)", t.df.path)
+	}
+	if cp != nil && (cp.N != ds.N || cp.D != ds.D) {
+		return nil, nil, fmt.Errorf("%s: checkpoint %s was made on %d×%d data, this file is %d×%d", t.df.path, t.resume, cp.N, cp.D, ds.N, ds.D)
+	}
+	c.Data, c.N, c.D = t.df.path, ds.N, ds.D
+	if c.Augment != "" && c.ImageW == 0 {
+		if t.image != "" {
+			if c.ImageW, c.ImageH, err = parseImage(t.image); err != nil {
+				return nil, nil, err
+			}
+		} else if ds.ImageW > 0 {
+			c.ImageW, c.ImageH = ds.ImageW, ds.ImageH
+		} else if s := int(math.Round(math.Sqrt(float64(ds.D)))); s*s == ds.D {
+			c.ImageW, c.ImageH = s, s
+		} else {
+			return nil, nil, errUsage("--augment needs --image WxH for %d features", ds.D)
+		}
+	}
+	if _, err := c.options(ds.D); err != nil {
+		return nil, nil, err
+	}
+	if cp == nil {
+		cp = &model.Checkpoint{N: ds.N, D: ds.D}
+		cl := ds.Classes()
+		switch {
+		case len(cl) < 2:
+			return nil, nil, fmt.Errorf("%s: fewer than two classes (every label is %v)", t.df.path, cl[0])
+		case c.Positive != nil:
+			if _, err := ds.BinaryLabels(c.Positive); err != nil {
+				return nil, nil, err
+			}
+			cp.Mode, cp.Classes = model.PositiveVsRest, []float64{*c.Positive}
+		case len(cl) == 2:
+			cp.Mode, cp.Classes = model.Binary, cl
+		default:
+			cp.Mode, cp.Classes = model.OneVsRest, cl
+		}
+		if cp.Options, err = json.Marshal(c); err != nil {
+			return nil, nil, err
+		}
+	}
+	return ds, cp, nil
+}
+
+// targets returns the ±1 labels of classifier k.
+func targets(cp *model.Checkpoint, y []float64, k int) []float64 {
+	pos := cp.Classes[len(cp.Classes)-1]
+	if cp.Mode != model.Binary {
+		pos = cp.Classes[k]
+	}
+	t := make([]float64, len(y))
+	for i, v := range y {
+		t[i] = -1
+		if v == pos {
+			t[i] = 1
+		}
+	}
+	return t
+}
+
+// nClassifiers is the number of binary classifiers of the run.
+func nClassifiers(cp *model.Checkpoint) int {
+	if cp.Mode == model.OneVsRest {
+		return len(cp.Classes)
+	}
+	return 1
+}
+
+func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, error) {
+	ds, cp, err := t.prepare()
+	if err != nil {
+		return 0, err
+	}
+	if t.threads > 0 {
+		la.SetThreads(t.threads)
+	}
+	var test *data.Dataset
+	if t.test != "" {
+		tf := t.df
+		tf.path, tf.labels = t.test, ""
+		if test, err = tf.load(ds.D); err != nil {
+			return 0, err
+		}
+		if test.Y == nil {
+			return 0, fmt.Errorf("%s: no labels", t.test)
+		}
+	}
+	K := nClassifiers(cp)
+	pr := newProgress(stderr, t.quiet, K)
+	pr.index = cp.Current
+	o, err := t.cfg.options(ds.D)
+	if err != nil {
+		return 0, err
+	}
+	o.Threads = t.threads
+	x := ds.Dense()
+	// Checkpoints: remember the latest state; write it at most every
+	// checkpointEvery and always when training stops early.
+	var lastSave time.Time
+	save := func() error {
+		if t.checkpoint == "" {
+			return nil
+		}
+		lastSave = time.Now()
+		return model.SaveCheckpoint(t.checkpoint, cp)
+	}
+	pr.logf("training %d classifier(s) (%s, %s) on %s: %d points, %d features", K, cp.Mode, t.cfg.Method, t.df.path, ds.N, ds.D)
+	for k := cp.Current; k < K; k++ {
+		pr.setClass(k)
+		oc := o
+		oc.Progress = pr.update
+		oc.Resume = cp.State
+		var ckErr error
+		oc.Checkpoint = func(s *passgp.State) {
+			cp.State = s
+			if t.checkpoint != "" && time.Since(lastSave) >= checkpointEvery {
+				if err := save(); err != nil && ckErr == nil {
+					ckErr = err
+				}
+			}
+		}
+		label := model.FormatLabel(cp.Classes[min(k, len(cp.Classes)-1)])
+		if cp.Mode == model.Binary {
+			label = model.FormatLabel(cp.Classes[1])
+		}
+		res, err := trainOne(ctx, x, targets(cp, ds.Y, k), &oc, label)
+		if ckErr != nil {
+			return 0, ckErr
+		}
+		if err != nil {
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				pr.done()
+				if t.checkpoint == "" {
+					fmt.Fprintln(stderr, "passgp-fast train: interrupted (no --checkpoint given, nothing saved)")
+					return 130, nil
+				}
+				if err := save(); err != nil {
+					return 0, err
+				}
+				fmt.Fprintf(stderr, "passgp-fast train: interrupted; checkpoint written to %s (continue with: passgp-fast train --resume %s --data %s --model %s)\n",
+					t.checkpoint, t.checkpoint, t.df.path, t.modelOut)
+				return 130, nil
+			}
+			return 0, fmt.Errorf("%s: classifier %s: %w", t.df.path, label, err)
+		}
+		c := model.FromBinary(res.Model)
+		c.Class = cp.Classes[min(k, len(cp.Classes)-1)]
+		if cp.Mode == model.Binary {
+			c.Class = cp.Classes[1]
+		}
+		c.Elapsed = res.Elapsed.Seconds()
+		c.History = history(res.Batches)
+		cp.Done = append(cp.Done, c)
+		cp.Current, cp.State = k+1, nil
+		pr.logf("classifier %s: |A| = %d, theta = %s, %s", label, len(c.Y), fmtTheta(c.Theta), fmtDur(res.Elapsed))
+		if k+1 < K {
+			if err := save(); err != nil {
+				return 0, err
+			}
+		}
+	}
+	pr.done()
+	m, err := buildModel(cp)
+	if err != nil {
+		return 0, err
+	}
+	if err := model.Save(t.modelOut, m); err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(stdout, "wrote %s (%s, %d classifier(s), active set sizes %v, %s)\n", t.modelOut, m.Mode, len(m.Binaries), activeSizes(m), fmtDur(time.Since(pr.start)))
+	var met *metrics
+	if test != nil {
+		truth, err := truthIndex(m, test.Y, t.test)
+		if err != nil {
+			return 0, err
+		}
+		prob, raw := predictAll(m, test)
+		r := computeMetrics(m, prob, raw, truth)
+		met = &r
+		fmt.Fprintf(stdout, "\nevaluation on %s:\n", t.test)
+		met.print(stdout)
+		if t.plots != "" {
+			if err := testPlots(t.plots, m, prob, raw, truth, met); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if t.plots != "" {
+		if err := trainingPlots(t.plots, m); err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(stdout, "figures written to %s\n", filepath.Clean(t.plots))
+	}
+	return exitOK, nil
+}
+
+// checkpointEvery throttles checkpoint writes during training.
+var checkpointEvery = 30 * time.Second
+
+// trainOne trains one binary classifier.
+func trainOne(ctx context.Context, x *mat.Dense, y []float64, o *passgp.Options, class string) (*passgp.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	pos := 0
+	for _, v := range y {
+		if v > 0 {
+			pos++
+		}
+	}
+	if pos == 0 || pos == len(y) {
+		return nil, fmt.Errorf("only one class present")
+	}
+	wrapped := o.Progress
+	o.Progress = func(p passgp.Progress) {
+		p.Class = class
+		wrapped(p)
+	}
+	return passgp.Train(ctx, x, y, o)
+}
+
+func history(bs []passgp.BatchStats) []model.Batch {
+	h := make([]model.Batch, len(bs))
+	for i, b := range bs {
+		h[i] = model.Batch{Pass: b.Pass, Batch: b.Batch, Active: b.Active, Included: b.Included, Deleted: b.Deleted, LogZ: b.LogZ}
+	}
+	return h
+}
+
+// buildModel rebuilds the finished classifiers of cp as a model, exactly
+// as model.Load does.
+func buildModel(cp *model.Checkpoint) (*model.Model, error) {
+	m := &model.Model{Mode: cp.Mode, Classes: cp.Classes, Options: cp.Options}
+	for i := range cp.Done {
+		b, err := cp.Done[i].Build()
+		if err != nil {
+			return nil, fmt.Errorf("classifier %d: %w", i, err)
+		}
+		m.Binaries = append(m.Binaries, b)
+		m.History = append(m.History, cp.Done[i].History)
+		m.Elapsed = append(m.Elapsed, time.Duration(cp.Done[i].Elapsed*float64(time.Second)))
+	}
+	return m, nil
+}
+
+func activeSizes(m *model.Model) []int {
+	s := make([]int, len(m.Binaries))
+	for i, b := range m.Binaries {
+		s[i] = len(b.Y)
+	}
+	return s
+}

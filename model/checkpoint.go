@@ -1,0 +1,120 @@
+package model
+
+import (
+	"bytes"
+	"encoding/gob"
+	"encoding/json"
+	"fmt"
+
+	"github.com/passgp-fast/passgp-fast/passgp"
+)
+
+// Checkpoint is a resumable snapshot of a (possibly multi-class) training
+// run: the classifiers already finished, the index of the one in progress
+// and its passgp.State. The payload of a checkpoint file is the gob
+// encoding of this struct, framed and checksummed like a model file (kind
+// KindCheckpoint).
+type Checkpoint struct {
+	// Options is the JSON object of the training options; resuming uses
+	// them instead of the command line's.
+	Options json.RawMessage
+	Mode    Mode
+	Classes []float64
+	// N, D is the shape of the training data (checked on resume).
+	N, D int
+	// Done holds the finished classifiers, in training order.
+	Done []Classifier
+	// Current is the index of the classifier in progress; State its
+	// snapshot (nil: start it afresh).
+	Current int
+	State   *passgp.State
+}
+
+// EncodeCheckpoint returns the complete file content of c.
+func EncodeCheckpoint(c *Checkpoint) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(c); err != nil {
+		return nil, fmt.Errorf("model: encoding checkpoint: %w", err)
+	}
+	return frame(KindCheckpoint, buf.Bytes()), nil
+}
+
+// DecodeCheckpoint parses the content of a checkpoint file. It never
+// panics (encoding/gob recovers from malformed input and reports an error).
+func DecodeCheckpoint(b []byte) (*Checkpoint, error) {
+	p, err := unframe(b, KindCheckpoint)
+	if err != nil {
+		return nil, err
+	}
+	return decodeCheckpointPayload(p)
+}
+
+func decodeCheckpointPayload(p []byte) (*Checkpoint, error) {
+	c := new(Checkpoint)
+	if err := gob.NewDecoder(bytes.NewReader(p)).Decode(c); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrPayload, err)
+	}
+	if err := c.validate(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrPayload, err)
+	}
+	return c, nil
+}
+
+func (c *Checkpoint) validate() error {
+	if c.N < 1 || c.D < 1 {
+		return fmt.Errorf("checkpoint data shape %d×%d", c.N, c.D)
+	}
+	if c.Current < 0 || c.Current != len(c.Done) {
+		return fmt.Errorf("checkpoint at classifier %d with %d finished", c.Current, len(c.Done))
+	}
+	for i := range c.Done {
+		if err := c.Done[i].validate(); err != nil {
+			return fmt.Errorf("finished classifier %d: %v", i, err)
+		}
+		if c.Done[i].D != c.D {
+			return fmt.Errorf("finished classifier %d has dimension %d, data %d", i, c.Done[i].D, c.D)
+		}
+	}
+	if s := c.State; s != nil {
+		if s.N != c.N || s.D != c.D {
+			return fmt.Errorf("state for %d×%d data, checkpoint %d×%d", s.N, s.D, c.N, c.D)
+		}
+		if len(s.Tau) != len(s.Active) || len(s.Nu) != len(s.Active) {
+			return fmt.Errorf("state has %d active points but %d/%d sites", len(s.Active), len(s.Tau), len(s.Nu))
+		}
+		for _, a := range s.Active {
+			if a < 0 || a >= c.N {
+				return fmt.Errorf("state active index %d out of range", a)
+			}
+		}
+	}
+	if len(c.Options) > 0 && !json.Valid(c.Options) {
+		return fmt.Errorf("options are not valid JSON")
+	}
+	return nil
+}
+
+// SaveCheckpoint writes c to path atomically.
+func SaveCheckpoint(path string, c *Checkpoint) error {
+	b, err := EncodeCheckpoint(c)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(path, b); err != nil {
+		return fmt.Errorf("model: writing checkpoint %s: %w", path, err)
+	}
+	return nil
+}
+
+// LoadCheckpoint reads the checkpoint file at path.
+func LoadCheckpoint(path string) (*Checkpoint, error) {
+	p, err := readFramed(path, KindCheckpoint)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	c, err := decodeCheckpointPayload(p)
+	if err != nil {
+		return nil, fmt.Errorf("model: %s: %w", path, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,172 @@
+package model
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Framing of every file this package writes (all integers little-endian):
+//
+//	offset  size  field
+//	0       8     magic "PASSGPF\x00"
+//	8       4     format version (uint32), currently Version
+//	12      4     kind (uint32): 1 = model, 2 = checkpoint
+//	16      8     payload length L in bytes (uint64)
+//	24      L     payload
+//	24+L    32    SHA-256 of bytes [0, 24+L) (header and payload)
+//
+// The checksum covers the header too, so a flipped bit in the kind or the
+// length is reported as corruption, not misread.
+const (
+	// Version is the format version this package writes and the newest it reads.
+	Version    = 1
+	headerSize = 24
+	sumSize    = sha256.Size
+)
+
+// Magic identifies passgp-fast files.
+var Magic = [8]byte{'P', 'A', 'S', 'S', 'G', 'P', 'F', 0}
+
+// Kind tells what a file holds.
+type Kind uint32
+
+const (
+	KindModel      Kind = 1
+	KindCheckpoint Kind = 2
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindModel:
+		return "model"
+	case KindCheckpoint:
+		return "checkpoint"
+	}
+	return fmt.Sprintf("kind %d", uint32(k))
+}
+
+// Errors that Load and LoadCheckpoint wrap (test with errors.Is).
+var (
+	ErrTruncated = errors.New("file is truncated")
+	ErrCorrupt   = errors.New("checksum mismatch: file is corrupted")
+	ErrMagic     = errors.New("not a passgp-fast file (bad magic bytes)")
+	ErrVersion   = errors.New("format version is newer than this program supports")
+	ErrKind      = errors.New("wrong file kind")
+	ErrPayload   = errors.New("invalid payload")
+)
+
+// frame wraps payload in the header and checksum.
+func frame(kind Kind, payload []byte) []byte {
+	buf := make([]byte, headerSize, headerSize+len(payload)+sumSize)
+	copy(buf, Magic[:])
+	binary.LittleEndian.PutUint32(buf[8:], Version)
+	binary.LittleEndian.PutUint32(buf[12:], uint32(kind))
+	binary.LittleEndian.PutUint64(buf[16:], uint64(len(payload)))
+	buf = append(buf, payload...)
+	sum := sha256.Sum256(buf)
+	return append(buf, sum[:]...)
+}
+
+// unframe checks the framing of b and returns the payload. The checks run
+// in the order that gives the most useful message: magic, version,
+// length, checksum, kind.
+func unframe(b []byte, want Kind) ([]byte, error) {
+	if len(b) < len(Magic) {
+		if bytes.HasPrefix(Magic[:], b) {
+			return nil, fmt.Errorf("%w (%d bytes, header needs %d)", ErrTruncated, len(b), headerSize)
+		}
+		return nil, ErrMagic
+	}
+	if !bytes.Equal(b[:8], Magic[:]) {
+		return nil, ErrMagic
+	}
+	if len(b) < headerSize {
+		return nil, fmt.Errorf("%w (%d bytes, header needs %d)", ErrTruncated, len(b), headerSize)
+	}
+	v := binary.LittleEndian.Uint32(b[8:])
+	if v == 0 || v > Version {
+		if v == 0 {
+			return nil, fmt.Errorf("%w: invalid format version 0", ErrCorrupt)
+		}
+		return nil, fmt.Errorf("%w (file has version %d, newest supported is %d)", ErrVersion, v, Version)
+	}
+	n := binary.LittleEndian.Uint64(b[16:])
+	rest := uint64(len(b) - headerSize)
+	if n > rest || rest-n < sumSize {
+		return nil, fmt.Errorf("%w (%d bytes, header promises %d)", ErrTruncated, len(b), uint64(headerSize)+n+sumSize)
+	}
+	if rest-n > sumSize {
+		return nil, fmt.Errorf("%w: %d unexpected bytes after the checksum", ErrCorrupt, rest-n-sumSize)
+	}
+	end := headerSize + int(n)
+	sum := sha256.Sum256(b[:end])
+	if !bytes.Equal(sum[:], b[end:]) {
+		return nil, ErrCorrupt
+	}
+	if k := Kind(binary.LittleEndian.Uint32(b[12:])); k != want {
+		return nil, fmt.Errorf("%w: file holds a %v, expected a %v", ErrKind, k, want)
+	}
+	return b[headerSize:end], nil
+}
+
+// readFramed reads path and returns its checked payload. Errors name the file.
+func readFramed(path string, want Kind) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	p, err := unframe(b, want)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+// writeAtomic writes data to path so that a crash leaves either the old
+// file or the complete new one: it writes a temporary file in the same
+// directory, syncs it, renames it over path and syncs the directory.
+func writeAtomic(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	// Some file systems do not support syncing directories; the rename
+	// has happened, so only report errors that are not EINVAL-like.
+	if serr := d.Sync(); serr != nil && !errors.Is(serr, os.ErrInvalid) {
+		return serr
+	}
+	return nil
+}

@@ -1,0 +1,274 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/passgp"
+)
+
+// Model is a trained classifier as stored in a model file.
+type Model struct {
+	Mode    Mode
+	Classes []float64 // see Mode for their meaning; ascending
+	// Binaries are the binary classifiers: one per class for OneVsRest,
+	// one otherwise.
+	Binaries []*passgp.Binary
+	// Options is the JSON object of the training options (informational;
+	// prediction does not need it).
+	Options json.RawMessage
+	// History holds the per-batch training record of each classifier and
+	// Elapsed its training time (both may be empty).
+	History [][]Batch
+	Elapsed []time.Duration
+}
+
+// D returns the input dimension the model expects.
+func (m *Model) D() int {
+	_, d := m.Binaries[0].X.Dims()
+	return d
+}
+
+// Outputs names the probability columns that ProbTo fills: the class
+// labels for Binary and OneVsRest, and [positive, "rest"] for
+// PositiveVsRest.
+func (m *Model) Outputs() []string {
+	if m.Mode == PositiveVsRest {
+		return []string{FormatLabel(m.Classes[0]), "rest"}
+	}
+	s := make([]string, len(m.Classes))
+	for i, c := range m.Classes {
+		s[i] = FormatLabel(c)
+	}
+	return s
+}
+
+// FormatLabel writes a class label as the shortest decimal.
+func FormatLabel(c float64) string { return fmt.Sprintf("%v", c) }
+
+// RawTo sets dst[i][k] (n×len(Binaries)) to q(y=+1|x_i) of binary
+// classifier k (paper eq. 4).
+func (m *Model) RawTo(dst, x *mat.Dense) {
+	n, _ := x.Dims()
+	if r, c := dst.Dims(); r != n || c != len(m.Binaries) {
+		panic("model: RawTo: destination has the wrong shape")
+	}
+	q := make([]float64, n)
+	for k, b := range m.Binaries {
+		b.PredictTo(q, x)
+		for i, p := range q {
+			dst.Set(i, k, p)
+		}
+	}
+}
+
+// ProbTo sets row i of dst (n×len(Outputs())) to the class probabilities of
+// row i of x: ProbFromRaw applied to RawTo.
+func (m *Model) ProbTo(dst, x *mat.Dense) {
+	n, _ := x.Dims()
+	raw := mat.NewDense(n, len(m.Binaries), nil)
+	m.RawTo(raw, x)
+	m.ProbFromRaw(dst, raw)
+}
+
+// ProbFromRaw turns the binary classifiers' outputs raw (from RawTo) into
+// class probabilities. Binary and PositiveVsRest give q(y=+1|x) and its
+// complement. OneVsRest gives each class's q(y=+1|x) normalised to sum to
+// one over the classes; the argmax, the paper's one-against-the-rest
+// decision, is unchanged by the normalisation.
+func (m *Model) ProbFromRaw(dst, raw *mat.Dense) {
+	n, _ := raw.Dims()
+	if r, c := dst.Dims(); r != n || c != len(m.Outputs()) {
+		panic("model: ProbFromRaw: destination has the wrong shape")
+	}
+	switch m.Mode {
+	case Binary:
+		for i := 0; i < n; i++ {
+			p := raw.At(i, 0)
+			dst.Set(i, 0, 1-p)
+			dst.Set(i, 1, p)
+		}
+	case PositiveVsRest:
+		for i := 0; i < n; i++ {
+			p := raw.At(i, 0)
+			dst.Set(i, 0, p)
+			dst.Set(i, 1, 1-p)
+		}
+	default:
+		for i := 0; i < n; i++ {
+			row := dst.RawRowView(i)
+			copy(row, raw.RawRowView(i))
+			var s float64
+			for _, p := range row {
+				s += p
+			}
+			for k := range row {
+				if s > 0 {
+					row[k] /= s
+				} else {
+					row[k] = 1 / float64(len(row))
+				}
+			}
+		}
+	}
+}
+
+// FromBinary returns the plain stored form of a trained classifier.
+func FromBinary(b *passgp.Binary) Classifier {
+	n, d := b.X.Dims()
+	c := Classifier{
+		Kernel: b.Kernel.Name(),
+		Theta:  b.Kernel.Params(),
+		D:      d,
+		X:      make([]float64, 0, n*d),
+		Y:      append([]float64(nil), b.Y...),
+		Active: append([]int(nil), b.Active...),
+		Tau:    append([]float64(nil), b.Post.Sites.Tau...),
+		Nu:     append([]float64(nil), b.Post.Sites.Nu...),
+	}
+	if p, ok := b.Kernel.(kernel.Poly); ok {
+		c.Degree, c.Gamma = p.Degree, p.Gamma
+	}
+	for i := 0; i < n; i++ {
+		c.X = append(c.X, b.X.RawRowView(i)...)
+	}
+	if c.Active == nil {
+		c.Active = make([]int, n)
+		for i := range c.Active {
+			c.Active[i] = -1
+		}
+	}
+	return c
+}
+
+// Build rebuilds the classifier: the kernel with kernel.New and the EP
+// posterior with ep.FromSites, exactly as training built it, so that
+// predictions are bit-identical.
+func (c *Classifier) Build() (*passgp.Binary, error) {
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	k, err := kernel.New(c.Kernel, c.Theta, c.Degree, c.Gamma)
+	if err != nil {
+		return nil, err
+	}
+	n := len(c.Y)
+	x := mat.NewDense(n, c.D, append([]float64(nil), c.X...))
+	y := append([]float64(nil), c.Y...)
+	post, err := ep.FromSites(k, x, y, ep.Sites{Tau: append([]float64(nil), c.Tau...), Nu: append([]float64(nil), c.Nu...)})
+	if err != nil {
+		return nil, err
+	}
+	return &passgp.Binary{Kernel: k, X: x, Y: y, Active: append([]int(nil), c.Active...), Post: post}, nil
+}
+
+func (m *Model) record() (*record, error) {
+	if len(m.Binaries) == 0 {
+		return nil, fmt.Errorf("model: no classifiers")
+	}
+	r := &record{Mode: m.Mode, Classes: m.Classes, Options: m.Options}
+	for i, b := range m.Binaries {
+		if b == nil || b.Post == nil || b.Kernel == nil || b.X == nil {
+			return nil, fmt.Errorf("model: classifier %d is incomplete", i)
+		}
+		c := FromBinary(b)
+		switch m.Mode {
+		case OneVsRest:
+			if i < len(m.Classes) {
+				c.Class = m.Classes[i]
+			}
+		case Binary:
+			if len(m.Classes) == 2 {
+				c.Class = m.Classes[1]
+			}
+		case PositiveVsRest:
+			if len(m.Classes) == 1 {
+				c.Class = m.Classes[0]
+			}
+		}
+		if i < len(m.History) {
+			c.History = m.History[i]
+		}
+		if i < len(m.Elapsed) {
+			c.Elapsed = m.Elapsed[i].Seconds()
+		}
+		r.Classifiers = append(r.Classifiers, c)
+	}
+	return r, nil
+}
+
+// Encode returns the complete file content (header, payload, checksum) of m.
+// It validates m as Decode would.
+func Encode(m *Model) ([]byte, error) {
+	r, err := m.record()
+	if err != nil {
+		return nil, err
+	}
+	p := encodeRecord(r)
+	// Validate by decoding the payload: a model that could not be loaded
+	// must not be written.
+	if _, err := decodeRecord(p); err != nil {
+		return nil, fmt.Errorf("model: refusing to write an invalid model: %w", err)
+	}
+	return frame(KindModel, p), nil
+}
+
+// Decode parses the content of a model file and rebuilds every posterior.
+// It returns an error wrapping ErrTruncated, ErrCorrupt, ErrMagic,
+// ErrVersion, ErrKind or ErrPayload for bad input and never panics.
+func Decode(b []byte) (*Model, error) {
+	p, err := unframe(b, KindModel)
+	if err != nil {
+		return nil, err
+	}
+	return decodeModelPayload(p)
+}
+
+func decodeModelPayload(p []byte) (*Model, error) {
+	r, err := decodeRecord(p)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{Mode: r.Mode, Classes: r.Classes, Options: r.Options}
+	for i := range r.Classifiers {
+		c := &r.Classifiers[i]
+		b, err := c.Build()
+		if err != nil {
+			return nil, fmt.Errorf("%w: classifier %d: %v", ErrPayload, i, err)
+		}
+		m.Binaries = append(m.Binaries, b)
+		m.History = append(m.History, c.History)
+		m.Elapsed = append(m.Elapsed, time.Duration(c.Elapsed*float64(time.Second)))
+	}
+	return m, nil
+}
+
+// Save writes m to path atomically (see writeAtomic).
+func Save(path string, m *Model) error {
+	b, err := Encode(m)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(path, b); err != nil {
+		return fmt.Errorf("model: writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// Load reads the model file at path. Errors name the file and the problem.
+func Load(path string) (*Model, error) {
+	p, err := readFramed(path, KindModel)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	m, err := decodeModelPayload(p)
+	if err != nil {
+		return nil, fmt.Errorf("model: %s: %w", path, err)
+	}
+	return m, nil
+}

@@ -1,0 +1,290 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Mode says how the binary classifiers of a model map to class labels.
+type Mode uint32
+
+const (
+	// Binary: one classifier; Classes = [negative, positive] and the
+	// classifier's q(y=+1|x) is the probability of Classes[1].
+	Binary Mode = 1
+	// OneVsRest: one classifier per class, in the order of Classes
+	// (ascending); the prediction is the argmax of their q(y=+1|x).
+	OneVsRest Mode = 2
+	// PositiveVsRest: one classifier; Classes = [positive] and q(y=+1|x)
+	// is the probability that the label is Classes[0] (any other label is
+	// the negative class), as trained by `train --positive L`.
+	PositiveVsRest Mode = 3
+)
+
+func (m Mode) String() string {
+	switch m {
+	case Binary:
+		return "binary"
+	case OneVsRest:
+		return "one-vs-rest"
+	case PositiveVsRest:
+		return "positive-vs-rest"
+	}
+	return fmt.Sprintf("mode %d", uint32(m))
+}
+
+// Batch is the per-batch training record kept for plots and reports.
+type Batch struct {
+	Pass, Batch, Active, Included, Deleted int
+	LogZ                                   float64
+}
+
+// Classifier is one stored binary classifier in plain form: everything
+// ep.FromSites needs to rebuild its posterior.
+type Classifier struct {
+	Kernel string    // "se", "se+lin" or "poly"
+	Theta  []float64 // hyperparameters in the paper's order (kernel.Kernel.Params)
+	Degree int       // poly only
+	Gamma  float64   // poly only; 0 means 1/d
+	D      int       // input dimension
+	X      []float64 // active inputs, row-major len(Y)×D
+	Y      []float64 // active labels ±1
+	Active []int     // training-set indices of the active points (-1 for augmented points)
+	Tau    []float64 // EP site precisions
+	Nu     []float64 // EP site natural means
+	// Class is the label this classifier separates from the rest (its +1 class).
+	Class   float64
+	History []Batch
+	// Elapsed is the training time in seconds.
+	Elapsed float64
+}
+
+// record is the decoded payload of a model file.
+type record struct {
+	Mode        Mode
+	Classes     []float64
+	Options     json.RawMessage
+	Classifiers []Classifier
+}
+
+// Payload layout of a model file, format version 1 (little-endian;
+// "slice" = uint64 count followed by the elements; "bytes" = uint64
+// length followed by the bytes):
+//
+//	mode        uint32
+//	classes     slice of float64
+//	options     bytes (JSON object of the training options)
+//	count       uint64 number of classifiers, then per classifier:
+//	  kernel    bytes (name)
+//	  degree    int64
+//	  gamma     float64
+//	  theta     slice of float64
+//	  class     float64
+//	  elapsed   float64
+//	  n, d      uint64, uint64 (active set size, input dimension)
+//	  X         n*d float64, row-major
+//	  Y         n float64
+//	  active    n int64
+//	  tau, nu   n float64 each
+//	  history   uint64 count, then per batch 5 int64 (pass, batch, active,
+//	            included, deleted) and a float64 (log Z)
+func encodeRecord(r *record) []byte {
+	e := &enc{}
+	e.u32(uint32(r.Mode))
+	e.floatSlice(r.Classes)
+	e.bytes(r.Options)
+	e.u64(uint64(len(r.Classifiers)))
+	for i := range r.Classifiers {
+		c := &r.Classifiers[i]
+		e.str(c.Kernel)
+		e.i64(int64(c.Degree))
+		e.f64(c.Gamma)
+		e.floatSlice(c.Theta)
+		e.f64(c.Class)
+		e.f64(c.Elapsed)
+		e.u64(uint64(len(c.Y)))
+		e.u64(uint64(c.D))
+		e.floats(c.X)
+		e.floats(c.Y)
+		for _, a := range c.Active {
+			e.i64(int64(a))
+		}
+		e.floats(c.Tau)
+		e.floats(c.Nu)
+		e.u64(uint64(len(c.History)))
+		for _, h := range c.History {
+			for _, v := range [...]int{h.Pass, h.Batch, h.Active, h.Included, h.Deleted} {
+				e.i64(int64(v))
+			}
+			e.f64(h.LogZ)
+		}
+	}
+	return e.b
+}
+
+// decodeRecord parses and validates a payload; it never panics.
+func decodeRecord(b []byte) (*record, error) {
+	d := &dec{b: b}
+	r := &record{}
+	r.Mode = Mode(d.u32())
+	r.Classes = d.floatSlice("classes")
+	r.Options = d.bytes("options")
+	nc := d.count(8*8, "classifier count")
+	if d.err != nil {
+		return nil, d.err
+	}
+	switch r.Mode {
+	case Binary:
+		if len(r.Classes) != 2 || nc != 1 {
+			return nil, fmt.Errorf("%w: binary model needs 2 classes and 1 classifier, has %d and %d", ErrPayload, len(r.Classes), nc)
+		}
+	case OneVsRest:
+		if len(r.Classes) < 2 || nc != len(r.Classes) {
+			return nil, fmt.Errorf("%w: one-vs-rest model needs one classifier per class (>= 2), has %d classes and %d classifiers", ErrPayload, len(r.Classes), nc)
+		}
+	case PositiveVsRest:
+		if len(r.Classes) != 1 || nc != 1 {
+			return nil, fmt.Errorf("%w: positive-vs-rest model needs 1 class and 1 classifier, has %d and %d", ErrPayload, len(r.Classes), nc)
+		}
+	default:
+		return nil, fmt.Errorf("%w: unknown mode %d", ErrPayload, uint32(r.Mode))
+	}
+	for i, c := range r.Classes {
+		if math.IsNaN(c) || math.IsInf(c, 0) {
+			return nil, fmt.Errorf("%w: class label %d is %v", ErrPayload, i, c)
+		}
+		if i > 0 && !(c > r.Classes[i-1]) {
+			return nil, fmt.Errorf("%w: class labels are not strictly increasing", ErrPayload)
+		}
+	}
+	if len(r.Options) > 0 && !json.Valid(r.Options) {
+		return nil, fmt.Errorf("%w: training options are not valid JSON", ErrPayload)
+	}
+	dim := -1
+	for i := 0; i < nc; i++ {
+		var c Classifier
+		c.Kernel = d.str("kernel name")
+		c.Degree = int(d.i64())
+		c.Gamma = d.f64()
+		c.Theta = d.floatSlice("theta")
+		c.Class = d.f64()
+		c.Elapsed = d.f64()
+		n := d.u64()
+		dd := d.u64()
+		if d.err != nil {
+			return nil, d.err
+		}
+		// Every active point needs (d+4)*8 bytes: check before allocating.
+		if dd > 1<<32 || n > uint64(d.remaining())/((dd+4)*8) {
+			return nil, fmt.Errorf("%w: classifier %d: %d active points of dimension %d exceed the remaining %d bytes", ErrPayload, i, n, dd, d.remaining())
+		}
+		c.D = int(dd)
+		c.X = d.floats(int(n * dd))
+		c.Y = d.floats(int(n))
+		c.Active = make([]int, n)
+		for j := range c.Active {
+			c.Active[j] = int(d.i64())
+		}
+		c.Tau = d.floats(int(n))
+		c.Nu = d.floats(int(n))
+		nh := d.count(6*8, "history")
+		if d.err != nil {
+			return nil, d.err
+		}
+		c.History = make([]Batch, nh)
+		for j := range c.History {
+			h := &c.History[j]
+			h.Pass, h.Batch, h.Active = int(d.i64()), int(d.i64()), int(d.i64())
+			h.Included, h.Deleted = int(d.i64()), int(d.i64())
+			h.LogZ = d.f64()
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		if err := c.validate(); err != nil {
+			return nil, fmt.Errorf("%w: classifier %d: %v", ErrPayload, i, err)
+		}
+		if dim >= 0 && c.D != dim {
+			return nil, fmt.Errorf("%w: classifier %d has input dimension %d, classifier 0 has %d", ErrPayload, i, c.D, dim)
+		}
+		dim = c.D
+		r.Classifiers = append(r.Classifiers, c)
+	}
+	if d.remaining() != 0 {
+		return nil, fmt.Errorf("%w: %d unexpected bytes at the end", ErrPayload, d.remaining())
+	}
+	return r, nil
+}
+
+// validate checks what ep.FromSites and the kernel need; it does not
+// build anything.
+func (c *Classifier) validate() error {
+	switch c.Kernel {
+	case "se":
+		if len(c.Theta) != 3 {
+			return fmt.Errorf("kernel se needs 3 hyperparameters, has %d", len(c.Theta))
+		}
+	case "se+lin":
+		if len(c.Theta) != 4 {
+			return fmt.Errorf("kernel se+lin needs 4 hyperparameters, has %d", len(c.Theta))
+		}
+	case "poly":
+		if len(c.Theta) != 2 {
+			return fmt.Errorf("kernel poly needs 2 hyperparameters, has %d", len(c.Theta))
+		}
+		if c.Degree < 1 || c.Degree > 1000 {
+			return fmt.Errorf("poly degree %d out of range", c.Degree)
+		}
+		if !(c.Gamma >= 0) || math.IsInf(c.Gamma, 0) {
+			return fmt.Errorf("poly gamma %v invalid", c.Gamma)
+		}
+	default:
+		return fmt.Errorf("unknown kernel %q", c.Kernel)
+	}
+	for _, t := range c.Theta {
+		if !(t > 0) || math.IsInf(t, 0) {
+			return fmt.Errorf("hyperparameter %v is not positive and finite", t)
+		}
+	}
+	if c.D < 1 {
+		return fmt.Errorf("input dimension %d", c.D)
+	}
+	if len(c.Y) == 0 {
+		return fmt.Errorf("empty active set")
+	}
+	n := len(c.Y)
+	if len(c.X) != n*c.D || len(c.Active) != n || len(c.Tau) != n || len(c.Nu) != n {
+		return fmt.Errorf("inconsistent lengths")
+	}
+	if math.IsNaN(c.Class) || math.IsInf(c.Class, 0) {
+		return fmt.Errorf("class label %v", c.Class)
+	}
+	for _, v := range c.X {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("active input %v is not finite", v)
+		}
+	}
+	for j, y := range c.Y {
+		if y != 1 && y != -1 {
+			return fmt.Errorf("active label %d is %v, not ±1", j, y)
+		}
+		if !(c.Tau[j] >= 0) || math.IsInf(c.Tau[j], 0) {
+			return fmt.Errorf("site precision %d is %v", j, c.Tau[j])
+		}
+		if math.IsNaN(c.Nu[j]) || math.IsInf(c.Nu[j], 0) {
+			return fmt.Errorf("site mean %d is %v", j, c.Nu[j])
+		}
+		if c.Active[j] < -1 {
+			return fmt.Errorf("active index %d is %d", j, c.Active[j])
+		}
+	}
+	return nil
+}
+
+func sortedCopy(v []float64) []float64 {
+	c := slices.Clone(v)
+	slices.Sort(c)
+	return c
+}
