@@ -1,0 +1,102 @@
+package passgp
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// shifts4 and shifts8 are the one-pixel translations of paper Section 6.3
+// (right, left, down, up; then the diagonals), as (dx, dy).
+var shifts8 = [8][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+
+// ShiftImageTo sets dst to the w×h row-major image src translated by
+// (dx, dy) pixels (positive dx moves the content right, positive dy down).
+// Pixels shifted in from outside take the image's smallest value, its
+// background (−1 for USPS, 0 for MNIST).
+func ShiftImageTo(dst, src []float64, w, h, dx, dy int) {
+	if len(src) != w*h || len(dst) != w*h {
+		panic("passgp: image size mismatch")
+	}
+	fill := slices.Min(src)
+	for r := 0; r < h; r++ {
+		for c := 0; c < w; c++ {
+			sr, sc := r-dy, c-dx
+			if sr < 0 || sr >= h || sc < 0 || sc >= w {
+				dst[r*w+c] = fill
+			} else {
+				dst[r*w+c] = src[sr*w+sc]
+			}
+		}
+	}
+}
+
+// AugmentShifts returns the rows of x followed by, for each row in turn,
+// its `dirs` (4 or 8) one-pixel translations, and the matching labels.
+// Row i of x yields rows n + i·dirs … n + i·dirs + dirs − 1.
+func AugmentShifts(x *mat.Dense, y []float64, w, h, dirs int) (*mat.Dense, []float64) {
+	if dirs != 4 && dirs != 8 {
+		panic("passgp: AugmentShifts wants 4 or 8 directions")
+	}
+	n, d := x.Dims()
+	if w*h != d {
+		panic("passgp: image geometry does not match the number of features")
+	}
+	out := mat.NewDense(n*(1+dirs), d, nil)
+	ya := make([]float64, n*(1+dirs))
+	raw := x.RawMatrix()
+	o := out.RawMatrix()
+	for i := 0; i < n; i++ {
+		src := raw.Data[i*raw.Stride : i*raw.Stride+d]
+		copy(o.Data[i*d:(i+1)*d], src)
+		ya[i] = y[i]
+		for s := 0; s < dirs; s++ {
+			row := n + i*dirs + s
+			ShiftImageTo(o.Data[row*d:(row+1)*d], src, w, h, shifts8[s][0], shifts8[s][1])
+			ya[row] = y[i]
+		}
+	}
+	return out, ya
+}
+
+// augmentRetrain is paper Section 6.3: the active images and their
+// one-pixel translations form a new training set, on which PASS-GP runs
+// again at the θ found first, with p_inc = AugmentPInc, starting from the
+// first stage's active set and sites.
+func augmentRetrain(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner, class string, first *Result) (*Result, error) {
+	b := first.Model
+	m := len(b.Active)
+	xa, ya := AugmentShifts(b.X, b.Y, c.ImageW, c.ImageH, c.Augment)
+	c2 := *c
+	c2.Method, c2.FixedTheta, c2.Kernel = PASSGP, true, b.Kernel
+	c2.Checkpoint, c2.Resume = nil, nil
+	t := newTrainer(xa, ya, &c2, r, class)
+	t.pinc, t.stage2 = c.AugmentPInc, true
+	rng := rand.New(rand.NewPCG(c.Seed+1, c.Seed^0x2545f4914f6cdd1d))
+	na, _ := xa.Dims()
+	perm, bounds := splitBatches(rng, na, c.Sub)
+	act := make([]int, m)
+	for i := range act {
+		act[i] = i
+	}
+	t.st = State{Method: PASSGP, N: na, D: t.d, Theta: b.Kernel.Params(), Active: act,
+		Tau: slices.Clone(b.Post.Sites.Tau), Nu: slices.Clone(b.Post.Sites.Nu), Perm: perm, Bounds: bounds}
+	res, err := t.run(ctx)
+	if res == nil {
+		return first, err
+	}
+	// Map active indices back to the original training data.
+	for i, a := range res.Model.Active {
+		if a < m {
+			res.Model.Active[i] = b.Active[a]
+		} else {
+			res.Model.Active[i] = -1
+		}
+	}
+	res.Batches = append(slices.Clone(first.Batches), res.Batches...)
+	res.Elapsed += first.Elapsed
+	res.Theta0, res.Evals = first.Theta0, first.Evals
+	return res, err
+}

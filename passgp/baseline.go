@@ -1,0 +1,83 @@
+package passgp
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/ep"
+)
+
+// trainRandom trains on a random active set of size M (seeded), optimising
+// θ on it unless fixed.
+func trainRandom(x *mat.Dense, y []float64, c *config, r *runner) (*Result, error) {
+	n, _ := x.Dims()
+	rng := rand.New(rand.NewPCG(c.Seed, c.Seed^0x5851f42d4c957f2d))
+	a := rng.Perm(n)[:min(c.M, n)]
+	return trainOn(x, y, a, c)
+}
+
+// trainFull is the full GPC: EP on all N points. It refuses when one N×N
+// matrix would exceed Options.MaxFullBytes.
+func trainFull(x *mat.Dense, y []float64, c *config, r *runner) (*Result, error) {
+	n, _ := x.Dims()
+	if err := checkFullMemory(n, c.MaxFullBytes, "full GPC"); err != nil {
+		return nil, err
+	}
+	a := make([]int, n)
+	for i := range a {
+		a[i] = i
+	}
+	return trainOn(x, y, a, c)
+}
+
+func checkFullMemory(n int, limit int64, what string) error {
+	need := int64(n) * int64(n) * 8
+	if need > limit {
+		return fmt.Errorf("passgp: %s on %d points needs %d MiB per %d×%d matrix (and EP holds several), more than the limit of %d MiB (Options.MaxFullBytes); use an active set method",
+			what, n, need>>20, n, n, limit>>20)
+	}
+	return nil
+}
+
+// trainOn optimises θ on the fixed set a (unless fixed) and runs EP on it.
+func trainOn(x *mat.Dense, y []float64, a []int, c *config) (*Result, error) {
+	start := time.Now()
+	xa, ya := gatherRows(x, a), gather(y, a)
+	k := c.Kernel
+	res := &Result{Theta0: k.Params()}
+	bs := BatchStats{Active: len(a), Included: len(a)}
+	epo := c.finalEPOptions()
+	if !c.FixedTheta {
+		t0 := time.Now()
+		// One cold optimisation: ep's default evaluation cap unless set.
+		o, err := ep.Optimize(k, xa, ya, nil, &ep.OptimizeOptions{Fixed: c.Fixed, MaxEvals: c.hypUser, EP: epo})
+		bs.HypTime = time.Since(t0)
+		if o == nil || o.Kernel == nil {
+			return nil, fmt.Errorf("passgp: hyperparameter optimisation: %w", err)
+		}
+		k = o.Kernel
+		bs.HypEvals = o.Evals
+		res.Evals = o.Evals
+	}
+	t0 := time.Now()
+	post, err := ep.Infer(k, xa, ya, nil, &epo)
+	bs.EPTime = time.Since(t0)
+	var nc *ep.NotConvergedError
+	if errors.As(err, &nc) && nc.Post != nil {
+		post, bs.NotConverged = nc.Post, true
+	} else if err != nil {
+		return nil, fmt.Errorf("passgp: EP on %d points: %w", len(a), err)
+	}
+	bs.LogZ, bs.EPSweeps, bs.Theta = post.LogZ, post.Sweeps, k.Params()
+	b, err := newBinary(k, xa, ya, slices.Clone(a), post.Sites)
+	if err != nil {
+		return nil, err
+	}
+	res.Model, res.Batches, res.Elapsed = b, []BatchStats{bs}, time.Since(start)
+	return res, nil
+}

@@ -1,0 +1,63 @@
+package passgp
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/kernel"
+)
+
+// toy returns n points in 2-D with labels y = sign(sin(2 x1) + x2 + noise),
+// a smooth non-linear boundary with some label noise.
+func toy(n int, seed uint64) (*mat.Dense, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	x := mat.NewDense(n, 2, nil)
+	y := make([]float64, n)
+	for i := 0; i < n; i++ {
+		a, b := 3*rng.Float64()-1.5, 3*rng.Float64()-1.5
+		x.Set(i, 0, a)
+		x.Set(i, 1, b)
+		y[i] = 1
+		if math.Sin(2*a)+b+0.3*rng.NormFloat64() < 0 {
+			y[i] = -1
+		}
+	}
+	return x, y
+}
+
+// blobs returns n points of c classes (labels 0..c-1) in 2-D.
+func blobs(n, c int, seed uint64) (*mat.Dense, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	x := mat.NewDense(n, 2, nil)
+	y := make([]float64, n)
+	for i := 0; i < n; i++ {
+		k := i % c
+		ang := 2 * math.Pi * float64(k) / float64(c)
+		x.Set(i, 0, 2*math.Cos(ang)+0.7*rng.NormFloat64())
+		x.Set(i, 1, 2*math.Sin(ang)+0.7*rng.NormFloat64())
+		y[i] = float64(k)
+	}
+	return x, y
+}
+
+func toyKernel() kernel.Kernel { return kernel.SE{Var: 2, Len2: 0.5, Jitter: 1e-4} }
+
+func maxDiff(a, b []float64) float64 {
+	m := 0.0
+	for i := range a {
+		m = math.Max(m, math.Abs(a[i]-b[i]))
+	}
+	return m
+}
+
+func grid() *mat.Dense {
+	var v []float64
+	for i := -4; i <= 4; i++ {
+		for j := -4; j <= 4; j++ {
+			v = append(v, 0.4*float64(i), 0.4*float64(j))
+		}
+	}
+	return mat.NewDense(len(v)/2, 2, v)
+}

@@ -1,0 +1,96 @@
+package passgp
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ErrorRate returns the fraction of i with pred[i] != truth[i].
+func ErrorRate(pred, truth []float64) float64 {
+	if len(pred) != len(truth) {
+		panic("passgp: length mismatch")
+	}
+	if len(pred) == 0 {
+		return 0
+	}
+	e := 0
+	for i, p := range pred {
+		if p != truth[i] {
+			e++
+		}
+	}
+	return float64(e) / float64(len(pred))
+}
+
+// Brier returns the binary Brier score mean_i (q_i − [y_i = +1])² for
+// predictive probabilities q_i = q(+1|x_i) and labels ±1.
+func Brier(prob, y []float64) float64 {
+	var s float64
+	for i, p := range prob {
+		t := 0.0
+		if y[i] > 0 {
+			t = 1
+		}
+		s += (p - t) * (p - t)
+	}
+	return s / float64(len(prob))
+}
+
+// MeanNLP returns the mean negative log predictive probability
+// −mean_i log q(y_i|x_i) of labels ±1 (probabilities clamped at 1e-300).
+func MeanNLP(prob, y []float64) float64 {
+	var s float64
+	for i, p := range prob {
+		if y[i] < 0 {
+			p = 1 - p
+		}
+		s -= math.Log(math.Max(p, 1e-300))
+	}
+	return s / float64(len(prob))
+}
+
+// BrierMulti returns the multi-class Brier score
+// mean_i Σ_c (p_ic − [label_i = c])², where p_i is row i of prob (the
+// one-against-the-rest probabilities of PredictProbTo) normalised to sum
+// to one.
+func BrierMulti(prob *mat.Dense, classes, labels []float64) float64 {
+	n, nc := prob.Dims()
+	var s float64
+	for i := 0; i < n; i++ {
+		row := prob.RawRowView(i)
+		z := 0.0
+		for _, p := range row {
+			z += p
+		}
+		for c := 0; c < nc; c++ {
+			t := 0.0
+			if labels[i] == classes[c] {
+				t = 1
+			}
+			p := row[c] / z
+			s += (p - t) * (p - t)
+		}
+	}
+	return s / float64(n)
+}
+
+// MeanNLPMulti returns −mean_i log p_i,label_i with the normalised
+// one-against-the-rest probabilities of BrierMulti.
+func MeanNLPMulti(prob *mat.Dense, classes, labels []float64) float64 {
+	n, nc := prob.Dims()
+	var s float64
+	for i := 0; i < n; i++ {
+		row := prob.RawRowView(i)
+		z := 0.0
+		for _, p := range row {
+			z += p
+		}
+		for c := 0; c < nc; c++ {
+			if labels[i] == classes[c] {
+				s -= math.Log(math.Max(row[c]/z, 1e-300))
+			}
+		}
+	}
+	return s / float64(n)
+}

@@ -1,0 +1,106 @@
+package passgp
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/la"
+)
+
+// Binary is a trained binary classifier: the EP posterior on the active set.
+type Binary struct {
+	Kernel kernel.Kernel
+	X      *mat.Dense    // active inputs (|A|×d)
+	Y      []float64     // active labels ±1
+	Active []int         // indices of the active points in the training data (augmented points: -1)
+	Post   *ep.Posterior // ep.FromSites(Kernel, X, Y, sites) at the end of training
+}
+
+// newBinary builds the classifier for fixed sites with ep.FromSites, as
+// package model does when it loads one, so that predictions are identical.
+func newBinary(k kernel.Kernel, xa *mat.Dense, ya []float64, active []int, s ep.Sites) (*Binary, error) {
+	post, err := ep.FromSites(k, xa, ya, s)
+	if err != nil {
+		return nil, err
+	}
+	return &Binary{Kernel: k, X: xa, Y: ya, Active: active, Post: post}, nil
+}
+
+// PredictMeanVarTo sets the predictive latent mean and variance (paper
+// eq. 4) of every row of x; either may be nil. The rows are scored in fixed
+// chunks on la.Threads() goroutines.
+func (b *Binary) PredictMeanVarTo(mean, variance []float64, x *mat.Dense) {
+	n, _ := x.Dims()
+	if mean == nil {
+		mean = make([]float64, n)
+	}
+	if variance == nil {
+		variance = make([]float64, n)
+	}
+	r := runner{threads: la.Threads(), ownBLAS: true}
+	r.predictRows(b.Post, b.Kernel, b.X, x, nil, mean[:n], variance[:n])
+}
+
+// PredictTo sets prob[i] = q(y=+1|x_i) = Φ(m_i/√(1+v_i)) (paper eq. 4).
+func (b *Binary) PredictTo(prob []float64, x *mat.Dense) {
+	n, _ := x.Dims()
+	m := make([]float64, n)
+	v := make([]float64, n)
+	b.PredictMeanVarTo(m, v, x)
+	for i := range prob[:n] {
+		prob[i] = predProb(1, m[i], v[i])
+	}
+}
+
+// ActiveWeights returns a copy of the representer weights α of the active
+// points (paper Section 4): the predictive mean is m* = k*ᵀα.
+func (b *Binary) ActiveWeights() []float64 {
+	return append([]float64(nil), b.Post.Alpha...)
+}
+
+// PredictWeightsTo sets dst[i] to the weight that row i of x with label
+// y[i] would have if it were added to the active set, predicted without
+// rerunning EP (paper Section 4): the log derivative of its predictive
+// probability, α = y N(z)/(Φ(z)√(1+v)) with z = y m/√(1+v) and (m, v) the
+// predictive marginal. For an active point evaluated with its cavity
+// marginal instead (CavityWeights) this is its EP weight at convergence.
+func (b *Binary) PredictWeightsTo(dst []float64, x *mat.Dense, y []float64) {
+	n, _ := x.Dims()
+	m := make([]float64, n)
+	v := make([]float64, n)
+	b.PredictMeanVarTo(m, v, x)
+	for i := range dst[:n] {
+		dst[i] = weight(y[i], m[i], v[i])
+	}
+}
+
+// CavityWeights returns the weights of the active points computed from
+// their cavity marginals (paper Section 4, the exact relation
+// α_n = ∂/∂h log⟨p(y_n|f_n+h)⟩_\n). At an EP fixed point they equal
+// ActiveWeights.
+func (b *Binary) CavityWeights() []float64 {
+	n := len(b.Y)
+	m := make([]float64, n)
+	v := make([]float64, n)
+	b.Post.CavityTo(m, v)
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = weight(b.Y[i], m[i], v[i])
+	}
+	return w
+}
+
+func weight(y, m, v float64) float64 {
+	s := sqrtPos(1 + v)
+	return y * ep.InvMills(y*m/s) / s
+}
+
+func sqrtPos(v float64) float64 {
+	if v < 0 {
+		return 0
+	}
+	return math.Sqrt(v)
+}

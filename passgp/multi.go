@@ -1,0 +1,185 @@
+package passgp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/la"
+)
+
+// MultiClass is a one-against-the-rest classifier: Models[c] separates
+// Classes[c] (+1) from every other class (−1). Classes are sorted
+// ascending.
+type MultiClass struct {
+	Classes []float64
+	Models  []*Binary
+}
+
+// PredictProbTo sets dst (n×len(Classes)) to every class's q(+1|x) for the
+// rows of x.
+func (m *MultiClass) PredictProbTo(dst *mat.Dense, x *mat.Dense) {
+	n, _ := x.Dims()
+	r, c := dst.Dims()
+	if r != n || c != len(m.Classes) {
+		panic("passgp: PredictProbTo destination must be n×len(Classes)")
+	}
+	p := make([]float64, n)
+	for j, b := range m.Models {
+		b.PredictTo(p, x)
+		dst.SetCol(j, p)
+	}
+}
+
+// PredictTo sets dst[i] to the class of largest predictive probability
+// for row i of x (ties: the smaller label).
+func (m *MultiClass) PredictTo(dst []float64, x *mat.Dense) {
+	n, _ := x.Dims()
+	p := mat.NewDense(n, len(m.Classes), nil)
+	m.PredictProbTo(p, x)
+	for i := 0; i < n; i++ {
+		dst[i] = m.Classes[argmax(p.RawRowView(i))]
+	}
+}
+
+func argmax(v []float64) int {
+	best := 0
+	for i, x := range v {
+		if x > v[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// MultiResult is a trained multi-class classifier with each class's
+// training record.
+type MultiResult struct {
+	Model    *MultiClass
+	PerClass []*Result
+	Elapsed  time.Duration
+}
+
+// TrainMulti trains one binary classifier per distinct label (one against
+// the rest) with the options o; class c gets labels +1 where labels == c.
+// Classes are trained concurrently on min(Threads, classes) goroutines;
+// each then scores with Threads/workers goroutines, and BLAS runs
+// single-threaded throughout, so the cores are not oversubscribed and the
+// result does not depend on Threads. Progress and
+// Checkpoint calls are serialised; State.Class tells the class. Resume is
+// not supported here (resume a class with Train).
+func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options) (*MultiResult, error) {
+	start := time.Now()
+	n, d := x.Dims()
+	if len(labels) != n {
+		return nil, fmt.Errorf("passgp: %d labels for %d rows", len(labels), n)
+	}
+	classes := slices.Clone(labels)
+	slices.Sort(classes)
+	classes = slices.Compact(classes)
+	if len(classes) < 2 {
+		return nil, fmt.Errorf("passgp: TrainMulti needs at least two classes, got %d", len(classes))
+	}
+	if o != nil && o.Resume != nil {
+		return nil, errors.New("passgp: TrainMulti cannot resume; resume a class with Train")
+	}
+	ys := make([][]float64, len(classes))
+	for j, c := range classes {
+		ys[j] = make([]float64, n)
+		for i, l := range labels {
+			ys[j][i] = -1
+			if l == c {
+				ys[j][i] = 1
+			}
+		}
+	}
+	base, err := checkInput(x, ys[0], o)
+	if err != nil {
+		return nil, err
+	}
+	_ = d
+	workers := min(base.threads, len(classes))
+	per := max(base.threads/workers, 1)
+	var mu sync.Mutex
+	results := make([]*Result, len(classes))
+	errs := make([]error, len(classes))
+	runClass := func(j int, r *runner) {
+		c := base
+		cls := classes[j]
+		name := strconv.FormatFloat(cls, 'g', -1, 64)
+		if base.Progress != nil {
+			c.Progress = func(p Progress) {
+				mu.Lock()
+				defer mu.Unlock()
+				p.Class = name
+				base.Progress(p)
+			}
+		}
+		if base.Checkpoint != nil {
+			c.Checkpoint = func(s *State) {
+				mu.Lock()
+				defer mu.Unlock()
+				s.Class = cls
+				base.Checkpoint(s)
+			}
+		}
+		results[j], errs[j] = train(ctx, x, ys[j], &c, r, name)
+	}
+	// BLAS is single-threaded whatever the number of workers, so that the
+	// result does not depend on Threads (OpenBLAS's last bits depend on its
+	// thread count).
+	old := la.BLASThreads()
+	la.SetBLASThreads(1)
+	defer la.SetBLASThreads(old)
+	if workers <= 1 {
+		for j := range classes {
+			runClass(j, &runner{threads: base.threads, ownBLAS: false})
+		}
+	} else {
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := &runner{threads: per, ownBLAS: false}
+				for j := range next {
+					runClass(j, r)
+				}
+			}()
+		}
+		for j := range classes {
+			next <- j
+		}
+		close(next)
+		wg.Wait()
+	}
+	mr := &MultiResult{Model: &MultiClass{Classes: classes, Models: make([]*Binary, len(classes))}, PerClass: results}
+	var firstErr error
+	for j, r := range results {
+		if errs[j] != nil && firstErr == nil {
+			firstErr = fmt.Errorf("class %v: %w", classes[j], errs[j])
+		}
+		if r == nil {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("passgp: class %v produced no model", classes[j])
+			}
+			continue
+		}
+		mr.Model.Models[j] = r.Model
+	}
+	mr.Elapsed = time.Since(start)
+	if firstErr != nil {
+		if ctx.Err() != nil && slices.IndexFunc(mr.Model.Models, func(b *Binary) bool { return b == nil }) < 0 {
+			return mr, ctx.Err()
+		}
+		return nil, firstErr
+	}
+	return mr, nil
+}

@@ -1,0 +1,241 @@
+package passgp
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/la"
+)
+
+// Method selects the active set method.
+type Method int
+
+const (
+	PASSGP  Method = iota // thresholds p_inc, p_del (paper Algorithm 1)
+	FPASSGP               // fixed M, swap round(p_exc·M) points per batch
+	IVM                   // greedy differential-entropy selection with ADF updates
+	Random                // a random active set of size M
+	Full                  // EP on all points
+)
+
+var methodNames = [...]string{"passgp", "fpassgp", "ivm", "random", "full"}
+
+func (m Method) String() string {
+	if m < 0 || int(m) >= len(methodNames) {
+		return fmt.Sprintf("Method(%d)", int(m))
+	}
+	return methodNames[m]
+}
+
+// ParseMethod is the inverse of Method.String (case-insensitive; "pass-gp"
+// and "fpass-gp" are accepted too).
+func ParseMethod(s string) (Method, error) {
+	t := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "")
+	for i, n := range methodNames {
+		if t == n {
+			return Method(i), nil
+		}
+	}
+	return 0, fmt.Errorf("passgp: unknown method %q (want passgp, fpassgp, ivm, random or full)", s)
+}
+
+// Options configures Train and TrainMulti. Zero values mean the paper's
+// USPS settings (Section 6.1).
+type Options struct {
+	Method Method
+	// Kernel is the initial covariance function and θ. nil means DefaultKernel
+	// for the method and the data.
+	Kernel kernel.Kernel
+	// Fixed marks θ components (paper order) that are not optimised.
+	Fixed []bool
+	// FixedTheta disables hyperparameter optimisation altogether.
+	FixedTheta bool
+
+	Init   int // N_init (0 -> 300); PASS-GP's initial active set size
+	Sub    int // N_sub (0 -> 10), number of disjoint batches
+	Passes int // N_pass (0 -> 2 PASS-GP, 4 fPASS-GP, 8 IVM alternations)
+
+	PInc, PDel, PExc float64 // 0 -> 0.6, 0.99, 0.02
+
+	// M is the active set size of fPASS-GP, IVM and Random (0 -> Init).
+	M int
+	// HypEvery optimises θ on every k-th batch only (0 -> 1, every batch).
+	HypEvery int
+	// HypMaxEvals caps the log Z_EP evaluations per optimisation
+	// (0 -> DefaultHypMaxEvals). The optimisation is warm-started from the
+	// current θ and sites, so few evaluations suffice.
+	HypMaxEvals int
+	// EP configures every EP run. A zero Tol means DefaultEPTol inside the
+	// active set loop (the final posterior is always refined to ep's own
+	// default tolerance or tighter).
+	EP ep.Options
+
+	// Augment adds 0, 4 or 8 one-pixel translations of every active image
+	// and retrains at fixed θ (paper Section 6.3). ImageW×ImageH must equal
+	// the number of features (row-major pixels).
+	Augment        int
+	ImageW, ImageH int
+	// AugmentPInc is p_inc of the retraining with invariances (0 -> 0.99).
+	AugmentPInc float64
+
+	// MaxFullBytes bounds the n²·8 bytes of one n×n matrix of the full GPC
+	// (and of Z_ACC's inactive-set EP); 0 means DefaultMaxFullBytes.
+	MaxFullBytes int64
+
+	Seed uint64
+	// Threads is the number of worker goroutines of the scoring pass and,
+	// in TrainMulti, of concurrently trained classes (0 -> la.Threads()).
+	// Results are identical for any value. The BLAS thread count is not
+	// changed by Train (set it with la.SetThreads): OpenBLAS's results
+	// depend on it in the last bits. While several scoring goroutines run,
+	// BLAS is single-threaded; TrainMulti runs BLAS single-threaded
+	// throughout, since its classes already use the cores.
+	Threads int
+
+	Progress   func(Progress) // called after every batch (may be nil)
+	Checkpoint func(*State)   // called after every batch with a resumable snapshot
+	Resume     *State         // continue from a snapshot (nil = fresh start)
+}
+
+// Defaults that the paper leaves open (see docs/passgp.md for how they were
+// chosen).
+const (
+	DefaultInit         = 300
+	DefaultSub          = 10
+	DefaultPInc         = 0.6
+	DefaultPDel         = 0.99
+	DefaultPExc         = 0.02
+	DefaultAugmentPInc  = 0.99
+	DefaultHypMaxEvals  = 10
+	DefaultEPTol        = 1e-3
+	DefaultMaxFullBytes = int64(1) << 30
+	// scoreChunk is the number of batch rows scored by one BLAS-3 call; it
+	// fixes the split of the work, so results do not depend on Threads.
+	scoreChunk = 256
+)
+
+// Progress reports the state after a batch.
+type Progress struct {
+	Class                        string
+	Pass, Passes, Batch, Batches int
+	Active                       int
+	LogZ                         float64
+	Theta                        []float64
+	Elapsed, Remaining           time.Duration
+}
+
+// DefaultKernel returns the initial kernel used when Options.Kernel is nil:
+// for IVM the SE plus linear covariance the paper ran IVM with (Section
+// 6.1), otherwise the SE covariance of paper eq. (rbf). The paper does not
+// state its starting θ; we scale the squared length scale with the input
+// dimension d (t2 = d/4, which is 64 for USPS's 256 pixels in [-1,1], near
+// the optimum found there) and start from t1 = 4, t3 = 1e-2.
+func DefaultKernel(m Method, d int) kernel.Kernel {
+	se := kernel.SE{Var: 4, Len2: math.Max(float64(d)/4, 1e-3), Jitter: 1e-2}
+	if m == IVM {
+		return kernel.SELin{SE: se, Lin: 1 / math.Max(float64(d), 1)}
+	}
+	return se
+}
+
+// config is Options with every default resolved.
+type config struct {
+	Options
+	threads int
+	hypUser int // Options.HypMaxEvals as given (0: not set)
+}
+
+func resolve(o *Options, d int) (config, error) {
+	var c config
+	if o != nil {
+		c.Options = *o
+	}
+	if c.Method < PASSGP || c.Method > Full {
+		return c, fmt.Errorf("passgp: invalid method %d", int(c.Method))
+	}
+	if c.Kernel == nil {
+		c.Kernel = DefaultKernel(c.Method, d)
+	}
+	if c.Fixed != nil && len(c.Fixed) != len(c.Kernel.Params()) {
+		return c, fmt.Errorf("passgp: Fixed has %d entries, kernel %s has %d hyperparameters", len(c.Fixed), c.Kernel.Name(), len(c.Kernel.Params()))
+	}
+	if c.Init == 0 {
+		c.Init = DefaultInit
+	}
+	if c.Sub == 0 {
+		c.Sub = DefaultSub
+	}
+	if c.Passes == 0 {
+		switch c.Method {
+		case FPASSGP:
+			c.Passes = 4
+		case IVM:
+			c.Passes = 8
+		default:
+			c.Passes = 2
+		}
+	}
+	if c.PInc == 0 {
+		c.PInc = DefaultPInc
+	}
+	if c.PDel == 0 {
+		c.PDel = DefaultPDel
+	}
+	if c.PExc == 0 {
+		c.PExc = DefaultPExc
+	}
+	if c.M == 0 {
+		c.M = c.Init
+	}
+	if c.HypEvery == 0 {
+		c.HypEvery = 1
+	}
+	c.hypUser = c.HypMaxEvals
+	if c.HypMaxEvals == 0 {
+		c.HypMaxEvals = DefaultHypMaxEvals
+	}
+	if c.AugmentPInc == 0 {
+		c.AugmentPInc = DefaultAugmentPInc
+	}
+	if c.MaxFullBytes == 0 {
+		c.MaxFullBytes = DefaultMaxFullBytes
+	}
+	c.threads = c.Threads
+	if c.threads <= 0 {
+		c.threads = la.Threads()
+	}
+	switch {
+	case c.Init < 0, c.Sub < 0, c.Passes < 0, c.M < 0, c.HypEvery < 0, c.HypMaxEvals < 0:
+		return c, fmt.Errorf("passgp: Init, Sub, Passes, M, HypEvery and HypMaxEvals must be >= 0")
+	case !(c.PInc > 0 && c.PInc <= 1), !(c.PDel > 0 && c.PDel <= 1), !(c.PExc > 0 && c.PExc <= 1), !(c.AugmentPInc > 0 && c.AugmentPInc <= 1):
+		return c, fmt.Errorf("passgp: PInc, PDel, PExc and AugmentPInc must lie in (0, 1]")
+	case c.Augment != 0 && c.Augment != 4 && c.Augment != 8:
+		return c, fmt.Errorf("passgp: Augment must be 0, 4 or 8, got %d", c.Augment)
+	case c.Augment != 0 && (c.ImageW <= 0 || c.ImageH <= 0 || c.ImageW*c.ImageH != d):
+		return c, fmt.Errorf("passgp: Augment needs ImageW×ImageH (%d×%d) equal to the number of features %d", c.ImageW, c.ImageH, d)
+	}
+	return c, nil
+}
+
+// epOptions returns the EP options used inside the active set loop.
+func (c *config) epOptions() ep.Options {
+	e := c.EP
+	if e.Tol == 0 {
+		e.Tol = DefaultEPTol
+	}
+	return e
+}
+
+// finalEPOptions returns the EP options of the final posterior: at least as
+// tight as ep's own default.
+func (c *config) finalEPOptions() ep.Options {
+	e := c.EP
+	if e.Tol == 0 || e.Tol > 1e-4 {
+		e.Tol = 1e-4
+	}
+	return e
+}

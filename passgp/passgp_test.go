@@ -1,0 +1,385 @@
+package passgp
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/ep"
+)
+
+func TestParseMethod(t *testing.T) {
+	for m := PASSGP; m <= Full; m++ {
+		got, err := ParseMethod(m.String())
+		if err != nil || got != m {
+			t.Errorf("ParseMethod(%q) = %v, %v", m.String(), got, err)
+		}
+	}
+	if _, err := ParseMethod("svm"); err == nil {
+		t.Error("ParseMethod(svm): no error")
+	}
+	if m, err := ParseMethod("fPASS-GP"); err != nil || m != FPASSGP {
+		t.Errorf("ParseMethod(fPASS-GP) = %v, %v", m, err)
+	}
+}
+
+func TestOptionErrors(t *testing.T) {
+	x, y := toy(20, 1)
+	for _, o := range []Options{
+		{PInc: 1.5},
+		{Augment: 3},
+		{Augment: 4, ImageW: 3, ImageH: 3},
+		{Fixed: []bool{true}},
+		{Method: Method(9)},
+	} {
+		if _, err := Train(context.Background(), x, y, &o); err == nil {
+			t.Errorf("Train with %+v: no error", o)
+		}
+	}
+	bad := slices.Clone(y)
+	bad[3] = 0
+	if _, err := Train(context.Background(), x, bad, nil); err == nil {
+		t.Error("label 0 accepted")
+	}
+	x.Set(2, 1, math.NaN())
+	if _, err := Train(context.Background(), x, y, nil); err == nil {
+		t.Error("NaN input accepted")
+	}
+}
+
+// PASS-GP with p_inc = p_del = 1 includes every point and deletes none, so
+// after one pass A is the whole training set and the classifier must equal
+// the full GPC.
+func TestPassAllEqualsFull(t *testing.T) {
+	x, y := toy(60, 2)
+	k := toyKernel()
+	ctx := context.Background()
+	tight := ep.Options{Tol: 1e-11, MaxSweeps: 1000}
+	pass, err := Train(ctx, x, y, &Options{Kernel: k, FixedTheta: true, Init: 10, Sub: 3, Passes: 2, PInc: 1, PDel: 1, Seed: 3, EP: tight})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := Train(ctx, x, y, &Options{Method: Full, Kernel: k, FixedTheta: true, EP: tight})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pass.Model.Active) != 60 {
+		t.Fatalf("|A| = %d, want 60", len(pass.Model.Active))
+	}
+	if d := math.Abs(pass.Model.Post.LogZ - full.Model.Post.LogZ); d > 1e-8 {
+		t.Errorf("log Z: PASS-GP %v, full %v", pass.Model.Post.LogZ, full.Model.Post.LogZ)
+	}
+	g := grid()
+	n, _ := g.Dims()
+	p1, p2 := make([]float64, n), make([]float64, n)
+	pass.Model.PredictTo(p1, g)
+	full.Model.PredictTo(p2, g)
+	if d := maxDiff(p1, p2); d > 1e-6 {
+		t.Errorf("predictions differ by %v", d)
+	}
+	for i, b := range pass.Batches {
+		if b.Deleted != 0 {
+			t.Errorf("batch %d deleted %d points", i, b.Deleted)
+		}
+	}
+}
+
+func TestFPASSKeepsM(t *testing.T) {
+	x, y := toy(300, 4)
+	const m = 40
+	var sizes []int
+	res, err := Train(context.Background(), x, y, &Options{Method: FPASSGP, Kernel: toyKernel(), M: m, Sub: 5, Passes: 3, PExc: 0.1, HypMaxEvals: 4, Seed: 5,
+		Checkpoint: func(s *State) { sizes = append(sizes, len(s.Active)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sizes) != 15 {
+		t.Fatalf("%d checkpoints, want 15", len(sizes))
+	}
+	for i, b := range res.Batches {
+		if b.Active != m || sizes[i] != m || b.Included != 4 || b.Deleted != 4 {
+			t.Errorf("batch %d: |A| = %d (state %d), included %d, deleted %d; want %d, 4, 4", i, b.Active, sizes[i], b.Included, b.Deleted, m)
+		}
+	}
+	if len(res.Model.Active) != m {
+		t.Errorf("final |A| = %d", len(res.Model.Active))
+	}
+}
+
+func TestSwapUpdate(t *testing.T) {
+	cav := []float64{0.9, 0.99, 0.5, 0.999, 0.7}
+	q := []float64{0.8, 0.1, 0.95, 0.3}
+	keep, incl := swapUpdate(cav, q, 2)
+	if !slices.Equal(keep, []bool{true, false, true, false, true}) || !slices.Equal(incl, []int{1, 3}) {
+		t.Errorf("swapUpdate = %v, %v", keep, incl)
+	}
+	keep, incl = passUpdate(cav, q, 0.95, 0.6)
+	if !slices.Equal(keep, []bool{true, false, true, false, true}) || !slices.Equal(incl, []int{1, 3}) {
+		t.Errorf("passUpdate = %v, %v", keep, incl)
+	}
+	// Never empties A.
+	keep, incl = passUpdate([]float64{0.999}, []float64{0.9}, 0.99, 0.6)
+	if !keep[0] || len(incl) != 0 {
+		t.Errorf("passUpdate emptied A: %v %v", keep, incl)
+	}
+}
+
+// PASS-GP with hyperparameter optimisation learns a sensible classifier.
+func TestPASSGPLearns(t *testing.T) {
+	x, y := toy(400, 6)
+	res, err := Train(context.Background(), x, y, &Options{Init: 30, Sub: 4, Seed: 1, HypMaxEvals: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	xt, yt := toy(400, 7)
+	p := make([]float64, 400)
+	res.Model.PredictTo(p, xt)
+	pred := make([]float64, 400)
+	for i, v := range p {
+		pred[i] = -1
+		if v > 0.5 {
+			pred[i] = 1
+		}
+	}
+	e := ErrorRate(pred, yt)
+	t.Logf("error %.3f, |A| = %d, θ = %v, batches %d", e, len(res.Model.Active), res.Model.Kernel.Params(), len(res.Batches))
+	if e > 0.15 {
+		t.Errorf("test error %.3f > 0.15", e)
+	}
+	if len(res.Batches) != 8 {
+		t.Errorf("%d batches, want 8", len(res.Batches))
+	}
+	for _, b := range res.Batches {
+		if b.HypEvals == 0 || b.Theta == nil {
+			t.Errorf("batch %+v: no hyperparameter step", b)
+		}
+	}
+}
+
+// Threads changes only the number of goroutines, never the result.
+func TestThreadsDeterministic(t *testing.T) {
+	x, y := toy(700, 8)
+	run := func(th int) *Result {
+		res, err := Train(context.Background(), x, y, &Options{Init: 40, Sub: 2, Passes: 2, Seed: 9, HypMaxEvals: 3, Threads: th})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	a, b := run(1), run(2)
+	if !slices.Equal(a.Model.Active, b.Model.Active) {
+		t.Fatal("active sets differ between 1 and 2 threads")
+	}
+	if !slices.Equal(a.Model.Kernel.Params(), b.Model.Kernel.Params()) ||
+		!slices.Equal(a.Model.Post.Sites.Tau, b.Model.Post.Sites.Tau) ||
+		!slices.Equal(a.Model.Post.Sites.Nu, b.Model.Post.Sites.Nu) {
+		t.Error("θ or sites differ between 1 and 2 threads")
+	}
+}
+
+// The chunked, multi-threaded scorer equals a one-point-at-a-time
+// reference computed directly from the definitions (paper eq. 4).
+func TestScorerMatchesReference(t *testing.T) {
+	x, y := toy(40, 10)
+	k := toyKernel()
+	post, err := ep.Infer(k, x, y, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs, _ := toy(700, 11)
+	rows := make([]int, 0, 600)
+	for i := 0; i < 700; i += 7 {
+		rows = append(rows, i, i+3, i+5)
+	}
+	mean, vr := make([]float64, len(rows)), make([]float64, len(rows))
+	r := runner{threads: 2, ownBLAS: true}
+	r.predictRows(post, k, x, xs, rows, mean, vr)
+
+	// Reference: L = chol(I + S½KS½), m = k*ᵀα, v = k** − |L⁻¹S½k*|².
+	n := 40
+	K := mat.NewDense(n, n, nil)
+	k.TrainTo(K, x)
+	sq := make([]float64, n)
+	for i, tau := range post.Sites.Tau {
+		sq[i] = math.Sqrt(tau)
+	}
+	B := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j <= i; j++ {
+			v := sq[i] * sq[j] * K.At(i, j)
+			if i == j {
+				v++
+			}
+			B.SetSym(i, j, v)
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(B) {
+		t.Fatal("B not PD")
+	}
+	var L mat.TriDense
+	ch.LTo(&L)
+	ks := mat.NewDense(1, n, nil)
+	for c, i := range rows {
+		xi := mat.NewDense(1, 2, []float64{xs.At(i, 0), xs.At(i, 1)})
+		k.CrossTo(ks, xi, x)
+		m := 0.0
+		w := mat.NewVecDense(n, nil)
+		for j := 0; j < n; j++ {
+			m += ks.At(0, j) * post.Alpha[j]
+			w.SetVec(j, sq[j]*ks.At(0, j))
+		}
+		var v mat.VecDense
+		if err := v.SolveVec(&L, w); err != nil {
+			t.Fatal(err)
+		}
+		kss := []float64{0}
+		k.DiagTo(kss, xi)
+		vv := kss[0] - mat.Dot(&v, &v)
+		if math.Abs(m-mean[c]) > 1e-10 || math.Abs(vv-vr[c]) > 1e-10 {
+			t.Fatalf("row %d: (%v, %v), reference (%v, %v)", i, mean[c], vr[c], m, vv)
+		}
+	}
+}
+
+// Resuming from a checkpoint (through gob) gives the uninterrupted run.
+func TestResumeEqualsUninterrupted(t *testing.T) {
+	x, y := toy(300, 12)
+	var saved []byte
+	o := Options{Init: 25, Sub: 3, Passes: 2, Seed: 13, HypMaxEvals: 3}
+	o.Checkpoint = func(s *State) {
+		if s.Done == 2 {
+			var buf bytes.Buffer
+			if err := gob.NewEncoder(&buf).Encode(s); err != nil {
+				t.Fatal(err)
+			}
+			saved = buf.Bytes()
+		}
+	}
+	full, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st State
+	if err := gob.NewDecoder(bytes.NewReader(saved)).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	o.Checkpoint, o.Resume = nil, &st
+	res, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(full.Model.Active, res.Model.Active) ||
+		!slices.Equal(full.Model.Kernel.Params(), res.Model.Kernel.Params()) ||
+		!slices.Equal(full.Model.Post.Sites.Tau, res.Model.Post.Sites.Tau) {
+		t.Error("resumed run differs from the uninterrupted one")
+	}
+	if len(res.Batches) != len(full.Batches) {
+		t.Errorf("resumed run has %d batch records, want %d", len(res.Batches), len(full.Batches))
+	}
+	bad := st
+	bad.N = 5
+	o.Resume = &bad
+	if _, err := Train(context.Background(), x, y, &o); err == nil {
+		t.Error("resume with wrong N accepted")
+	}
+}
+
+func TestCancelStopsAtBatch(t *testing.T) {
+	x, y := toy(200, 14)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := Train(ctx, x, y, &Options{Init: 20, Sub: 4, Seed: 1, HypMaxEvals: 2,
+		Progress: func(p Progress) {
+			if p.Batch == 1 {
+				cancel()
+			}
+		}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if res == nil || res.Model == nil || len(res.Batches) != 2 {
+		t.Fatalf("partial result %+v", res)
+	}
+}
+
+func TestRandomAndFullMemory(t *testing.T) {
+	x, y := toy(100, 15)
+	res, err := Train(context.Background(), x, y, &Options{Method: Random, M: 30, Kernel: toyKernel(), FixedTheta: true, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Model.Active) != 30 {
+		t.Errorf("|A| = %d", len(res.Model.Active))
+	}
+	_, err = Train(context.Background(), x, y, &Options{Method: Full, MaxFullBytes: 100*100*8 - 1})
+	if err == nil {
+		t.Error("full GPC over the memory limit: no error")
+	}
+}
+
+// At an EP fixed point the representer weights equal the log derivative of
+// the cavity predictive probability (paper Section 4).
+func TestRepresenterWeights(t *testing.T) {
+	x, y := toy(50, 16)
+	res, err := Train(context.Background(), x, y, &Options{Method: Full, Kernel: toyKernel(), FixedTheta: true,
+		EP: ep.Options{Tol: 1e-12, MaxSweeps: 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, c := res.Model.ActiveWeights(), res.Model.CavityWeights()
+	if d := maxDiff(a, c); d > 1e-5 {
+		t.Errorf("active weights differ from cavity weights by %v", d)
+	}
+	// Predicted weight of a training point equals its weight when its own
+	// site is removed: check on an inactive point via a random active set.
+	rnd, err := Train(context.Background(), x, y, &Options{Method: Random, M: 20, Kernel: toyKernel(), FixedTheta: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := make([]float64, 50)
+	rnd.Model.PredictWeightsTo(w, x, y)
+	for i, v := range w {
+		if math.IsNaN(v) || v*y[i] <= 0 {
+			t.Fatalf("weight %d = %v has the wrong sign", i, v)
+		}
+	}
+}
+
+func TestMulti(t *testing.T) {
+	x, y := blobs(300, 3, 1)
+	xt, yt := blobs(300, 3, 2)
+	var calls int
+	res, err := TrainMulti(context.Background(), x, y, &Options{Init: 20, Sub: 3, HypMaxEvals: 3, Threads: 2,
+		Progress: func(Progress) { calls++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Model.Classes, []float64{0, 1, 2}) || calls != 3*6 {
+		t.Fatalf("classes %v, progress calls %d", res.Model.Classes, calls)
+	}
+	pred := make([]float64, 300)
+	res.Model.PredictTo(pred, xt)
+	prob := mat.NewDense(300, 3, nil)
+	res.Model.PredictProbTo(prob, xt)
+	e := ErrorRate(pred, yt)
+	t.Logf("error %.3f brier %.3f nlp %.3f", e, BrierMulti(prob, res.Model.Classes, yt), MeanNLPMulti(prob, res.Model.Classes, yt))
+	if e > 0.15 {
+		t.Errorf("multi-class error %.3f", e)
+	}
+	one, err := TrainMulti(context.Background(), x, y, &Options{Init: 20, Sub: 3, HypMaxEvals: 3, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range one.Model.Models {
+		if !slices.Equal(one.Model.Models[j].Active, res.Model.Models[j].Active) {
+			t.Errorf("class %d: active set depends on Threads", j)
+		}
+	}
+}

@@ -1,0 +1,492 @@
+package passgp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/kernel"
+)
+
+// BatchStats records one batch of the active set loop.
+type BatchStats struct {
+	Pass, Batch int // 0-based
+	// Active is |A| after the batch's deletions and inclusions.
+	Active, Included, Deleted int
+	LogZ                      float64 // log Z_EP of A before the update
+	Theta                     []float64
+	HypEvals                  int // log Z_EP evaluations of the optimisation (0: none)
+	EPSweeps                  int
+	// NotConverged is set when EP hit its sweep cap; the last iterate was
+	// used (the next batch continues from its sites).
+	NotConverged bool
+	// Augmented marks batches of the retraining with invariances.
+	Augmented                  bool
+	HypTime, EPTime, ScoreTime time.Duration
+}
+
+// State is a resumable snapshot of the active set loop, made of plain
+// exported fields so that it can be stored with encoding/gob.
+type State struct {
+	Method  Method
+	Class   float64   // positive class label in TrainMulti (0 in Train)
+	N, D    int       // training data shape (checked on resume)
+	Theta   []float64 // current θ
+	Active  []int     // A, indices into the training data
+	Tau, Nu []float64 // EP sites of A (new points: zero)
+	// Perm[Bounds[j]:Bounds[j+1]] is batch j.
+	Perm, Bounds []int
+	Pass, Batch  int // next batch to process
+	Done         int // batches processed so far (for HypEvery)
+	Stats        []BatchStats
+	Elapsed      time.Duration
+}
+
+// Result is a trained binary classifier and the record of its training.
+type Result struct {
+	Model   *Binary
+	Batches []BatchStats
+	Elapsed time.Duration
+	// Theta0 is the initial θ, Evals the total log Z_EP evaluations spent
+	// on hyperparameters.
+	Theta0 []float64
+	Evals  int
+}
+
+// Train trains a binary classifier on the rows of x with labels y (±1)
+// by the method of o (nil: PASS-GP with the paper's USPS settings). When
+// ctx is cancelled, training stops before the next batch and Train
+// returns the partial result (a classifier on the current active set) with
+// ctx.Err().
+func Train(ctx context.Context, x *mat.Dense, y []float64, o *Options) (*Result, error) {
+	c, err := checkInput(x, y, o)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{threads: c.threads, ownBLAS: true}
+	return train(ctx, x, y, &c, r, "")
+}
+
+func checkInput(x *mat.Dense, y []float64, o *Options) (config, error) {
+	n, d := x.Dims()
+	if len(y) != n {
+		return config{}, fmt.Errorf("passgp: %d labels for %d rows", len(y), n)
+	}
+	for i, v := range y {
+		if v != 1 && v != -1 {
+			return config{}, fmt.Errorf("passgp: label %d is %v, want ±1", i, v)
+		}
+	}
+	raw := x.RawMatrix()
+	for i := 0; i < n; i++ {
+		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+d] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return config{}, fmt.Errorf("passgp: input row %d feature %d is %v", i, j, v)
+			}
+		}
+	}
+	return resolve(o, d)
+}
+
+// train dispatches to the method and adds the invariance stage.
+func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner, class string) (*Result, error) {
+	var res *Result
+	var err error
+	switch c.Method {
+	case PASSGP, FPASSGP:
+		t := newTrainer(x, y, c, r, class)
+		res, err = t.run(ctx)
+	case IVM:
+		res, err = trainIVM(ctx, x, y, c, r)
+	case Random:
+		res, err = trainRandom(x, y, c, r)
+	case Full:
+		res, err = trainFull(x, y, c, r)
+	}
+	if err != nil || c.Augment == 0 {
+		return res, err
+	}
+	return augmentRetrain(ctx, x, y, c, r, class, res)
+}
+
+// trainer runs paper Algorithm 1.
+type trainer struct {
+	c     *config
+	r     *runner
+	x     *mat.Dense
+	y     []float64
+	n, d  int
+	class string
+	// pinc, fixed and method may differ from c in the invariance stage.
+	method Method
+	pinc   float64
+	fixed  bool
+	stage2 bool
+	st     State
+	k      kernel.Kernel
+	inA    []bool
+	start  time.Time
+	evals  int
+	theta0 []float64
+}
+
+func newTrainer(x *mat.Dense, y []float64, c *config, r *runner, class string) *trainer {
+	n, d := x.Dims()
+	return &trainer{c: c, r: r, x: x, y: y, n: n, d: d, class: class,
+		method: c.Method, pinc: c.PInc, fixed: c.FixedTheta, k: c.Kernel}
+}
+
+// initState draws the initial active set and the batches from the seed.
+func (t *trainer) initState() {
+	rng := rand.New(rand.NewPCG(t.c.Seed, t.c.Seed^0x5851f42d4c957f2d))
+	size := t.c.Init
+	if t.method == FPASSGP {
+		size = t.c.M
+	}
+	size = min(size, t.n)
+	a := rng.Perm(t.n)[:size]
+	perm, bounds := splitBatches(rng, t.n, t.c.Sub)
+	t.st = State{Method: t.method, N: t.n, D: t.d, Theta: t.k.Params(), Active: a,
+		Tau: make([]float64, size), Nu: make([]float64, size), Perm: perm, Bounds: bounds}
+}
+
+// splitBatches splits 0..n-1 into sub disjoint random batches of nearly
+// equal size (paper Algorithm 1, SplitData).
+func splitBatches(rng *rand.Rand, n, sub int) (perm, bounds []int) {
+	perm = rng.Perm(n)
+	sub = max(min(sub, n), 1)
+	bounds = make([]int, sub+1)
+	for j := range bounds {
+		bounds[j] = j * n / sub
+	}
+	return perm, bounds
+}
+
+func (t *trainer) resume(s *State) error {
+	if s.N != t.n || s.D != t.d {
+		return fmt.Errorf("passgp: resume state is for %d×%d data, got %d×%d", s.N, s.D, t.n, t.d)
+	}
+	if s.Method != t.method {
+		return fmt.Errorf("passgp: resume state is for method %v, training %v", s.Method, t.method)
+	}
+	if len(s.Theta) != len(t.k.Params()) || len(s.Tau) != len(s.Active) || len(s.Nu) != len(s.Active) || len(s.Bounds) < 2 || len(s.Perm) != t.n {
+		return errors.New("passgp: inconsistent resume state")
+	}
+	for _, a := range s.Active {
+		if a < 0 || a >= t.n {
+			return fmt.Errorf("passgp: resume state has active index %d out of range", a)
+		}
+	}
+	t.st = cloneState(s)
+	t.k = t.k.WithParams(t.st.Theta)
+	return nil
+}
+
+func cloneState(s *State) State {
+	c := *s
+	c.Theta = slices.Clone(s.Theta)
+	c.Active = slices.Clone(s.Active)
+	c.Tau = slices.Clone(s.Tau)
+	c.Nu = slices.Clone(s.Nu)
+	c.Perm = slices.Clone(s.Perm)
+	c.Bounds = slices.Clone(s.Bounds)
+	c.Stats = slices.Clone(s.Stats)
+	return c
+}
+
+func (t *trainer) run(ctx context.Context) (*Result, error) {
+	t.theta0 = t.k.Params()
+	if t.c.Resume != nil && !t.stage2 {
+		if err := t.resume(t.c.Resume); err != nil {
+			return nil, err
+		}
+	} else if !t.stage2 {
+		t.initState()
+	}
+	return t.loop(ctx)
+}
+
+func (t *trainer) loop(ctx context.Context) (*Result, error) {
+	t.start = time.Now()
+	t.inA = make([]bool, t.n)
+	nsub := len(t.st.Bounds) - 1
+	total := t.c.Passes * nsub
+	for t.st.Pass < t.c.Passes {
+		if err := ctx.Err(); err != nil {
+			res, ferr := t.finish(false)
+			if ferr != nil {
+				return nil, errors.Join(err, ferr)
+			}
+			return res, err
+		}
+		if err := t.batch(); err != nil {
+			return nil, err
+		}
+		t.st.Batch++
+		if t.st.Batch == nsub {
+			t.st.Batch = 0
+			t.st.Pass++
+		}
+		t.st.Done++
+		el := t.elapsed()
+		if t.c.Progress != nil {
+			done := t.st.Pass*nsub + t.st.Batch
+			last := t.st.Stats[len(t.st.Stats)-1]
+			rem := time.Duration(0)
+			if done > 0 {
+				rem = time.Duration(float64(el) / float64(done) * float64(total-done))
+			}
+			t.c.Progress(Progress{Class: t.class, Pass: last.Pass, Passes: t.c.Passes, Batch: last.Batch,
+				Batches: nsub, Active: len(t.st.Active), LogZ: last.LogZ, Theta: slices.Clone(last.Theta),
+				Elapsed: el, Remaining: rem})
+		}
+		if t.c.Checkpoint != nil && !t.stage2 {
+			s := cloneState(&t.st)
+			s.Elapsed = el
+			t.c.Checkpoint(&s)
+		}
+	}
+	return t.finish(true)
+}
+
+func (t *trainer) elapsed() time.Duration { return t.st.Elapsed + time.Since(t.start) }
+
+// active gathers the active inputs and labels.
+func (t *trainer) active() (*mat.Dense, []float64) {
+	return gatherRows(t.x, t.st.Active), gather(t.y, t.st.Active)
+}
+
+// infer runs EP on A from the current sites, optimising θ first when
+// optimise is set. It returns the posterior and fills the stats' timings.
+func (t *trainer) infer(xa *mat.Dense, ya []float64, optimise bool, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
+	warm := &ep.Sites{Tau: slices.Clone(t.st.Tau), Nu: slices.Clone(t.st.Nu)}
+	var post *ep.Posterior
+	if optimise {
+		t0 := time.Now()
+		evals := t.c.HypMaxEvals
+		if t.st.Done == 0 && !t.stage2 {
+			// The first optimisation starts from the initial θ, not from
+			// a previous optimum: give it room to get close.
+			evals *= 3
+		}
+		res, err := ep.Optimize(t.k, xa, ya, warm, &ep.OptimizeOptions{Fixed: t.c.Fixed, MaxEvals: evals, EP: epo})
+		bs.HypTime = time.Since(t0)
+		if res != nil && res.Kernel != nil {
+			t.k = res.Kernel
+			bs.HypEvals = res.Evals
+			t.evals += res.Evals
+			if res.Post != nil && slices.Equal(res.Post.Kernel.Params(), t.k.Params()) {
+				post = res.Post
+				bs.EPSweeps = post.Sweeps
+			}
+		} else if err != nil {
+			return nil, fmt.Errorf("passgp: hyperparameter optimisation: %w", err)
+		}
+	}
+	if post == nil {
+		t0 := time.Now()
+		p, err := ep.Infer(t.k, xa, ya, warm, &epo)
+		bs.EPTime = time.Since(t0)
+		var nc *ep.NotConvergedError
+		switch {
+		case errors.As(err, &nc) && nc.Post != nil:
+			p = nc.Post
+			bs.NotConverged = true
+		case err != nil:
+			return nil, fmt.Errorf("passgp: EP on the active set (%d points): %w", len(ya), err)
+		}
+		post = p
+		bs.EPSweeps = p.Sweeps
+	}
+	return post, nil
+}
+
+// batch processes batch t.st.Batch of pass t.st.Pass (paper Algorithm 1,
+// inner loop body).
+func (t *trainer) batch() error {
+	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch, Augmented: t.stage2}
+	xa, ya := t.active()
+	optimise := !t.fixed && t.st.Done%t.c.HypEvery == 0
+	post, err := t.infer(xa, ya, optimise, t.c.epOptions(), &bs)
+	if err != nil {
+		return err
+	}
+	bs.LogZ = post.LogZ
+	bs.Theta = t.k.Params()
+	t.st.Theta = t.k.Params()
+
+	t0 := time.Now()
+	m := len(t.st.Active)
+	cav := make([]float64, m)
+	post.CavityProbTo(cav)
+	for _, a := range t.st.Active {
+		t.inA[a] = true
+	}
+	var cand []int
+	for _, i := range t.st.Perm[t.st.Bounds[t.st.Batch]:t.st.Bounds[t.st.Batch+1]] {
+		if !t.inA[i] {
+			cand = append(cand, i)
+		}
+	}
+	for _, a := range t.st.Active {
+		t.inA[a] = false
+	}
+	mean := make([]float64, len(cand))
+	vr := make([]float64, len(cand))
+	t.r.predictRows(post, t.k, xa, t.x, cand, mean, vr)
+	q := make([]float64, len(cand))
+	for i, n := range cand {
+		q[i] = predProb(t.y[n], mean[i], vr[i])
+	}
+
+	var keep []bool
+	var incl []int
+	switch t.method {
+	case PASSGP:
+		keep, incl = passUpdate(cav, q, t.c.PDel, t.pinc)
+	case FPASSGP:
+		keep, incl = swapUpdate(cav, q, int(math.Round(t.c.PExc*float64(t.c.M))))
+	}
+	s := post.Sites
+	var active []int
+	var tau, nu []float64
+	for i, a := range t.st.Active {
+		if keep[i] {
+			active = append(active, a)
+			tau = append(tau, s.Tau[i])
+			nu = append(nu, s.Nu[i])
+		}
+	}
+	bs.Deleted = m - len(active)
+	for _, i := range incl {
+		active = append(active, cand[i])
+		tau = append(tau, 0)
+		nu = append(nu, 0)
+	}
+	bs.Included = len(incl)
+	bs.Active = len(active)
+	t.st.Active, t.st.Tau, t.st.Nu = active, tau, nu
+	bs.ScoreTime = time.Since(t0)
+	t.st.Stats = append(t.st.Stats, bs)
+	return nil
+}
+
+// passUpdate is PASS-GP's rule: keep active points whose cavity predictive
+// probability is at most pdel (pdel >= 1 keeps every point), include
+// candidates whose predictive probability is below pinc (pinc >= 1
+// includes every candidate). If the rule would delete every active point
+// and include none, no point is deleted, so that A never becomes empty.
+func passUpdate(cav, q []float64, pdel, pinc float64) (keep []bool, incl []int) {
+	keep = make([]bool, len(cav))
+	kept := 0
+	for i, p := range cav {
+		keep[i] = pdel >= 1 || p <= pdel
+		if keep[i] {
+			kept++
+		}
+	}
+	for i, p := range q {
+		if pinc >= 1 || p < pinc {
+			incl = append(incl, i)
+		}
+	}
+	if kept == 0 && len(incl) == 0 {
+		for i := range keep {
+			keep[i] = true
+		}
+	}
+	return keep, incl
+}
+
+// swapUpdate is fPASS-GP's rule: exchange the k active points of largest
+// cavity predictive probability for the k candidates of smallest
+// predictive probability (k limited by the candidates available). Ties are
+// broken by position, so the rule is deterministic.
+func swapUpdate(cav, q []float64, k int) (keep []bool, incl []int) {
+	k = min(k, len(cav), len(q))
+	keep = make([]bool, len(cav))
+	for i := range keep {
+		keep[i] = true
+	}
+	if k <= 0 {
+		return keep, nil
+	}
+	del := argsort(cav)
+	for _, i := range del[len(del)-k:] {
+		keep[i] = false
+	}
+	incl = argsort(q)[:k]
+	slices.Sort(incl)
+	return keep, incl
+}
+
+// argsort returns the indices that sort v ascending (stable).
+func argsort(v []float64) []int {
+	idx := make([]int, len(v))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case v[a] < v[b]:
+			return -1
+		case v[a] > v[b]:
+			return 1
+		}
+		return 0
+	})
+	return idx
+}
+
+// finish optimises θ on the final active set (unless fixed or stopped
+// early), runs EP on it to the final tolerance and builds the classifier
+// with ep.FromSites.
+func (t *trainer) finish(complete bool) (*Result, error) {
+	xa, ya := t.active()
+	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch}
+	post, err := t.infer(xa, ya, complete && !t.fixed, t.c.finalEPOptions(), &bs)
+	if err != nil {
+		return nil, err
+	}
+	if complete && !t.fixed {
+		// Optimize's posterior used the loop's tolerance: refine it.
+		t.st.Tau, t.st.Nu = post.Sites.Tau, post.Sites.Nu
+		if post, err = t.infer(xa, ya, false, t.c.finalEPOptions(), &bs); err != nil {
+			return nil, err
+		}
+	}
+	b, err := newBinary(t.k, xa, ya, slices.Clone(t.st.Active), post.Sites)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Model: b, Batches: t.st.Stats, Elapsed: t.elapsed(), Theta0: t.theta0, Evals: t.evals}, nil
+}
+
+// gatherRows returns the rows idx of x as a new matrix.
+func gatherRows(x *mat.Dense, idx []int) *mat.Dense {
+	_, d := x.Dims()
+	raw := x.RawMatrix()
+	out := make([]float64, max(len(idx), 1)*d)
+	for k, i := range idx {
+		copy(out[k*d:(k+1)*d], raw.Data[i*raw.Stride:i*raw.Stride+d])
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	return mat.NewDense(len(idx), d, out)
+}
+
+func gather(v []float64, idx []int) []float64 {
+	out := make([]float64, len(idx))
+	for k, i := range idx {
+		out[k] = v[i]
+	}
+	return out
+}
