@@ -1,19 +1,109 @@
 package la
 
 import (
+	"math"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // Cholesky overwrites the lower triangle of the n×n matrix a with its
 // Cholesky factor L (a = L Lᵀ). The strict upper triangle is not referenced.
-// It returns false if a is not positive definite; a is then partly
-// overwritten.
+// It returns false if a is not positive definite (a pivot is not positive or
+// not finite); a is then partly overwritten.
+//
+// The factorisation is the recursive left/right splitting
+//
+//	[A11  .  ]   [L11  0  ] [L11ᵀ L21ᵀ]
+//	[A21 A22 ] = [L21 L22 ] [ 0   L22ᵀ]
+//
+//	L11 = chol(A11),  L21 = A21 L11⁻ᵀ,  L22 = chol(A22 - L21 L21ᵀ),
+//
+// with the split at a multiple of 64 near n/2 and an unblocked leaf for the
+// 64×64 diagonal blocks. The update of A22 is one DSYRK; the solve for L21 is
+// the DGEMM-based recursive solve of triSolver, which reuses the inverses of
+// the leaves. Almost all FLOPs are thus in large, multi-threaded level-3
+// calls: on this project's 2-core machine it runs at over 70% of the DGEMM
+// rate for n = 2000, where LAPACKE's row-major dpotrf reaches about half
+// (docs/performance.md has the figures).
+//
+// Cholesky does not allocate once its pooled workspace has grown to n.
 func Cholesky(a blas64.General) bool {
 	if a.Rows != a.Cols {
 		panic("la: Cholesky of a non-square matrix")
 	}
-	_, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: a.Rows, Stride: a.Stride, Data: a.Data})
+	n := a.Rows
+	if n == 0 {
+		return true
+	}
+	if a.Stride < n || len(a.Data) < (n-1)*a.Stride+n {
+		panic("la: Cholesky: short matrix data")
+	}
+	s := getTriSolver(a, n, n)
+	ok := s.chol(0, n)
+	putTriSolver(s)
 	return ok
+}
+
+// chol factors the n×n diagonal block of s.l at row off in place and, as
+// each leaf is factored, stores its inverse for the solves that follow.
+func (s *triSolver) chol(off, n int) bool {
+	if n <= triNB {
+		d := s.l[off*s.lda+off:]
+		if !cholUnblocked(d, s.lda, n) {
+			return false
+		}
+		invLower(s.inv[off*triNB:], triNB, d, s.lda, n)
+		return true
+	}
+	n1 := triSplit(n)
+	n2 := n - n1
+	if !s.chol(off, n1) {
+		return false
+	}
+	a21 := s.block(off+n1, off, n2, n1)
+	s.rightT(off, n1, a21) // L21 = A21 L11⁻ᵀ
+	a22 := blas64.Symmetric{Uplo: blas.Lower, N: n2, Stride: s.lda, Data: s.l[(off+n1)*s.lda+off+n1:]}
+	blas64.Syrk(blas.NoTrans, -1, a21, 1, a22) // A22 -= L21 L21ᵀ
+	return s.chol(off+n1, n2)
+}
+
+// cholUnblocked is the row-oriented (bordered) Cholesky of a small block:
+// row i of L follows from the rows above it by contiguous dot products,
+//
+//	L[i][j] = (A[i][j] - L[i][:j]·L[j][:j]) / L[j][j],
+//	L[i][i] = sqrt(A[i][i] - |L[i][:i]|²).
+func cholUnblocked(a []float64, lda, n int) bool {
+	for i := 0; i < n; i++ {
+		ri := a[i*lda : i*lda+i+1]
+		for j := 0; j < i; j++ {
+			rj := a[j*lda : j*lda+j+1]
+			ri[j] = (ri[j] - dotUnitary(ri[:j], rj[:j])) / rj[j]
+		}
+		d := ri[i] - dotUnitary(ri[:i], ri[:i])
+		if !(d > 0) || math.IsInf(d, 1) {
+			ri[i] = d
+			return false
+		}
+		ri[i] = math.Sqrt(d)
+	}
+	return true
+}
+
+// dotUnitary returns x·y for len(x) <= len(y), unrolled four ways with
+// independent accumulators.
+func dotUnitary(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i] * y[i]
+		s1 += x[i+1] * y[i+1]
+		s2 += x[i+2] * y[i+2]
+		s3 += x[i+3] * y[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * y[i]
+	}
+	return (s0 + s1) + (s2 + s3)
 }

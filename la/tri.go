@@ -1,0 +1,190 @@
+package la
+
+import (
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// triNB is the order of the diagonal blocks at the leaves of the recursive
+// Cholesky factorisation and triangular solves. Every recursive split is a
+// multiple of triNB, so the leaves are exactly the triNB×triNB diagonal
+// blocks of the matrix (the last one possibly smaller).
+const triNB = 64
+
+// triSplit returns where a recursion on n > triNB rows splits: the multiple
+// of triNB nearest to n/2 (at least triNB, less than n).
+func triSplit(n int) int {
+	n1 := (n/2 + triNB/2) / triNB * triNB
+	if n1 < triNB {
+		n1 = triNB
+	}
+	return n1
+}
+
+// triSolver solves with a lower triangular matrix L (row-major, stride lda)
+// through recursive splitting: the off-diagonal work is DGEMM, and a leaf
+// multiplies by the explicit inverse of its diagonal block (also DGEMM), so
+// that no call goes to OpenBLAS's DTRSM, whose kernels reach only about 40%
+// of the DGEMM rate on this project's machine for the panel shapes of a
+// Cholesky factorisation (see docs/performance.md).
+//
+// Inverting the leaves costs n·triNB²/3 FLOPs, multiplying by them doubles
+// the leaf FLOPs (a triNB-wide fraction of the total): both are small next
+// to the n²m of a solve with m right-hand sides.
+type triSolver struct {
+	l   []float64 // L, from its element (0, 0)
+	lda int
+	inv []float64 // inverse of diagonal block k at inv[k*triNB*triNB:], stride triNB
+	tmp []float64 // leaf products, up to triNB × (right-hand sides)
+}
+
+// block returns L[i0:i0+r, j0:j0+c].
+func (s *triSolver) block(i0, j0, r, c int) blas64.General {
+	return blas64.General{Rows: r, Cols: c, Stride: s.lda, Data: s.l[i0*s.lda+j0:]}
+}
+
+// leafInv returns the inverse of the n×n diagonal block starting at row off.
+func (s *triSolver) leafInv(off, n int) blas64.General {
+	return blas64.General{Rows: n, Cols: n, Stride: triNB, Data: s.inv[off*triNB:]}
+}
+
+// tmpMat returns an r×c scratch matrix.
+func (s *triSolver) tmpMat(r, c int) blas64.General {
+	return blas64.General{Rows: r, Cols: c, Stride: c, Data: s.tmp[:r*c]}
+}
+
+// invertLeaves computes the inverses of all diagonal blocks of the n×n L.
+func (s *triSolver) invertLeaves(n int) {
+	for off := 0; off < n; off += triNB {
+		nb := min(triNB, n-off)
+		invLower(s.inv[off*triNB:], triNB, s.l[off*s.lda+off:], s.lda, nb)
+	}
+}
+
+// rightT sets x = x L⁻ᵀ for the n×n diagonal block of L at row off
+// (x has n columns).
+func (s *triSolver) rightT(off, n int, x blas64.General) {
+	if x.Rows == 0 {
+		return
+	}
+	if n <= triNB {
+		t := s.tmpMat(x.Rows, n)
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, x, s.leafInv(off, n), 0, t)
+		copyGeneral(x, t)
+		return
+	}
+	n1 := triSplit(n)
+	x1 := blas64.General{Rows: x.Rows, Cols: n1, Stride: x.Stride, Data: x.Data}
+	x2 := blas64.General{Rows: x.Rows, Cols: n - n1, Stride: x.Stride, Data: x.Data[n1:]}
+	s.rightT(off, n1, x1)
+	blas64.Gemm(blas.NoTrans, blas.Trans, -1, x1, s.block(off+n1, off, n-n1, n1), 1, x2)
+	s.rightT(off+n1, n-n1, x2)
+}
+
+// leftN sets x = L⁻¹ x for the n×n diagonal block of L at row off (x has n
+// rows).
+func (s *triSolver) leftN(off, n int, x blas64.General) {
+	if x.Cols == 0 {
+		return
+	}
+	if n <= triNB {
+		t := s.tmpMat(n, x.Cols)
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, s.leafInv(off, n), x, 0, t)
+		copyGeneral(x, t)
+		return
+	}
+	n1 := triSplit(n)
+	x1 := blas64.General{Rows: n1, Cols: x.Cols, Stride: x.Stride, Data: x.Data}
+	x2 := blas64.General{Rows: n - n1, Cols: x.Cols, Stride: x.Stride, Data: x.Data[n1*x.Stride:]}
+	s.leftN(off, n1, x1)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, -1, s.block(off+n1, off, n-n1, n1), x1, 1, x2)
+	s.leftN(off+n1, n-n1, x2)
+}
+
+// leftT sets x = L⁻ᵀ x for the n×n diagonal block of L at row off (x has n
+// rows). Lᵀ is upper triangular, so the bottom block is solved first.
+func (s *triSolver) leftT(off, n int, x blas64.General) {
+	if x.Cols == 0 {
+		return
+	}
+	if n <= triNB {
+		t := s.tmpMat(n, x.Cols)
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, s.leafInv(off, n), x, 0, t)
+		copyGeneral(x, t)
+		return
+	}
+	n1 := triSplit(n)
+	x1 := blas64.General{Rows: n1, Cols: x.Cols, Stride: x.Stride, Data: x.Data}
+	x2 := blas64.General{Rows: n - n1, Cols: x.Cols, Stride: x.Stride, Data: x.Data[n1*x.Stride:]}
+	s.leftT(off+n1, n-n1, x2)
+	blas64.Gemm(blas.Trans, blas.NoTrans, -1, s.block(off+n1, off, n-n1, n1), x2, 1, x1)
+	s.leftT(off, n1, x1)
+}
+
+// invLower writes the inverse of the n×n lower triangular matrix l (stride
+// lda) into the lower triangle of dst (stride ldd) and zeros its strict upper
+// triangle. Row i of W = L⁻¹ follows from the rows above it,
+//
+//	W[i][:i] = -(Σ_{k<i} L[i][k] W[k][:i]) / L[i][i],  W[i][i] = 1/L[i][i],
+//
+// as contiguous AXPYs over rows of W.
+func invLower(dst []float64, ldd int, l []float64, lda, n int) {
+	for i := 0; i < n; i++ {
+		wi := dst[i*ldd : i*ldd+n]
+		li := l[i*lda : i*lda+i+1]
+		for j := range wi {
+			wi[j] = 0
+		}
+		for k := 0; k < i; k++ {
+			if lik := li[k]; lik != 0 {
+				wk := dst[k*ldd : k*ldd+k+1]
+				for j, v := range wk {
+					wi[j] += lik * v
+				}
+			}
+		}
+		d := 1 / li[i]
+		for j := 0; j < i; j++ {
+			wi[j] *= -d
+		}
+		wi[i] = d
+	}
+}
+
+// copyGeneral copies src into dst (same shape).
+func copyGeneral(dst, src blas64.General) {
+	for i := 0; i < src.Rows; i++ {
+		copy(dst.Data[i*dst.Stride:i*dst.Stride+src.Cols], src.Data[i*src.Stride:i*src.Stride+src.Cols])
+	}
+}
+
+// triPool recycles the solvers' inverse and scratch storage, so that
+// repeated factorisations and solves of the same size do not allocate.
+var triPool sync.Pool
+
+// getTriSolver returns a solver for the n×n lower triangle of l with scratch
+// for up to m right-hand sides (rows for rightT, columns for leftN/leftT).
+func getTriSolver(l blas64.General, n, m int) *triSolver {
+	nInv := (n + triNB - 1) / triNB * triNB * triNB
+	nTmp := max(m, 1) * triNB
+	s, _ := triPool.Get().(*triSolver)
+	if s == nil {
+		s = new(triSolver)
+	}
+	if cap(s.inv) < nInv {
+		s.inv = make([]float64, nInv)
+	}
+	if cap(s.tmp) < nTmp {
+		s.tmp = make([]float64, nTmp)
+	}
+	s.inv, s.tmp = s.inv[:nInv], s.tmp[:nTmp]
+	s.l, s.lda = l.Data, l.Stride
+	return s
+}
+
+func putTriSolver(s *triSolver) {
+	s.l = nil
+	triPool.Put(s)
+}
