@@ -1,0 +1,190 @@
+package ep
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// CavityTo sets mean[n], variance[n] to the cavity marginal of site n:
+// v_c = 1/(1/Var_n - τ̃_n), m_c = v_c (Mean_n/Var_n - ν̃_n). Either may be
+// nil.
+func (p *Posterior) CavityTo(mean, variance []float64) {
+	for i := 0; i < p.n; i++ {
+		tc := 1/p.Var[i] - p.Sites.Tau[i]
+		nc := p.Mean[i]/p.Var[i] - p.Sites.Nu[i]
+		if mean != nil {
+			mean[i] = nc / tc
+		}
+		if variance != nil {
+			variance[i] = 1 / tc
+		}
+	}
+}
+
+// CavityProbTo sets dst[n] = Φ(y_n m_c/√(1+v_c)), the cavity (leave-one-out)
+// predictive probability of the observed label of training point n (paper
+// eq. 3).
+func (p *Posterior) CavityProbTo(dst []float64) {
+	if len(dst) < p.n {
+		panic("ep: CavityProbTo: dst too short")
+	}
+	for i := 0; i < p.n; i++ {
+		tc := 1/p.Var[i] - p.Sites.Tau[i]
+		nc := p.Mean[i]/p.Var[i] - p.Sites.Nu[i]
+		mc, vc := nc/tc, 1/tc
+		dst[i] = Phi(p.Y[i] * mc / math.Sqrt(1+vc))
+	}
+}
+
+// PredictTo computes, for the rows x_i of xs, the predictive latent mean
+// m* = k*ᵀ b, variance v* = k** - |L⁻¹ S^½ k*|² (k*, k** without jitter) and
+// probability q(y=+1|x_i) = Φ(m*/√(1+v*)) (paper eq. 4), through one Gram
+// block K(xs, X) and one triangular solve with len(xs) right-hand sides.
+// Any of mean, variance, prob may be nil. It is safe for concurrent use on
+// disjoint outputs and allocates O(len(xs)·n) temporary memory.
+func (p *Posterior) PredictTo(mean, variance, prob []float64, xs *mat.Dense) {
+	if p.Kernel == nil {
+		panic("ep: PredictTo on a posterior without a kernel (use PredictCrossTo)")
+	}
+	m, _ := xs.Dims()
+	if m == 0 {
+		return
+	}
+	kstar := mat.NewDense(m, max(p.n, 1), nil)
+	if p.n > 0 {
+		p.Kernel.CrossTo(kstar, xs, p.X)
+	} else {
+		kstar = &mat.Dense{}
+	}
+	var kss []float64
+	if variance != nil || prob != nil {
+		kss = make([]float64, m)
+		p.Kernel.DiagTo(kss, xs)
+	}
+	p.predict(mean, variance, prob, kstar, kss, m)
+}
+
+// PredictCrossTo does the same as PredictTo from a precomputed
+// cross-covariance kstar (m×n, rows = test points) and test diagonal kss
+// (no jitter; needed only for variance or prob). kstar is not modified; a
+// copy (O(m·n)) is made when variance or prob is requested.
+func (p *Posterior) PredictCrossTo(mean, variance, prob []float64, kstar *mat.Dense, kss []float64) {
+	m, c := kstar.Dims()
+	if c != p.n {
+		panic(fmt.Sprintf("ep: PredictCrossTo: kstar has %d columns, want %d", c, p.n))
+	}
+	if m > 0 && p.n > 0 && (variance != nil || prob != nil) {
+		kstar = mat.DenseCopyOf(kstar)
+	}
+	p.predict(mean, variance, prob, kstar, kss, m)
+}
+
+func (p *Posterior) predict(mean, variance, prob []float64, kstar *mat.Dense, kss []float64, m int) {
+	for _, d := range [][]float64{mean, variance, prob} {
+		if d != nil && len(d) < m {
+			panic("ep: prediction destination too short")
+		}
+	}
+	if m == 0 {
+		return
+	}
+	needVar := variance != nil || prob != nil
+	if needVar && len(kss) < m {
+		panic("ep: PredictCrossTo: kss too short")
+	}
+	mu := mean
+	if mu == nil {
+		mu = make([]float64, m)
+	}
+	if p.n == 0 {
+		clear(mu[:m])
+	} else {
+		ks := kstar.RawMatrix()
+		blas64.Gemv(blas.NoTrans, 1, ks, vec(p.Alpha), 0, blas64.Vector{N: m, Inc: 1, Data: mu})
+	}
+	if !needVar {
+		return
+	}
+	vr := variance
+	if vr == nil {
+		vr = make([]float64, m)
+	}
+	copy(vr, kss[:m])
+	if p.n > 0 {
+		// T = K* S^½, then T ← T L⁻ᵀ: row i becomes (L⁻¹ S^½ k*_i)ᵀ.
+		ks := kstar.RawMatrix()
+		for i := 0; i < m; i++ {
+			r := ks.Data[i*ks.Stride : i*ks.Stride+p.n]
+			for j, s := range p.sw {
+				r[j] *= s
+			}
+		}
+		blas64.Trsm(blas.Right, blas.Trans, 1, p.lower(), ks)
+		for i := 0; i < m; i++ {
+			r := ks.Data[i*ks.Stride : i*ks.Stride+p.n]
+			vr[i] -= blas64.Dot(vec(r), vec(r))
+		}
+	}
+	if prob != nil {
+		for i := 0; i < m; i++ {
+			prob[i] = Phi(mu[i] / math.Sqrt(1+vr[i]))
+		}
+	}
+}
+
+// GradientTo sets dst[j] = ∂ log Z_EP/∂ log θ_j (paper order) and returns
+// dst (allocated if nil):
+//
+//	∂ log Z_EP/∂θ_j = ½ tr((b bᵀ - R) ∂K/∂θ_j),  R = S^½ B⁻¹ S^½
+//
+// (Rasmussen & Williams Alg. 5.2 / GPML infEP), contracted by
+// kernel.GradTraceTo. It costs n³/3 (L⁻¹) + n³ (R) plus the kernel's
+// contraction. It panics for a posterior without a kernel.
+func (p *Posterior) GradientTo(dst []float64) []float64 {
+	if p.Kernel == nil {
+		panic("ep: GradientTo on a posterior without a kernel")
+	}
+	np := len(p.Kernel.Params())
+	if dst == nil {
+		dst = make([]float64, np)
+	}
+	n := p.n
+	if n == 0 {
+		clear(dst[:np])
+		return dst
+	}
+	// M = L⁻¹ S^½ (columns of L⁻¹ scaled), R = MᵀM.
+	M := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		copy(M[i*n:i*n+i+1], p.l[i*n:i*n+i+1])
+	}
+	tri := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: n, Stride: n, Data: M}
+	if !lapack64.Trtri(tri) {
+		panic("ep: singular Cholesky factor") // refresh checked the diagonal
+	}
+	for i := 0; i < n; i++ {
+		r := M[i*n : i*n+i+1]
+		for j := range r {
+			r[j] *= p.sw[j]
+		}
+	}
+	W := make([]float64, n*n)
+	Ws := blas64.Symmetric{Uplo: blas.Lower, N: n, Stride: n, Data: W}
+	blas64.Syrk(blas.Trans, -1, p.general(M), 0, Ws)
+	blas64.Syr(1, vec(p.Alpha), Ws)
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			W[j*n+i] = W[i*n+j]
+		}
+	}
+	p.Kernel.GradTraceTo(dst[:np], mat.NewDense(n, n, W), p.X)
+	for j := range dst[:np] {
+		dst[j] *= 0.5
+	}
+	return dst
+}

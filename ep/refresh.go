@@ -1,0 +1,168 @@
+package ep
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/passgp-fast/passgp-fast/la"
+)
+
+func (p *Posterior) general(d []float64) blas64.General {
+	return blas64.General{Rows: p.n, Cols: p.n, Stride: p.n, Data: d}
+}
+
+func (p *Posterior) lower() blas64.Triangular {
+	return blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: p.n, Stride: p.n, Data: p.l}
+}
+
+func vec(x []float64) blas64.Vector { return blas64.Vector{N: len(x), Inc: 1, Data: x} }
+
+// refresh recomputes the posterior from the sites (GPML infEP's
+// epComputeParams): L = chol(B), B = I + S^½ K S^½; V = L⁻¹ S^½ K;
+// diag Σ = diag K - colsums(V∘V); b = ν̃ - S^½ B⁻¹ S^½ (K ν̃ + m);
+// μ = K b + m; and log Z_EP. If sigma is not nil its lower triangle is set
+// to Σ = K - VᵀV (the sequential schedule needs all of Σ). It returns false
+// if B is not positive definite.
+//
+// Cost: n³/3 (Cholesky) + n³ (triangular solve) [+ n³ for Σ], all BLAS-3.
+func (p *Posterior) refresh(w *work, sigma []float64) bool {
+	n := p.n
+	tau, nu := p.Sites.Tau, p.Sites.Nu
+	sw, K, L := p.sw, p.k, p.l
+	for i, t := range tau {
+		sw[i] = math.Sqrt(t)
+	}
+	for i := 0; i < n; i++ {
+		li := L[i*n : i*n+i+1]
+		ki := K[i*n : i*n+i+1]
+		s := sw[i]
+		for j, kv := range ki {
+			li[j] = s * sw[j] * kv
+		}
+		li[i]++
+	}
+	if n > 0 && !la.Cholesky(p.general(L)) {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		if !(L[i*n+i] > 0) || math.IsInf(L[i*n+i], 0) {
+			return false
+		}
+	}
+
+	// V = L⁻¹ (S^½ K), rows scaled by sw.
+	V := w.v[:n*n]
+	for i := 0; i < n; i++ {
+		s := sw[i]
+		vi, ki := V[i*n:(i+1)*n], K[i*n:(i+1)*n]
+		for j, kv := range ki {
+			vi[j] = s * kv
+		}
+	}
+	if n > 0 {
+		blas64.Trsm(blas.Left, blas.NoTrans, 1, p.lower(), p.general(V))
+	}
+	v := p.Var
+	for j := 0; j < n; j++ {
+		v[j] = K[j*n+j]
+	}
+	for i := 0; i < n; i++ {
+		vi := V[i*n : (i+1)*n]
+		for j, x := range vi {
+			v[j] -= x * x
+		}
+	}
+
+	// b = ν̃ - S^½ L⁻ᵀ L⁻¹ S^½ (K ν̃ + m), μ = K b + m.
+	t := w.a
+	p.symv(t, nu)
+	if p.mean0 != nil {
+		for i := range t {
+			t[i] += p.mean0[i]
+		}
+	}
+	for i := range t {
+		t[i] *= sw[i]
+	}
+	p.cholSolve(t)
+	for i := range t {
+		p.Alpha[i] = nu[i] - sw[i]*t[i]
+	}
+	p.symv(p.Mean, p.Alpha)
+	if p.mean0 != nil {
+		for i := range p.Mean {
+			p.Mean[i] += p.mean0[i]
+		}
+	}
+
+	if sigma != nil && n > 0 {
+		copy(sigma, K)
+		blas64.Syrk(blas.Trans, -1, p.general(V), 1,
+			blas64.Symmetric{Uplo: blas.Lower, N: n, Stride: n, Data: sigma})
+	}
+	p.LogZ = p.logZ(w)
+	return true
+}
+
+// symv sets dst = K x.
+func (p *Posterior) symv(dst, x []float64) {
+	if p.n == 0 {
+		return
+	}
+	blas64.Gemv(blas.NoTrans, 1, p.general(p.k), vec(x), 0, vec(dst))
+}
+
+// cholSolve overwrites x with B⁻¹ x = L⁻ᵀ L⁻¹ x.
+func (p *Posterior) cholSolve(x []float64) {
+	if p.n == 0 {
+		return
+	}
+	blas64.Trsv(blas.NoTrans, p.lower(), vec(x))
+	blas64.Trsv(blas.Trans, p.lower(), vec(x))
+}
+
+// logZ returns log Z_EP (Rasmussen & Williams eq. 3.65) in GPML infEP's
+// numerically stable arrangement:
+//
+//	-log Z = Σ log L_ii - Σ log Ẑ_i - pᵀΣp/2 + Σ v_i p_i²/2
+//	         - Σ q_i (τ̃_i/τ_i q_i - 2 p_i) v_i/2 - Σ log(1 + τ̃_i/τ_i)/2
+//
+// with cavity parameters τ_i = 1/v_i - τ̃_i, ν_i = μ_i/v_i - ν̃_i,
+// p = ν̃ - m∘τ̃, q = ν - m∘τ, v = diag Σ, log Ẑ_i = log Φ(y_i (ν_i/τ_i)/√(1+1/τ_i)),
+// and pᵀΣp = pᵀKp - |Vp|² (V = L⁻¹ S^½ K in w.v).
+func (p *Posterior) logZ(w *work) float64 {
+	n := p.n
+	tau, nu, v, mu := p.Sites.Tau, p.Sites.Nu, p.Var, p.Mean
+	pv, kp, vp := w.b, w.c, w.a
+	for i := range pv {
+		pv[i] = nu[i]
+		if p.mean0 != nil {
+			pv[i] -= p.mean0[i] * tau[i]
+		}
+	}
+	var pSp float64
+	if n > 0 {
+		p.symv(kp, pv)
+		blas64.Gemv(blas.NoTrans, 1, p.general(w.v[:n*n]), vec(pv), 0, vec(vp))
+		pSp = blas64.Dot(vec(pv), vec(kp)) - blas64.Dot(vec(vp), vec(vp))
+	}
+	var s float64
+	for i := 0; i < n; i++ {
+		s += math.Log(p.l[i*n+i])
+		tc := 1/v[i] - tau[i]
+		nc := mu[i]/v[i] - nu[i]
+		mc, vc := nc/tc, 1/tc
+		s -= LogPhi(p.Y[i] * mc / math.Sqrt(1+vc))
+		q := nc
+		if p.mean0 != nil {
+			q -= p.mean0[i] * tc
+		}
+		s += v[i] * pv[i] * pv[i] / 2
+		s -= q * (tau[i]/tc*q - 2*pv[i]) * v[i] / 2
+		s -= math.Log1p(tau[i]/tc) / 2
+	}
+	s -= pSp / 2
+	return -s
+}

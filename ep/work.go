@@ -1,0 +1,53 @@
+package ep
+
+import "sync"
+
+// work holds the O(n²) scratch of one EP run (the matrix V = L⁻¹ S^½ K and,
+// for the sequential schedule, Σ) and the O(n) vectors of a sweep. Runs
+// take a work from a pool, so that repeated Infer calls on similar sizes
+// (hyperparameter optimisation, PASS-GP batches) reuse the same memory.
+type work struct {
+	v, sigma []float64 // n×n
+	a, b, c  []float64 // n
+	oldTau   []float64
+	oldNu    []float64
+	dTau     []float64
+	dNu      []float64
+	perm     []int
+}
+
+var workPool sync.Pool
+
+func getWork(n int) *work {
+	w, _ := workPool.Get().(*work)
+	if w == nil {
+		w = new(work)
+	}
+	w.v = grow(w.v, n*n)
+	w.a = grow(w.a, n)
+	w.b = grow(w.b, n)
+	w.c = grow(w.c, n)
+	w.oldTau = grow(w.oldTau, n)
+	w.oldNu = grow(w.oldNu, n)
+	w.dTau = grow(w.dTau, n)
+	w.dNu = grow(w.dNu, n)
+	if cap(w.perm) < n {
+		w.perm = make([]int, n)
+	}
+	w.perm = w.perm[:n]
+	return w
+}
+
+func (w *work) sigmaBuf(n int) []float64 {
+	w.sigma = grow(w.sigma, n*n)
+	return w.sigma
+}
+
+func putWork(w *work) { workPool.Put(w) }
+
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
