@@ -10,12 +10,13 @@ var (
 	threads   = runtime.GOMAXPROCS(0)
 )
 
-// SetThreads sets the number of threads that BLAS calls and the Go worker
-// pools of this module may use. n <= 0 means runtime.GOMAXPROCS(0).
+// SetThreads sets the thread budget of this module: the number of threads
+// that one BLAS call, or one Go worker pool, may use (see the package
+// documentation for the policy). It also sets the BLAS library's thread
+// count to n. n <= 0 means runtime.GOMAXPROCS(0).
 //
-// Code that runs several BLAS-heavy tasks concurrently (for example one
-// binary classifier per class) should give each task Threads()/k threads
-// through SetBLASThreads so that the cores are not oversubscribed.
+// Call it from the coordinating goroutine while no BLAS call is running:
+// OpenBLAS's thread count is process-wide.
 func SetThreads(n int) {
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
@@ -26,15 +27,25 @@ func SetThreads(n int) {
 	setBLASThreads(n)
 }
 
-// Threads returns the thread budget set by SetThreads.
+// Threads returns the thread budget set by SetThreads (by default
+// runtime.GOMAXPROCS(0) at start-up).
 func Threads() int {
 	threadsMu.Lock()
 	defer threadsMu.Unlock()
 	return threads
 }
 
+// Workers returns how many goroutines a worker pool over n independent
+// pieces of work should start: min(Threads(), n), at least 1. BLAS calls made
+// inside such a pool must run single-threaded (see LimitBLAS).
+func Workers(n int) int {
+	return max(1, min(Threads(), n))
+}
+
 // SetBLASThreads sets only the BLAS library's thread count (a no-op for the
-// pure-Go backend). OpenBLAS's setting is process-wide.
+// pure-Go backend, whose calls are single-threaded or use their own
+// goroutines). n < 1 means 1. OpenBLAS's setting is process-wide; change it
+// only while no BLAS call is running.
 func SetBLASThreads(n int) {
 	if n < 1 {
 		n = 1
@@ -42,7 +53,20 @@ func SetBLASThreads(n int) {
 	setBLASThreads(n)
 }
 
-// BLASThreads reports the BLAS library's current thread count.
+// BLASThreads reports the BLAS library's current thread count (1 for the
+// pure-Go backend).
 func BLASThreads() int { return blasThreads() }
+
+// LimitBLAS sets the BLAS library's thread count to n and returns a function
+// that restores the previous count. Use it around a Go worker pool whose
+// workers call BLAS, so that workers × BLAS threads stays within the budget:
+//
+//	defer la.LimitBLAS(1)()
+//	// start la.Workers(len(jobs)) goroutines ...
+func LimitBLAS(n int) (restore func()) {
+	old := BLASThreads()
+	SetBLASThreads(n)
+	return func() { SetBLASThreads(old) }
+}
 
 func init() { setBLASThreads(threads) }
