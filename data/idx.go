@@ -45,6 +45,9 @@ func ReadIDX(images, labels io.Reader, imagesName, labelsName string) (*Dataset,
 			break
 		}
 	}
+	if n == 0 {
+		return nil, errorf(imagesName, 0, "no examples (IDX image count 0)")
+	}
 	if d == 0 {
 		return nil, errorf(imagesName, 0, "IDX images of size 0 (dimensions %v)", dims)
 	}

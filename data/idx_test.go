@@ -97,6 +97,7 @@ func TestReadIDXErrors(t *testing.T) {
 		{"four dims", idxFile(8, []uint32{1, 1, 1, 1}, []byte{0}), nil, "i: IDX file with 4 dimensions"},
 		{"label file as images", lab, nil, "i: IDX file has 1 dimension (a label file?)"},
 		{"images as labels", img, img, "l: IDX label file has 3 dimensions"},
+		{"zero images", idxFile(8, []uint32{0, 2, 2}, nil), idxFile(8, []uint32{0}, nil), "i: no examples (IDX image count 0)"},
 		{"zero size images", idxFile(8, []uint32{2, 0, 3}, nil), nil, "i: IDX images of size 0"},
 		{"count mismatch", img, idxFile(8, []uint32{3}, []byte{0, 1, 2}), "l: 3 labels for 2 images in i"},
 		{"labels truncated", img, lab[:len(lab)-1], "l: truncated: 1 of 2 labels"},

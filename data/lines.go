@@ -84,6 +84,9 @@ func quote(b []byte) string {
 // parseFloat parses a finite float64. On failure it returns a non-empty
 // problem description, to be completed by floatMsg.
 func parseFloat(b []byte) (float64, floatProblem) {
+	if v, ok := fastFloat(b); ok {
+		return v, 0
+	}
 	v, err := strconv.ParseFloat(string(b), 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
