@@ -28,15 +28,32 @@ import (
 // and its diagonal exact (distance 0). See docs/performance.md, "Gram
 // kernels", for the measurements behind the crossover.
 
-// gramMode forces a formulation (tests and benchmarks): 0 automatic,
-// modeDirect or modeGEMM.
-var gramMode int
+// GramMethod selects the formulation of SqDistTo and GramSETo.
+type GramMethod int
 
 const (
-	modeAuto = iota
-	modeDirect
-	modeGEMM
+	GramAuto   GramMethod = iota // direct for d <= DirectMaxD(), GEMM above
+	GramDirect                   // always the direct tile kernel
+	GramGEMM                     // always DGEMM/DSYRK plus the elementwise pass
 )
+
+// gramMode is the forced formulation; modeAuto chooses by d.
+var gramMode = modeAuto
+
+const (
+	modeAuto   = GramAuto
+	modeDirect = GramDirect
+	modeGEMM   = GramGEMM
+)
+
+// SetGramMethod forces the formulation of SqDistTo and GramSETo (for
+// benchmarks and experiments) and returns the previous setting. It must not
+// be called concurrently with the Gram kernels.
+func SetGramMethod(m GramMethod) GramMethod {
+	old := gramMode
+	gramMode = m
+	return old
+}
 
 // directMaxD is the largest d for which SqDistTo and GramSETo use the direct
 // kernel, per SIMD path and BLAS backend (see docs/performance.md).

@@ -82,7 +82,7 @@ func gramCases() []gramCase {
 // formulations.
 func eachConfig(t *testing.T, f func(t *testing.T, direct bool)) {
 	for _, p := range asm.Supported() {
-		for _, mode := range []int{modeDirect, modeGEMM} {
+		for _, mode := range []GramMethod{modeDirect, modeGEMM} {
 			name := p.String() + "/gemm"
 			if mode == modeDirect {
 				name = p.String() + "/direct"
