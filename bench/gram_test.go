@@ -11,7 +11,7 @@ import (
 // gramShape is one Gram benchmark: a block of n×m kernel values from
 // n×d and m×d inputs.
 type gramShape struct {
-	kind string // "se", "poly9"
+	kind    string // "se", "poly9"
 	n, m, d int
 }
 
