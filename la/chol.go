@@ -76,7 +76,17 @@ func (s *triSolver) chol(off, n int) bool {
 func cholUnblocked(a []float64, lda, n int) bool {
 	for i := 0; i < n; i++ {
 		ri := a[i*lda : i*lda+i+1]
-		for j := 0; j < i; j++ {
+		// Two columns per pass: one sweep over row i serves both dots.
+		j := 0
+		for ; j+2 <= i; j += 2 {
+			r0 := a[j*lda : j*lda+j+1]
+			r1 := a[(j+1)*lda : (j+1)*lda+j+2]
+			s0, s1 := dot2(ri[:j], r0[:j], r1[:j])
+			x0 := (ri[j] - s0) / r0[j]
+			ri[j] = x0
+			ri[j+1] = (ri[j+1] - s1 - x0*r1[j]) / r1[j+1]
+		}
+		for ; j < i; j++ {
 			rj := a[j*lda : j*lda+j+1]
 			ri[j] = (ri[j] - dotUnitary(ri[:j], rj[:j])) / rj[j]
 		}
@@ -106,4 +116,23 @@ func dotUnitary(x, y []float64) float64 {
 		s0 += x[i] * y[i]
 	}
 	return (s0 + s1) + (s2 + s3)
+}
+
+// dot2 returns x·y and x·z.
+func dot2(x, y, z []float64) (float64, float64) {
+	y = y[:len(x)]
+	z = z[:len(x)]
+	var s0, s1, t0, t1 float64
+	i := 0
+	for ; i+2 <= len(x); i += 2 {
+		s0 += x[i] * y[i]
+		t0 += x[i] * z[i]
+		s1 += x[i+1] * y[i+1]
+		t1 += x[i+1] * z[i+1]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * y[i]
+		t0 += x[i] * z[i]
+	}
+	return s0 + s1, t0 + t1
 }

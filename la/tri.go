@@ -134,15 +134,26 @@ func invLower(dst []float64, ldd int, l []float64, lda, n int) {
 	for i := 0; i < n; i++ {
 		wi := dst[i*ldd : i*ldd+n]
 		li := l[i*lda : i*lda+i+1]
-		for j := range wi {
-			wi[j] = 0
+		clear(wi)
+		// Two rows of W per pass halve the loads and stores of row i.
+		k := 0
+		for ; k+2 <= i; k += 2 {
+			a0, a1 := li[k], li[k+1]
+			w0 := dst[k*ldd : k*ldd+k+1]
+			w1 := dst[(k+1)*ldd : (k+1)*ldd+k+2]
+			w1 = w1[:len(w0)+1]
+			wo := wi[:len(w0)]
+			for j := range wo {
+				wo[j] += a0*w0[j] + a1*w1[j]
+			}
+			wi[k+1] += a1 * w1[k+1]
 		}
-		for k := 0; k < i; k++ {
-			if lik := li[k]; lik != 0 {
-				wk := dst[k*ldd : k*ldd+k+1]
-				for j, v := range wk {
-					wi[j] += lik * v
-				}
+		for ; k < i; k++ {
+			lik := li[k]
+			wk := dst[k*ldd : k*ldd+k+1]
+			wo := wi[:len(wk)]
+			for j, v := range wk {
+				wo[j] += lik * v
 			}
 		}
 		d := 1 / li[i]
