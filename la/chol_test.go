@@ -207,3 +207,45 @@ func TestCholeskyNoAlloc(t *testing.T) {
 		t.Errorf("Cholesky allocates %v times per call", allocs)
 	}
 }
+
+// TestConcurrent runs factorisations and solves from several goroutines at
+// once (as a worker pool with single-threaded BLAS does); run it with -race.
+func TestConcurrent(t *testing.T) {
+	defer LimitBLAS(1)()
+	rng := rand.New(rand.NewPCG(9, 10))
+	a := spdMat(150, 0, 1, rng)
+	want := cloneGeneral(a)
+	if !Cholesky(want) {
+		t.Fatal("not PD")
+	}
+	b := randGeneral(150, 40, rng)
+	wantX := cloneGeneral(b)
+	SolveLowerTo(wantX, want, wantX)
+	errs := make(chan string, 8)
+	done := make(chan struct{})
+	for w := 0; w < 4; w++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for it := 0; it < 5; it++ {
+				l := cloneGeneral(a)
+				if !Cholesky(l) || maxLowerDiff(l, want) != 0 {
+					errs <- "Cholesky differs"
+					return
+				}
+				x := cloneGeneral(b)
+				SolveLowerTo(x, l, x)
+				if maxDiff(x, wantX) != 0 {
+					errs <- "SolveLowerTo differs"
+					return
+				}
+			}
+		}()
+	}
+	for w := 0; w < 4; w++ {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
