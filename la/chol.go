@@ -40,6 +40,7 @@ func Cholesky(a blas64.General) bool {
 		panic("la: Cholesky: short matrix data")
 	}
 	s := getTriSolver(a, n, n)
+	s.n = n
 	ok := s.chol(0, n)
 	putTriSolver(s)
 	return ok
@@ -53,7 +54,9 @@ func (s *triSolver) chol(off, n int) bool {
 		if !cholUnblocked(d, s.lda, n) {
 			return false
 		}
-		invLower(s.inv[off*triNB:], triNB, d, s.lda, n)
+		if off+n < s.n { // the last leaf's inverse would not be used
+			invLower(s.inv[off*triNB:], triNB, d, s.lda, n)
+		}
 		return true
 	}
 	n1 := triSplit(n)

@@ -36,6 +36,7 @@ func triSplit(n int) int {
 type triSolver struct {
 	l   []float64 // L, from its element (0, 0)
 	lda int
+	n   int       // order of L (used by chol)
 	inv []float64 // inverse of diagonal block k at inv[k*triNB*triNB:], stride triNB
 	tmp []float64 // leaf products, up to triNB × (right-hand sides)
 }
