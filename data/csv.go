@@ -63,6 +63,7 @@ func ReadCSV(r io.Reader, name string, o CSVOptions) (*Dataset, error) {
 		firstRec int  // line of the first record
 		label    = -1 // label column
 		header   = o.Header
+		rows     rowBuf
 	)
 	if o.LabelName != "" {
 		header = HeaderYes
@@ -101,6 +102,7 @@ func ReadCSV(r io.Reader, name string, o CSVOptions) (*Dataset, error) {
 			if ds.D == 0 {
 				return nil, lr.errorf("no feature columns (%d column(s))", ncol)
 			}
+			rows.stride = ds.D
 			if o.Dim > 0 && ds.D != o.Dim {
 				return nil, lr.errorf("%d features, want %d", ds.D, o.Dim)
 			}
@@ -114,6 +116,7 @@ func ReadCSV(r io.Reader, name string, o CSVOptions) (*Dataset, error) {
 		if !checkSize(int64(ds.N)+1, int64(ds.D)) {
 			return nil, lr.errorf("%d examples x %d features is too large to hold densely", ds.N+1, ds.D)
 		}
+		row, k := rows.add(), 0
 		for c, f := range rec {
 			v, bad := parseFloat(f)
 			if bad != 0 {
@@ -126,7 +129,8 @@ func ReadCSV(r io.Reader, name string, o CSVOptions) (*Dataset, error) {
 			if c == label {
 				ds.Y = append(ds.Y, v)
 			} else {
-				ds.X = append(ds.X, v)
+				row[k] = v
+				k++
 			}
 		}
 		ds.N++
@@ -140,6 +144,7 @@ func ReadCSV(r io.Reader, name string, o CSVOptions) (*Dataset, error) {
 		}
 		return nil, errorf(name, 0, "no examples (%d lines, all blank or comments)", lr.line)
 	}
+	ds.X = rows.dense(ds.D)
 	return ds, nil
 }
 

@@ -30,16 +30,21 @@ func ReadLIBSVM(r io.Reader, name string, o LIBSVMOptions) (*Dataset, error) {
 		return nil, err
 	}
 	lr := &lineReader{br: br, name: name}
+	// Rows are written densely as they are read, with a row stride that
+	// grows (at least doubling, so O(log D) relayouts) when a larger index
+	// appears; the result gets the final dimension.
 	var (
-		y     []float64
-		start = []int{0} // row i's entries are idx/val[start[i]:start[i+1]]
-		idx   []int32
-		val   []float64
-		maxI  int64
+		y    []float64
+		rows rowBuf
+		maxI int
+		idx  []int // one line's entries, reused
+		val  []float64
 	)
+	rows.stride = max(o.MinDim, 0)
 	limit := int64(math.MaxInt32)
 	if o.Dim > 0 {
 		limit = int64(o.Dim)
+		rows.stride = o.Dim
 	}
 	for {
 		line, ok, err := lr.next()
@@ -61,6 +66,7 @@ func ReadLIBSVM(r io.Reader, name string, o LIBSVMOptions) (*Dataset, error) {
 		if bad != 0 {
 			return nil, lr.errorf("%s", floatMsg(bad, "label", tok))
 		}
+		idx, val = idx[:0], val[:0]
 		prev := int64(0)
 		for tok = f.next(); tok != nil; tok = f.next() {
 			c := bytes.IndexByte(tok, ':')
@@ -71,12 +77,16 @@ func ReadLIBSVM(r io.Reader, name string, o LIBSVMOptions) (*Dataset, error) {
 			if string(is) == "qid" {
 				continue // svmlight query id: irrelevant to classification
 			}
-			i, err := strconv.ParseInt(string(is), 10, 64)
-			if err != nil {
-				if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-					return nil, lr.errorf("feature index %s too large", quote(is))
+			i, ok := parseIndex(is)
+			if !ok {
+				var err error
+				i, err = strconv.ParseInt(string(is), 10, 64)
+				if err != nil {
+					if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+						return nil, lr.errorf("feature index %s too large", quote(is))
+					}
+					return nil, lr.errorf("malformed feature index %s in %s", quote(is), quote(tok))
 				}
-				return nil, lr.errorf("malformed feature index %s in %s", quote(is), quote(tok))
 			}
 			switch {
 			case i <= 0:
@@ -93,38 +103,61 @@ func ReadLIBSVM(r io.Reader, name string, o LIBSVMOptions) (*Dataset, error) {
 				return nil, lr.errorf("%s", floatMsg(bad, "value of feature "+strconv.FormatInt(i, 10), vs))
 			}
 			prev = i
-			idx = append(idx, int32(i))
+			idx = append(idx, int(i))
 			val = append(val, v)
 		}
-		maxI = max(maxI, prev)
+		n := len(y) + 1
+		if int(prev) > rows.stride {
+			maxI = int(prev)
+			ns := max(maxI, 2*rows.stride)
+			if !checkSize(int64(n), int64(ns)) {
+				ns = maxI
+			}
+			if !checkSize(int64(n), int64(ns)) {
+				return nil, lr.errorf("%d examples x %d features is too large to hold densely", n, maxI)
+			}
+			rows.setStride(ns)
+		} else if !checkSize(int64(n), int64(rows.stride)) {
+			return nil, lr.errorf("%d examples x %d features is too large to hold densely", n, rows.stride)
+		}
+		maxI = max(maxI, int(prev))
+		row := rows.add()
+		for k, i := range idx {
+			row[i-1] = val[k]
+		}
 		y = append(y, label)
-		start = append(start, len(idx))
 	}
-	n := int64(len(y))
+	n := len(y)
 	if n == 0 {
 		if lr.bytes == 0 {
 			return nil, errorf(name, 0, "empty file")
 		}
 		return nil, errorf(name, 0, "no examples (%d lines, all blank or comments)", lr.line)
 	}
-	d := max(maxI, int64(o.MinDim))
+	d := max(maxI, o.MinDim)
 	if o.Dim > 0 {
-		d = int64(o.Dim)
+		d = o.Dim
 	}
 	if d == 0 {
 		return nil, errorf(name, 0, "no features: every example is empty (give a dimension)")
 	}
-	if !checkSize(n, d) {
-		return nil, errorf(name, 0, "%d examples x %d features is too large to hold densely", n, d)
+	return &Dataset{N: n, D: d, X: rows.dense(d), Y: y, Source: name}, nil
+}
+
+// parseIndex parses a plain decimal index of up to 9 digits; anything
+// else goes to strconv.ParseInt for the error or the unusual form.
+func parseIndex(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
 	}
-	ds := &Dataset{N: int(n), D: int(d), Y: y, Source: name, X: make([]float64, n*d)}
-	for r := range ds.N {
-		row := ds.X[r*ds.D : (r+1)*ds.D]
-		for k := start[r]; k < start[r+1]; k++ {
-			row[idx[k]-1] = val[k]
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
 		}
+		v = v*10 + int64(c-'0')
 	}
-	return ds, nil
+	return v, true
 }
 
 // fields splits a line on runs of blanks (space, tab, \r, \v, \f).

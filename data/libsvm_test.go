@@ -2,6 +2,7 @@ package data
 
 import (
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +31,10 @@ func TestReadLIBSVM(t *testing.T) {
 		{name: "multi-class labels as written", in: "-1.0 1:1\n1.0 1:2\n10 1:3\n", n: 3, d: 1,
 			x: []float64{1, 2, 3}, y: []float64{-1, 1, 10}},
 		{name: "explicit zero and plus sign", in: "+1 1:0.0 2:+3\n", n: 1, d: 2, x: []float64{0, 3}, y: []float64{1}},
+		{name: "width grows", in: "1 1:1\n2 2:2\n3 3:3 5:5\n4 2:4\n", n: 4, d: 5,
+			x: []float64{1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 3, 0, 5, 0, 4, 0, 0, 0}, y: []float64{1, 2, 3, 4}},
+		{name: "width grows past min dim", in: "1 1:1\n2 4:2\n", o: LIBSVMOptions{MinDim: 2}, n: 2, d: 4,
+			x: []float64{1, 0, 0, 0, 0, 0, 0, 2}, y: []float64{1, 2}},
 		{name: "long line", in: "1 " + longLine(20000) + "\n", n: 1, d: 20000, x: ones(20000), y: []float64{1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,7 +90,7 @@ func TestReadLIBSVMTooLarge(t *testing.T) {
 	defer func(m int64) { maxElements = m }(maxElements)
 	maxElements = 100
 	_, err := ReadLIBSVM(strings.NewReader("1 1:1\n1 101:1\n"), "f", LIBSVMOptions{})
-	checkError(t, nil, err, "f: 2 examples x 101 features is too large to hold densely")
+	checkError(t, nil, err, "f:2: 2 examples x 101 features is too large to hold densely")
 }
 
 // checkDataset checks the shape, the invariants and, when given, the
@@ -145,4 +150,54 @@ func ones(n int) []float64 {
 		x[i] = 1
 	}
 	return x
+}
+
+// TestReadLIBSVMManyRows crosses chunk boundaries while the width grows,
+// against a dense reference built alongside the text.
+func TestReadLIBSVMManyRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n = 6000
+	var b strings.Builder
+	var ref [][]float64
+	width := 0
+	for i := range n {
+		d := 1 + rng.IntN(40+i/20) // the width grows slowly
+		row := make([]float64, d)
+		b.WriteString(strconv.Itoa(i % 3))
+		for j := range d {
+			if rng.IntN(3) == 0 {
+				v := float64(rng.IntN(2001)-1000) / 100
+				row[j] = v
+				b.WriteString(" " + strconv.Itoa(j+1) + ":" + strconv.FormatFloat(v, 'g', -1, 64))
+			}
+		}
+		b.WriteByte('\n')
+		ref = append(ref, row)
+		for j := d - 1; j >= 0; j-- {
+			if row[j] != 0 {
+				width = max(width, j+1)
+				break
+			}
+		}
+	}
+	ds, err := ReadLIBSVM(strings.NewReader(b.String()), "f", LIBSVMOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDataset(t, ds, n, width, nil, nil)
+	for i, row := range ref {
+		got := ds.Row(i)
+		for j := range width {
+			want := 0.0
+			if j < len(row) {
+				want = row[j]
+			}
+			if got[j] != want {
+				t.Fatalf("X[%d][%d] = %v, want %v", i, j, got[j], want)
+			}
+		}
+		if ds.Y[i] != float64(i%3) {
+			t.Fatalf("Y[%d] = %v", i, ds.Y[i])
+		}
+	}
 }
