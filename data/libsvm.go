@@ -118,7 +118,12 @@ func ReadLIBSVM(r io.Reader, name string, o LIBSVMOptions) (*Dataset, error) {
 			}
 			rows.setStride(ns)
 		} else if !checkSize(int64(n), int64(rows.stride)) {
-			return nil, lr.errorf("%d examples x %d features is too large to hold densely", n, rows.stride)
+			// The doubled stride is too wide, the width in use may not be.
+			need := max(maxI, o.MinDim, o.Dim)
+			if !checkSize(int64(n), int64(need)) {
+				return nil, lr.errorf("%d examples x %d features is too large to hold densely", n, need)
+			}
+			rows.setStride(need)
 		}
 		maxI = max(maxI, int(prev))
 		row := rows.add()

@@ -93,6 +93,20 @@ func TestReadLIBSVMTooLarge(t *testing.T) {
 	checkError(t, nil, err, "f:2: 2 examples x 101 features is too large to hold densely")
 }
 
+func TestReadLIBSVMStrideShrinks(t *testing.T) {
+	defer func(m int64) { maxElements = m }(maxElements)
+	// Width 3 after width 2 doubles the stride to 4 on line 2; 6 rows of 4
+	// exceed the limit of 20 but 6 rows of 3 do not.
+	maxElements = 20
+	ds, err := ReadLIBSVM(strings.NewReader("1 2:1\n1 3:1\n1 1:2\n1 1:3\n1 1:4\n1 1:5\n"), "f", LIBSVMOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDataset(t, ds, 6, 3, []float64{0, 1, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 4, 0, 0, 5, 0, 0}, nil)
+	_, err = ReadLIBSVM(strings.NewReader("1 2:1\n1 3:1\n1 1:2\n1 1:3\n1 1:4\n1 1:5\n1 1:6\n"), "f", LIBSVMOptions{})
+	checkError(t, nil, err, "f:7: 7 examples x 3 features is too large")
+}
+
 // checkDataset checks the shape, the invariants and, when given, the
 // contents of ds.
 func checkDataset(t *testing.T, ds *Dataset, n, d int, x, y []float64) {
