@@ -118,36 +118,81 @@ GLOBL expc<>(SB), RODATA|NOPTR, $704
 #define C0      expc<>+640(SB)
 #define BIAS    expc<>+672(SB)
 
+// Constants of the AVX-512 exp: 2^(j/16), j = 0..15 (correctly rounded),
+// then 16·log2e, -ln2hi/16, -ln2lo/16, 1/16, and 1/7!, ..., 1/2!.
+DATA exptab<>+0(SB)/8, $1.0
+DATA exptab<>+8(SB)/8, $1.0442737824274138
+DATA exptab<>+16(SB)/8, $1.0905077326652577
+DATA exptab<>+24(SB)/8, $1.1387886347566916
+DATA exptab<>+32(SB)/8, $1.189207115002721
+DATA exptab<>+40(SB)/8, $1.241857812073484
+DATA exptab<>+48(SB)/8, $1.2968395546510096
+DATA exptab<>+56(SB)/8, $1.3542555469368927
+DATA exptab<>+64(SB)/8, $1.4142135623730951
+DATA exptab<>+72(SB)/8, $1.4768261459394993
+DATA exptab<>+80(SB)/8, $1.5422108254079407
+DATA exptab<>+88(SB)/8, $1.6104903319492543
+DATA exptab<>+96(SB)/8, $1.681792830507429
+DATA exptab<>+104(SB)/8, $1.7562521603732995
+DATA exptab<>+112(SB)/8, $1.8340080864093424
+DATA exptab<>+120(SB)/8, $1.9152065613971474
+GLOBL exptab<>(SB), RODATA|NOPTR, $128
+DATA expt2<>+0(SB)/8, $23.083120654223414
+DATA expt2<>+8(SB)/8, $-0.04332169877307024
+DATA expt2<>+16(SB)/8, $-1.1926343307941173e-11
+DATA expt2<>+24(SB)/8, $0.0625
+DATA expt2<>+32(SB)/8, $0.0001984126984126984
+DATA expt2<>+40(SB)/8, $0.001388888888888889
+DATA expt2<>+48(SB)/8, $0.008333333333333333
+DATA expt2<>+56(SB)/8, $0.041666666666666664
+DATA expt2<>+64(SB)/8, $0.16666666666666666
+DATA expt2<>+72(SB)/8, $0.5
+GLOBL expt2<>(SB), RODATA|NOPTR, $80
+
+#define L2E16     expt2<>+0(SB)
+#define NLN2HI16  expt2<>+8(SB)
+#define NLN2LO16  expt2<>+16(SB)
+#define SIXTEENTH expt2<>+24(SB)
+#define Q7        expt2<>+32(SB)
+#define Q6        expt2<>+40(SB)
+#define Q5        expt2<>+48(SB)
+#define Q4        expt2<>+56(SB)
+#define Q3        expt2<>+64(SB)
+#define Q2        expt2<>+72(SB)
+
 // func expMapAVX512(dst, nb []float64, s, alpha, amp float64)
 // dst[j] = amp·exp(min(0, alpha·dst[j] + nb[j] + s)), len(dst) a multiple of 8.
+//
+// x = (16m + j)·ln2/16 + r, |r| <= ln2/32; e^x = 2^m · T_j · (1 + q(r)),
+// with T_j = amp·2^(j/16) looked up in two registers by VPERMI2PD (the low
+// four bits of x·16log2e + 1.5·2^52 are j), q(r) = e^r - 1 a degree-7 Taylor
+// polynomial (truncation below 2e-18), T_j + T_j·q one FMA, and 2^m applied
+// by VSCALEFPD, which also handles gradual underflow.
 TEXT ·expMapAVX512(SB), NOSPLIT, $0-72
-	MOVQ dst_base+0(FP), DI
-	MOVQ dst_len+8(FP), CX
-	MOVQ nb_base+24(FP), SI
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         nb_base+24(FP), SI
 	VBROADCASTSD s+48(FP), Z31
 	VBROADCASTSD alpha+56(FP), Z30
 	VBROADCASTSD amp+64(FP), Z29
 	VPXORQ       Z28, Z28, Z28
 	VBROADCASTSD LO512, Z27
-	VBROADCASTSD NLN2LO, Z26
-	VBROADCASTSD NLN2HI, Z25
-	VBROADCASTSD LOG2E, Z24
-	VBROADCASTSD C0, Z23
-	VBROADCASTSD C1, Z22
-	VBROADCASTSD C2, Z21
-	VBROADCASTSD C3, Z20
-	VBROADCASTSD C4, Z19
-	VBROADCASTSD C5, Z18
-	VBROADCASTSD C6, Z17
-	VBROADCASTSD C7, Z16
-	VBROADCASTSD C8, Z15
-	VBROADCASTSD C9, Z14
-	VBROADCASTSD C10, Z13
-	VBROADCASTSD C11, Z12
-	VBROADCASTSD C12, Z11
-	VBROADCASTSD C13, Z10
-	SHRQ $3, CX
-	JZ   e512done
+	VBROADCASTSD SHIFTER, Z26
+	VBROADCASTSD L2E16, Z25
+	VBROADCASTSD NLN2HI16, Z24
+	VBROADCASTSD NLN2LO16, Z23
+	VBROADCASTSD SIXTEENTH, Z22
+	VMULPD       exptab<>+64(SB), Z29, Z21 // amp·2^(j/16), j = 8..15
+	VMULPD       exptab<>+0(SB), Z29, Z20  // j = 0..7
+	VBROADCASTSD Q7, Z19
+	VBROADCASTSD Q6, Z18
+	VBROADCASTSD Q5, Z17
+	VBROADCASTSD Q4, Z16
+	VBROADCASTSD Q3, Z15
+	VBROADCASTSD Q2, Z14
+	VBROADCASTSD ONE, Z13
+	SHRQ         $3, CX
+	JZ           e512done
 
 e512loop:
 	VMOVUPD     (SI), Z0
@@ -155,27 +200,24 @@ e512loop:
 	VFMADD231PD (DI), Z30, Z0    // x = alpha·dst + nb + s
 	VMINPD      Z0, Z28, Z0      // min(0, x); NaN in x propagates
 	VMAXPD      Z0, Z27, Z0      // max(-746, x): e^x then underflows to 0
-	VMULPD      Z24, Z0, Z1
-	VRNDSCALEPD $0, Z1, Z1       // n = round(x·log2 e)
-	VFMADD231PD Z25, Z1, Z0      // r = x - n·ln2hi
-	VFMADD231PD Z26, Z1, Z0      // r -= n·ln2lo
-	VMOVAPD     Z10, Z2
-	VFMADD213PD Z11, Z0, Z2      // Horner: p = p·r + c_k
-	VFMADD213PD Z12, Z0, Z2
-	VFMADD213PD Z13, Z0, Z2
-	VFMADD213PD Z14, Z0, Z2
-	VFMADD213PD Z15, Z0, Z2
-	VFMADD213PD Z16, Z0, Z2
-	VFMADD213PD Z17, Z0, Z2
-	VFMADD213PD Z18, Z0, Z2
-	VFMADD213PD Z19, Z0, Z2
-	VFMADD213PD Z20, Z0, Z2
-	VFMADD213PD Z21, Z0, Z2
-	VFMADD213PD Z22, Z0, Z2
-	VFMADD213PD Z23, Z0, Z2
-	VSCALEFPD   Z1, Z2, Z2       // p·2^n, gradual underflow included
-	VMULPD      Z29, Z2, Z2
-	VMOVUPD     Z2, (DI)
+	VMOVAPD     Z26, Z1
+	VFMADD231PD Z25, Z0, Z1      // t = x·16log2e + 1.5·2^52: low bits = N
+	VSUBPD      Z26, Z1, Z2      // N = round(x·16/ln2)
+	VFMADD231PD Z24, Z2, Z0      // r = x - N·ln2hi/16
+	VFMADD231PD Z23, Z2, Z0      // r -= N·ln2lo/16
+	VMULPD      Z22, Z2, Z2      // N/16 (VSCALEFPD floors it to m)
+	VPERMI2PD   Z21, Z20, Z1     // T_j, j = N mod 16
+	VMOVAPD     Z19, Z3
+	VFMADD213PD Z18, Z0, Z3      // Horner for q/r = 1 + r/2 + ... + r^6/7!
+	VFMADD213PD Z17, Z0, Z3
+	VFMADD213PD Z16, Z0, Z3
+	VFMADD213PD Z15, Z0, Z3
+	VFMADD213PD Z14, Z0, Z3
+	VFMADD213PD Z13, Z0, Z3
+	VMULPD      Z0, Z3, Z3       // q = e^r - 1
+	VFMADD213PD Z1, Z1, Z3       // T_j + T_j·q
+	VSCALEFPD   Z2, Z3, Z3       // ·2^m
+	VMOVUPD     Z3, (DI)
 	ADDQ        $64, DI
 	ADDQ        $64, SI
 	DECQ        CX

@@ -220,3 +220,45 @@ func TestSqdTile(t *testing.T) {
 		}
 	})
 }
+
+func benchPaths(b *testing.B, f func(b *testing.B)) {
+	for _, p := range Supported() {
+		b.Run(p.String(), func(b *testing.B) {
+			old := SetPath(p)
+			defer SetPath(old)
+			f(b)
+		})
+	}
+}
+
+// BenchmarkExpMap times the fused exp pass over one row of 2000 values;
+// ns/op / 2000 is the cost per kernel value.
+func BenchmarkExpMap(b *testing.B) {
+	const n = 2000
+	x, nb := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = -float64(i%97) / 3
+	}
+	dst := make([]float64, n)
+	benchPaths(b, func(b *testing.B) {
+		for b.Loop() {
+			copy(dst, x)
+			ExpMap(dst, nb, 0, 1, 1)
+		}
+	})
+}
+
+// BenchmarkSqdTile times one 4×TileWidth() tile with d = 22.
+func BenchmarkSqdTile(b *testing.B) {
+	const d = 22
+	a := make([]float64, 4*d)
+	dst := make([]float64, 4*16)
+	benchPaths(b, func(b *testing.B) {
+		w := TileWidth()
+		bp := make([]float64, d*w)
+		for b.Loop() {
+			SqdTile(dst, w, a, d, bp, d)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(4*w*d), "ns/pair-dim")
+	})
+}
