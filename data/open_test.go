@@ -3,6 +3,7 @@ package data
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -236,4 +237,31 @@ func TestParseFormat(t *testing.T) {
 	if _, err := ParseFormat("arff"); err == nil {
 		t.Error("ParseFormat(arff): no error")
 	}
+}
+
+func TestDecompressAndUnwrap(t *testing.T) {
+	r, err := Decompress(bytes.NewReader(gz(t, []byte("abc"))), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := io.ReadAll(r); err != nil || string(b) != "abc" {
+		t.Errorf("Decompress read %q, %v", b, err)
+	}
+	if Gzip.String() != "gzip" || Bzip2.String() != "bzip2" || None.String() != "none" {
+		t.Error("Compression.String")
+	}
+	z := gz(t, []byte("1 1:1\n"))
+	_, err = ReadLIBSVM(bytes.NewReader(z[:len(z)-4]), "f", LIBSVMOptions{})
+	if !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("error %v does not unwrap to io.ErrUnexpectedEOF", err)
+	}
+	if _, err := Open(filepath.Join(t.TempDir(), "missing")); !os.IsNotExist(err) {
+		t.Errorf("Open(missing): %v", err)
+	}
+	p := filepath.Join(t.TempDir(), "x.zst")
+	if err := os.WriteFile(p, []byte{0x28, 0xb5, 0x2f, 0xfd, 0}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(p)
+	checkError(t, nil, err, p+": zstd compression is not supported")
 }
