@@ -1,0 +1,211 @@
+package ep
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/kernel"
+)
+
+// Default bounds of Optimize on every θ component (not log θ). log Z_EP
+// may have no finite maximum (on separable training sets it keeps rising
+// with the signal variance t1, README of fixtures/gpml); the upper bound
+// stops the search there. At t1 = 1e6 the fixtures' log Z is within 2e-4
+// of its supremum. A start outside the bounds widens them to include it.
+const (
+	DefaultLower = 1e-8
+	DefaultUpper = 1e6
+)
+
+// OptimizeOptions control Optimize. The zero value gives the defaults.
+type OptimizeOptions struct {
+	Fixed        []bool    // per θ component (paper order); nil = all free
+	MaxEvals     int       // EP runs (function+gradient evaluations); 0 means 100
+	Lower, Upper []float64 // optional bounds on θ (not log); nil = DefaultLower/DefaultUpper
+	GradTol      float64   // stop when max |∂ log Z/∂ log θ_j| over free j < GradTol; 0 means 1e-6
+	EP           Options
+}
+
+// OptimizeResult is the outcome of Optimize.
+type OptimizeResult struct {
+	Kernel  kernel.Kernel // kernel at the best θ found
+	Post    *Posterior    // EP posterior at Kernel
+	Evals   int           // EP runs
+	Status  string        // why the search stopped, and the components at a bound
+	AtBound []bool        // per θ component: at its lower or upper bound
+}
+
+// Optimize maximises log Z_EP over log θ with L-BFGS (lbfgs.go),
+// starting from k's θ. Every EP run is warm-started from the sites of the
+// previous one (or from warm for the first). Components outside
+// [Lower, Upper] are clamped to the bounds, where log Z is treated as flat
+// (projected gradient zero), so the search stops at a bound when log Z
+// keeps increasing beyond it; AtBound and Status report this.
+//
+// An EP run that does not converge within the sweep cap is used as it is
+// (its sites are still a valid approximation); an error is returned only
+// if EP fails at the start or no evaluation succeeded.
+func Optimize(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *OptimizeOptions) (*OptimizeResult, error) {
+	if o == nil {
+		o = &OptimizeOptions{}
+	}
+	theta0 := k.Params()
+	np := len(theta0)
+	names := k.ParamNames()
+	if o.Fixed != nil && len(o.Fixed) != np {
+		panic(fmt.Sprintf("ep: Optimize: len(Fixed) = %d, want %d", len(o.Fixed), np))
+	}
+	lo, hi := make([]float64, np), make([]float64, np)
+	for j := range theta0 {
+		lo[j], hi[j] = DefaultLower, DefaultUpper
+		if o.Lower != nil {
+			lo[j] = o.Lower[j]
+		}
+		if o.Upper != nil {
+			hi[j] = o.Upper[j]
+		}
+		lo[j] = math.Min(lo[j], theta0[j])
+		hi[j] = math.Max(hi[j], theta0[j])
+	}
+	var free []int
+	for j := range theta0 {
+		if o.Fixed == nil || !o.Fixed[j] {
+			free = append(free, j)
+		}
+	}
+	maxEvals := o.MaxEvals
+	if maxEvals == 0 {
+		maxEvals = 100
+	}
+	gradTol := o.GradTol
+	if gradTol == 0 {
+		gradTol = 1e-6
+	}
+
+	var sites *Sites
+	if warm != nil {
+		s := warm.Clone()
+		sites = &s
+	}
+	type eval struct {
+		u      []float64
+		theta  []float64
+		f      float64
+		g      []float64 // gradient of -log Z in u
+		post   *Posterior
+		kern   kernel.Kernel
+		bounds []bool
+	}
+	var (
+		last, best *eval
+		evals      int
+		firstErr   error
+	)
+	thetaOf := func(u []float64) ([]float64, []bool) {
+		th := slices.Clone(theta0)
+		at := make([]bool, np)
+		for i, j := range free {
+			t := math.Exp(u[i])
+			switch {
+			case t <= lo[j]:
+				t, at[j] = lo[j], true
+			case t >= hi[j]:
+				t, at[j] = hi[j], true
+			}
+			th[j] = t
+		}
+		return th, at
+	}
+	evaluate := func(u []float64) *eval {
+		if last != nil && slices.Equal(last.u, u) {
+			return last
+		}
+		e := &eval{u: slices.Clone(u), f: math.Inf(1), g: make([]float64, len(u))}
+		e.theta, e.bounds = thetaOf(u)
+		e.kern = k.WithParams(e.theta)
+		evals++
+		p, err := Infer(e.kern, x, y, sites, &o.EP)
+		var nc *NotConvergedError
+		if errors.As(err, &nc) {
+			p, err = nc.Post, nil
+		}
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			last = e
+			return e
+		}
+		e.post = p
+		e.f = -p.LogZ
+		grad := p.GradientTo(nil)
+		for i, j := range free {
+			if !e.bounds[j] {
+				e.g[i] = -grad[j]
+			}
+		}
+		s := p.Sites.Clone()
+		sites = &s
+		if best == nil || e.f < best.f {
+			best = e
+		}
+		last = e
+		return e
+	}
+
+	u0 := make([]float64, len(free))
+	for i, j := range free {
+		u0[i] = math.Log(theta0[j])
+	}
+	e0 := evaluate(u0)
+	if e0.post == nil {
+		return nil, fmt.Errorf("ep: Optimize: EP at the start θ = %v failed: %w", theta0, firstErr)
+	}
+	status := "no free hyperparameters"
+	if len(free) > 0 {
+		ulo, uhi := make([]float64, len(free)), make([]float64, len(free))
+		for i, j := range free {
+			ulo[i], uhi[i] = math.Log(lo[j]), math.Log(hi[j])
+		}
+		res := lbfgs(func(u, g []float64) (float64, bool) {
+			e := evaluate(u)
+			copy(g, e.g)
+			return e.f, e.post != nil
+		}, u0, lbfgsSettings{
+			maxEvals: maxEvals,
+			evals:    func() int { return evals },
+			gradTol:  gradTol,
+			// EP's log Z is accurate to about its tolerance: stop when five
+			// iterations gained less than that.
+			funcTol: math.Max(o.EP.tol(), 1e-12),
+			project: func(u []float64) {
+				for i := range u {
+					u[i] = math.Min(math.Max(u[i], ulo[i]), uhi[i])
+				}
+			},
+		})
+		status = res.status
+	}
+	r := &OptimizeResult{Kernel: best.kern, Post: best.post, Evals: evals, AtBound: best.bounds}
+	var at []string
+	for j, b := range best.bounds {
+		if !b {
+			continue
+		}
+		side, v := "upper", hi[j]
+		if best.theta[j] <= lo[j] {
+			side, v = "lower", lo[j]
+		}
+		at = append(at, fmt.Sprintf("%s at its %s bound %g", names[j], side, v))
+	}
+	if len(at) > 0 {
+		status += "; stopped at a bound: " + strings.Join(at, ", ") + " (log Z_EP still increases beyond it)"
+	}
+	r.Status = status
+	return r, nil
+}
