@@ -24,8 +24,8 @@
 // memory as a whole, only the growing result, which is collected in
 // fixed-size chunks and copied once into the final slice (peak memory
 // about twice the result, more while a LIBSVM file's width still grows).
-// Decimal numbers take an exact fast path
-// (Clinger's) and otherwise strconv.ParseFloat; both give identical bits.
+// Decimal numbers take an exact fast path (Clinger's) and otherwise
+// strconv.ParseFloat; both give identical bits.
 //
 // LIBSVM (ReadLIBSVM): one example per line,
 //
