@@ -67,11 +67,24 @@ func (k SE) GradTraceTo(dst []float64, w, x *mat.Dense) {
 		clear(dst[:3])
 		return
 	}
+	// One pass over the squared distances gives both SE derivatives:
+	// ∂K/∂log t1 = t1 e, ∂K/∂log t2 = t1 e c D, e = exp(-c D), c = 1/(2 t2).
 	tmp := mat.NewDense(n, n, nil)
-	k.CrossTo(tmp, x, x)
-	dst[0] = dotElem(w, tmp)
-	seLenGradTo(tmp, x, k.Var, k.Len2)
-	dst[1] = dotElem(w, tmp)
+	raw, rw := tmp.RawMatrix(), w.RawMatrix()
+	la.SqDistTo(raw, x.RawMatrix(), x.RawMatrix())
+	c := 1 / (2 * k.Len2)
+	var s0, s1 float64
+	for i := 0; i < n; i++ {
+		di := raw.Data[i*raw.Stride : i*raw.Stride+n]
+		wi := rw.Data[i*rw.Stride : i*rw.Stride+n]
+		for j, d := range di {
+			we := wi[j] * math.Exp(-c*d)
+			s0 += we
+			s1 += we * d
+		}
+	}
+	dst[0] = k.Var * s0
+	dst[1] = k.Var * c * s1
 	dst[2] = k.Jitter * traceDiag(w)
 }
 
