@@ -40,6 +40,10 @@ type Config struct {
 	Only    map[string]bool // experiments: usps, ijcnn, mnist; "svm" = LIBSVM part only
 	NoSVM   bool
 	Verbose bool
+	FullAll bool // full GPC on all ten USPS digits in full mode
+	// Deadline (--deadline): parts that cannot finish before it are
+	// skipped with a note, and a running part is stopped at it.
+	Deadline time.Time
 }
 
 // Mode is "quick" or "full".
@@ -95,11 +99,21 @@ func parseFlags(args []string) (*Config, error) {
 	fs.StringVar(&only, "only", "", "comma-separated subset of usps,ijcnn,mnist,svm (svm alone: only the LIBSVM parts)")
 	fs.BoolVar(&c.NoSVM, "no-svm", false, "skip the LIBSVM side-by-side runs")
 	fs.BoolVar(&c.Verbose, "v", false, "log progress of every batch")
+	fs.BoolVar(&c.FullAll, "full-gpc-all", false, "full mode: run the USPS full GPC on all ten digits (default: digits 2, 3, 4)")
+	var deadline string
+	fs.StringVar(&deadline, "deadline", "", "wall-clock deadline, HH:MM (UTC, today) or RFC 3339: later parts are skipped, a running one stopped")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if deadline != "" {
+		t, err := parseDeadline(deadline, time.Now().UTC())
+		if err != nil {
+			return nil, err
+		}
+		c.Deadline = t
 	}
 	if c.Reps <= 0 {
 		c.Reps = 1
@@ -176,6 +190,11 @@ func run(cfg *Config) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if !cfg.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, cfg.Deadline)
+		defer cancel()
+	}
 
 	// Order: USPS, IJCNN, MNIST (cheapest first, so a stopped run keeps the most).
 	exps := []struct {
@@ -205,4 +224,16 @@ func run(cfg *Config) error {
 		return fmt.Errorf("%s", strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+// parseDeadline parses HH:MM (UTC, on now's day) or RFC 3339.
+func parseDeadline(s string, now time.Time) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	hm, err := time.Parse("15:04", s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("--deadline %q: want HH:MM (UTC) or RFC 3339", s)
+	}
+	return time.Date(now.Year(), now.Month(), now.Day(), hm.Hour(), hm.Minute(), 0, 0, time.UTC), nil
 }

@@ -211,11 +211,18 @@ func (d *Doc) Render() string {
 
 	// Targets of issue 5 across all sections.
 	var tg Table
-	tg.Header = []string{"target (issue 5)", "bound", "measured here", "verdict", "section / mode"}
+	tg.Header = []string{"target", "bound", "measured here", "verdict", "section / mode"}
 	for _, k := range d.keys() {
 		s := d.Sections[k]
 		for _, t := range s.Targets {
-			tg.Row(t.Name, t.Goal, f(t.Measured, 2)+" "+t.Unit, t.Verdict(), s.Key+" / "+s.Mode)
+			v := t.Verdict()
+			if s.Mode == "quick" {
+				v += " (quick mode on a subsample: not a measurement of the target)"
+			}
+			if t.Note != "" {
+				v += " (" + t.Note + ")"
+			}
+			tg.Row(t.Name, t.Goal, f(t.Measured, 2)+" "+t.Unit, v, s.Key+" / "+s.Mode)
 		}
 	}
 	if len(tg.Rows) > 0 {
