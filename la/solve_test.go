@@ -258,3 +258,32 @@ func TestSolveNoAlloc(t *testing.T) {
 		}
 	}
 }
+
+func TestSyrk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	for _, c := range []struct{ n, k int }{{1, 1}, {7, 3}, {65, 130}, {130, 1}} {
+		a := randGeneral(c.n, c.k, rng)
+		at := transpose(a)
+		c0 := randGeneral(c.n, c.n, rng)
+		SymmetrizeLower(c0)
+		for _, tc := range []struct {
+			name string
+			f    func(dst blas64.General, alpha float64, a blas64.General, beta float64)
+			in   blas64.General
+		}{{"SyrkTo", SyrkTo, a}, {"SyrkTransTo", SyrkTransTo, at}} {
+			got := cloneGeneral(c0)
+			tc.f(got, -0.5, tc.in, 2)
+			for i := 0; i < c.n; i++ {
+				for j := 0; j < c.n; j++ {
+					want := 2 * c0.Data[i*c.n+j]
+					for p := 0; p < c.k; p++ {
+						want -= 0.5 * a.Data[i*a.Stride+p] * a.Data[j*a.Stride+p]
+					}
+					if d := math.Abs(got.Data[i*c.n+j] - want); d > 1e-13*float64(c.k+1) {
+						t.Fatalf("%s n=%d k=%d: (%d,%d) off by %g", tc.name, c.n, c.k, i, j, d)
+					}
+				}
+			}
+		}
+	}
+}
