@@ -31,8 +31,14 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 	n := p.n
 	tau, nu := p.Sites.Tau, p.Sites.Nu
 	sw, K, L := p.sw, p.k, p.l
+	zero := true
 	for i, t := range tau {
 		sw[i] = math.Sqrt(t)
+		zero = zero && t == 0 && nu[i] == 0
+	}
+	if zero {
+		p.refreshZero(sigma)
+		return true
 	}
 	for i := 0; i < n; i++ {
 		li := L[i*n : i*n+i+1]
@@ -104,6 +110,31 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 	}
 	p.LogZ = p.logZ(w)
 	return true
+}
+
+// refreshZero is refresh for all sites zero: the posterior is the prior,
+// L = I, b = 0, and log Z_EP = Σ log Φ(y_i m_i/√(1+K_ii)) (GPML infEP's
+// nlZ0). It costs O(n²) (Σ = K for the sequential schedule).
+func (p *Posterior) refreshZero(sigma []float64) {
+	n := p.n
+	clear(p.l)
+	clear(p.Alpha)
+	var lz float64
+	for i := 0; i < n; i++ {
+		p.l[i*n+i] = 1
+		kii := p.k[i*n+i]
+		p.Var[i] = kii
+		m := 0.0
+		if p.mean0 != nil {
+			m = p.mean0[i]
+		}
+		p.Mean[i] = m
+		lz += LogPhi(p.Y[i] * m / math.Sqrt(1+kii))
+	}
+	if sigma != nil {
+		copy(sigma, p.k)
+	}
+	p.LogZ = lz
 }
 
 // symv sets dst = K x.

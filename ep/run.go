@@ -7,15 +7,76 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
-// run iterates EP from warm (or zero) sites until the stopping rule of o
-// holds (SPEC.md §2).
-func (p *Posterior) run(warm *Sites, o *Options) (*Posterior, error) {
+// Iteration is an EP iteration that the caller drives sweep by sweep
+// (Infer runs one to convergence). It holds pooled workspaces until Close.
+type Iteration struct {
+	p     *Posterior
+	w     *work
+	sigma []float64 // Σ (lower triangle), sequential schedule only
+	sched Schedule
+	damp  float64
+	rng   *rand.Rand
+}
+
+// NewIteration prepares EP for kernel k on x, y from warm (or zero) sites
+// with the schedule and damping of o, without running a sweep.
+func NewIteration(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Options) (*Iteration, error) {
+	n, _ := x.Dims()
+	p, err := newPosterior(n, y, nil)
+	if err != nil {
+		return nil, err
+	}
+	p.Kernel, p.X = k, x
+	if n > 0 {
+		k.TrainTo(mat.NewDense(n, n, p.k), x)
+	}
+	return p.start(warm, o)
+}
+
+// Posterior returns the posterior after the last sweep (or the start).
+func (it *Iteration) Posterior() *Posterior { return it.p }
+
+// Close returns the workspaces to the pool; the Posterior stays valid.
+func (it *Iteration) Close() {
+	if it.w != nil {
+		putWork(it.w)
+		it.w, it.sigma = nil, nil
+	}
+}
+
+// Sweep runs one EP sweep and returns the change of log Z_EP.
+func (it *Iteration) Sweep() (float64, error) {
+	p, w := it.p, it.w
+	old := p.LogZ
+	copy(w.oldTau, p.Sites.Tau)
+	copy(w.oldNu, p.Sites.Nu)
+	var err error
+	if it.sched == Sequential {
+		err = p.sweepSequential(w, it.sigma, it.rng)
+	} else {
+		err = p.sweepParallel(w, it.damp)
+	}
+	if err != nil {
+		return 0, err
+	}
+	p.Sweeps++
+	if math.IsNaN(p.LogZ) {
+		return 0, fmt.Errorf("ep: log Z_EP is NaN after sweep %d", p.Sweeps)
+	}
+	return math.Abs(p.LogZ - old), nil
+}
+
+// start checks the prior, chooses the starting sites and computes the
+// posterior there.
+func (p *Posterior) start(warm *Sites, o *Options) (*Iteration, error) {
 	if err := p.checkK(); err != nil {
 		return nil, err
 	}
-	n := p.n
 	sched := Parallel
 	if o != nil {
 		sched = o.Schedule
@@ -23,12 +84,45 @@ func (p *Posterior) run(warm *Sites, o *Options) (*Posterior, error) {
 	if sched != Parallel && sched != Sequential {
 		panic(fmt.Sprintf("ep: unknown schedule %d", int(sched)))
 	}
-	damp := 1.0
+	it := &Iteration{p: p, sched: sched, damp: 1, w: getWork(p.n)}
 	if sched == Parallel {
-		damp = o.damping()
+		it.damp = o.damping()
+	} else {
+		it.sigma = it.w.sigmaBuf(p.n)
+		seed := uint64(0)
+		if o != nil {
+			seed = o.Seed
+		}
+		it.rng = rand.New(rand.NewPCG(seed, 0x5eed5eed5eed5eed))
 	}
+	// Start: zero sites, or the warm sites if they give a larger log Z
+	// (GPML infEP does the same). Zero sites cost O(n²).
+	p.refresh(it.w, it.sigma)
+	if warm != nil {
+		zero := p.LogZ
+		if err := p.setSites(warm); err != nil {
+			it.Close()
+			return nil, err
+		}
+		if !p.refresh(it.w, it.sigma) || !(p.LogZ > zero) {
+			clear(p.Sites.Tau)
+			clear(p.Sites.Nu)
+			p.refresh(it.w, it.sigma)
+		}
+	}
+	return it, nil
+}
+
+// run iterates EP from warm (or zero) sites until the stopping rule of o
+// holds (SPEC.md §2).
+func (p *Posterior) run(warm *Sites, o *Options) (*Posterior, error) {
+	it, err := p.start(warm, o)
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
 	tol, minS, maxS := o.tol(), o.minSweeps(), o.maxSweeps()
-	if sched == Parallel {
+	if it.sched == Parallel {
 		// Damped parallel steps move log Z_EP less per sweep than
 		// sequential ones at the same distance from the fixed point: the
 		// parallel schedule stops at Tol/ParallelTolFactor, which gives the
@@ -40,68 +134,20 @@ func (p *Posterior) run(warm *Sites, o *Options) (*Posterior, error) {
 	if o != nil {
 		siteTol = o.SiteTol
 	}
-	w := getWork(n)
-	defer putWork(w)
-	var sigma []float64
-	if sched == Sequential {
-		sigma = w.sigmaBuf(n)
-	}
-
-	// Start: zero sites, or the warm sites if they give a larger log Z
-	// (GPML infEP does the same).
-	if !p.refresh(w, sigma) { // zero sites: B = I, always succeeds
-		return nil, errNotPD
-	}
-	if warm != nil {
-		zero := p.LogZ
-		if err := p.setSites(warm); err != nil {
-			return nil, err
-		}
-		if !p.refresh(w, sigma) || !(p.LogZ > zero) {
-			clear(p.Sites.Tau)
-			clear(p.Sites.Nu)
-			if !p.refresh(w, sigma) {
-				return nil, errNotPD
-			}
-		}
-	}
-
-	var rng *rand.Rand
-	if sched == Sequential {
-		seed := uint64(0)
-		if o != nil {
-			seed = o.Seed
-		}
-		rng = rand.New(rand.NewPCG(seed, 0x5eed5eed5eed5eed))
-	}
-	change := math.Inf(1)
-	for sweep := 1; ; sweep++ {
-		old := p.LogZ
-		copy(w.oldTau, p.Sites.Tau)
-		copy(w.oldNu, p.Sites.Nu)
-		var err error
-		if sched == Sequential {
-			err = p.sweepSequential(w, sigma, rng)
-		} else {
-			err = p.sweepParallel(w, damp)
-		}
+	for {
+		change, err := it.Sweep()
 		if err != nil {
 			return nil, err
 		}
-		p.Sweeps = sweep
-		change = math.Abs(p.LogZ - old)
-		if math.IsNaN(p.LogZ) {
-			return nil, fmt.Errorf("ep: log Z_EP is NaN after sweep %d", sweep)
-		}
-		done := sweep >= minS && change <= tol
+		done := p.Sweeps >= minS && change <= tol
 		if done && siteTol > 0 {
-			done = siteChange(p.Sites, w.oldTau, w.oldNu) <= siteTol
+			done = siteChange(p.Sites, it.w.oldTau, it.w.oldNu) <= siteTol
 		}
 		if done {
 			return p, nil
 		}
-		if sweep >= maxS {
-			return p, &NotConvergedError{Sweeps: sweep, LastChange: change, Post: p}
+		if p.Sweeps >= maxS {
+			return p, &NotConvergedError{Sweeps: p.Sweeps, LastChange: change, Post: p}
 		}
 	}
 }
