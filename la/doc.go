@@ -16,15 +16,21 @@
 //
 // Matrices are row-major blas64.General values; triangular matrices are the
 // lower triangle of a square General (the strict upper triangle is not
-// referenced unless a function says so). Cholesky factors in place with a
-// recursive algorithm on DSYRK and DGEMM; SolveLowerTo, SolveLowerTransTo,
-// SolveLowerTransRightTo and CholSolveTo solve with many right-hand sides,
-// InvLowerTo and CholInverseTo invert, all through the same recursive
-// splitting, in which every large piece of work is a DGEMM or DSYRK call:
-// OpenBLAS's own DTRSM and DPOTRF reach only about half of its DGEMM rate
-// on the project's machine (docs/performance.md). Their workspaces come from
-// a pool, so a training loop that factors and solves at a fixed size does
-// not allocate per iteration.
+// referenced unless a function says so).
+//
+//   - Cholesky factors in place;
+//   - SolveLowerTo, SolveLowerTransTo, SolveLowerTransRightTo and CholSolveTo
+//     solve with many right-hand sides;
+//   - InvLowerTo and CholInverseTo invert a factor and the factored matrix;
+//   - SyrkTo and SyrkTransTo form symmetric products with both triangles
+//     filled, and SymmetrizeLower mirrors a lower triangle.
+//
+// The factorisation, solves and inverses share one recursive splitting in
+// which every large piece of work is a DGEMM or DSYRK call: OpenBLAS's own
+// DTRSM and DPOTRF reach only about half of its DGEMM rate on the project's
+// machine (docs/performance.md). Their workspaces come from a pool, so a
+// training loop that factors and solves at a fixed size does not allocate
+// per iteration.
 //
 // # Threads
 //
