@@ -56,14 +56,26 @@ func SetGramMethod(m GramMethod) GramMethod {
 }
 
 // directMaxD is the largest d for which SqDistTo and GramSETo use the direct
-// kernel, per SIMD path and BLAS backend (see docs/performance.md).
+// kernel, from the single-core crossovers measured on the project machine
+// (docs/performance.md, "Gram kernels"):
+//
+//   - OpenBLAS, SIMD path: 32 (AVX-512 and AVX2 break even between d = 32
+//     and 48; NEON, unmeasured, is given the same value);
+//   - OpenBLAS, generic path: 0, since OpenBLAS's DGEMM beats the pure-Go
+//     tile loop at every d and the elementwise exp costs the same;
+//   - gonum's pure-Go BLAS (purego tag or CGO_ENABLED=0), SIMD path: every
+//     d, since the assembly tile kernel is 3-4 times faster than gonum's
+//     DGEMM even at d = 784;
+//   - gonum's BLAS, generic path: 24 (break-even near d = 32).
 func directMaxD() int {
-	if Backend == "gonum" {
-		// gonum's pure-Go DGEMM is several times slower than OpenBLAS.
-		return 256
-	}
-	if asm.Current() == asm.Generic {
-		return 8
+	generic := asm.Current() == asm.Generic
+	switch {
+	case Backend == "gonum" && generic:
+		return 24
+	case Backend == "gonum":
+		return math.MaxInt
+	case generic:
+		return 0
 	}
 	return 32
 }

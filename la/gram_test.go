@@ -314,10 +314,14 @@ func TestGramThreadsDeterministic(t *testing.T) {
 	}
 }
 
-// TestGramAuto runs the automatic dispatch on both sides of the crossover.
+// TestGramAuto runs the automatic dispatch on both sides of the crossover
+// (where there is one within reach).
 func TestGramAuto(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
-	for _, d := range []int{DirectMaxD(), DirectMaxD() + 1} {
+	for _, d := range []int{DirectMaxD(), DirectMaxD() + 1, 1, 784} {
+		if d < 1 || d > 784 {
+			continue
+		}
 		a, b := randMat(9, d, 0, rng), randMat(11, d, 0, rng)
 		got, want := newDst(9, 11), newDst(9, 11)
 		SqDistTo(got, a, b)

@@ -43,6 +43,10 @@ func powMapGo(dst []float64, g, off, amp float64, p int) {
 // a[r*lda:][:d], r < 4, and the w columns packed in bp (element k of column
 // jj at bp[k*w+jj]). lda may be 0 (four copies of one row).
 func sqdTileGo(dst []float64, ldd int, a []float64, lda int, bp []float64, d, w int) {
+	if w == 4 {
+		sqdTile4Go(dst, ldd, a, lda, bp, d)
+		return
+	}
 	var acc [16]float64
 	for r := 0; r < 4; r++ {
 		s := acc[:w]
@@ -56,6 +60,26 @@ func sqdTileGo(dst []float64, ldd int, a []float64, lda int, bp []float64, d, w 
 			}
 		}
 		copy(dst[r*ldd:r*ldd+w], s)
+	}
+}
+
+// sqdTile4Go is sqdTileGo for w = 4 with the four sums of a row in
+// registers (the generic path's tile width).
+func sqdTile4Go(dst []float64, ldd int, a []float64, lda int, bp []float64, d int) {
+	bp = bp[:4*d]
+	for r := 0; r < 4; r++ {
+		ar := a[r*lda : r*lda+d]
+		var s0, s1, s2, s3 float64
+		for k, v := range ar {
+			pk := bp[4*k : 4*k+4 : 4*k+4]
+			t0, t1, t2, t3 := v-pk[0], v-pk[1], v-pk[2], v-pk[3]
+			s0 += t0 * t0
+			s1 += t1 * t1
+			s2 += t2 * t2
+			s3 += t3 * t3
+		}
+		o := dst[r*ldd : r*ldd+4 : r*ldd+4]
+		o[0], o[1], o[2], o[3] = s0, s1, s2, s3
 	}
 }
 
