@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"sync"
@@ -38,13 +39,21 @@ func (m *MultiClass) PredictProbTo(dst *mat.Dense, x *mat.Dense) {
 }
 
 // PredictTo sets dst[i] to the class of largest predictive probability
-// for row i of x (ties: the smaller label).
+// q(+1|x_i) = Φ(z), z = m/√(1+v), for row i of x (ties: the smaller
+// label). The classes are compared by z, which orders them as Φ(z) does
+// but does not round to a tie at Φ(z) = 1 for z > 8.3.
 func (m *MultiClass) PredictTo(dst []float64, x *mat.Dense) {
 	n, _ := x.Dims()
-	p := mat.NewDense(n, len(m.Classes), nil)
-	m.PredictProbTo(p, x)
+	z := mat.NewDense(n, len(m.Classes), nil)
+	mean, vr := make([]float64, n), make([]float64, n)
+	for j, b := range m.Models {
+		b.PredictMeanVarTo(mean, vr, x)
+		for i := range mean {
+			z.Set(i, j, mean[i]/math.Sqrt(1+vr[i]))
+		}
+	}
 	for i := 0; i < n; i++ {
-		dst[i] = m.Classes[argmax(p.RawRowView(i))]
+		dst[i] = m.Classes[argmax(z.RawRowView(i))]
 	}
 }
 

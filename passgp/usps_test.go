@@ -1,0 +1,124 @@
+package passgp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/data"
+)
+
+// loadUSPS returns the USPS train and test sets, skipping the test when
+// ../shared/data is absent.
+func loadUSPS(t testing.TB) (xtr *mat.Dense, ytr []float64, xte *mat.Dense, yte []float64) {
+	dir := filepath.Join("..", "..", "shared", "data")
+	if _, err := os.Stat(filepath.Join(dir, "usps.train.bz2")); err != nil {
+		t.Skip("USPS not found in ../shared/data")
+	}
+	tr, err := data.Load(filepath.Join(dir, "usps.train.bz2"), data.Options{Dim: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	te, err := data.Load(filepath.Join(dir, "usps.test.bz2"), data.Options{Dim: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr.Dense(), tr.Y, te.Dense(), te.Y
+}
+
+// TestUSPS runs the paper's USPS multi-class experiment (Section 6.1).
+// It is slow and gated: PASSGP_USPS=1 go test -run USPS -v ./passgp
+// PASSGP_METHOD selects the method (default passgp), PASSGP_SEED the seed,
+// PASSGP_AUGMENT=4 adds the invariance stage.
+func TestUSPS(t *testing.T) {
+	if os.Getenv("PASSGP_USPS") == "" {
+		t.Skip("set PASSGP_USPS=1 to run the USPS experiment")
+	}
+	xtr, ytr, xte, yte := loadUSPS(t)
+	m := PASSGP
+	if s := os.Getenv("PASSGP_METHOD"); s != "" {
+		var err error
+		if m, err = ParseMethod(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := &Options{Method: m}
+	if s := os.Getenv("PASSGP_SEED"); s != "" {
+		v, _ := strconv.Atoi(s)
+		o.Seed = uint64(v)
+	}
+	if s := os.Getenv("PASSGP_AUGMENT"); s != "" {
+		o.Augment, _ = strconv.Atoi(s)
+		o.ImageW, o.ImageH = 16, 16
+	}
+	if s := os.Getenv("PASSGP_EVALS"); s != "" {
+		o.HypMaxEvals, _ = strconv.Atoi(s)
+	}
+	if s := os.Getenv("PASSGP_THETA"); s != "" {
+		var th []float64
+		for _, f := range strings.Split(s, ",") {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			th = append(th, v)
+		}
+		o.Kernel = DefaultKernel(m, 256).WithParams(th)
+		o.FixedTheta = os.Getenv("PASSGP_FIXED") != ""
+	}
+	if s := os.Getenv("PASSGP_PINC"); s != "" {
+		o.PInc, _ = strconv.ParseFloat(s, 64)
+	}
+	if s := os.Getenv("PASSGP_M"); s != "" {
+		o.M, _ = strconv.Atoi(s)
+	}
+	start := time.Now()
+	res, err := TrainMulti(context.Background(), xtr, ytr, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	el := time.Since(start)
+	n, _ := xte.Dims()
+	pred := make([]float64, n)
+	res.Model.PredictTo(pred, xte)
+	prob := mat.NewDense(n, len(res.Model.Classes), nil)
+	res.Model.PredictProbTo(prob, xte)
+	for j, r := range res.PerClass {
+		var hyp, epT, sc time.Duration
+		for _, b := range r.Batches {
+			hyp += b.HypTime
+			epT += b.EPTime
+			sc += b.ScoreTime
+		}
+		col := mat.Col(nil, j, prob)
+		yb := make([]float64, n)
+		e := 0
+		for i := range yb {
+			yb[i] = -1
+			if yte[i] == res.Model.Classes[j] {
+				yb[i] = 1
+			}
+			if (col[i] > 0.5) != (yb[i] > 0) {
+				e++
+			}
+		}
+		t.Logf("digit %v: |A| %4d  error %.2f%%  brier %.4f  time %v (hyp %v, EP %v, score %v)  θ %.4g  evals %d",
+			res.Model.Classes[j], len(r.Model.Active), 100*float64(e)/float64(n), Brier(col, yb),
+			r.Elapsed.Round(time.Millisecond), hyp.Round(time.Millisecond), epT.Round(time.Millisecond), sc.Round(time.Millisecond),
+			r.Model.Kernel.Params(), r.Evals)
+	}
+	sizes := make([]int, len(res.PerClass))
+	for j, r := range res.PerClass {
+		sizes[j] = len(r.Model.Active)
+	}
+	t.Logf("%v: multi-class error %.2f%%, Brier %.4f, NLP %.4f, active sizes %v (max %d), training %v",
+		m, 100*ErrorRate(pred, yte), BrierMulti(prob, res.Model.Classes, yte), MeanNLPMulti(prob, res.Model.Classes, yte),
+		sizes, slices.Max(sizes), el.Round(time.Millisecond))
+}
