@@ -6,8 +6,9 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/la"
 )
 
 // CavityTo sets mean[n], variance[n] to the cavity marginal of site n:
@@ -124,7 +125,7 @@ func (p *Posterior) predict(mean, variance, prob []float64, kstar *mat.Dense, ks
 				r[j] *= s
 			}
 		}
-		blas64.Trsm(blas.Right, blas.Trans, 1, p.lower(), ks)
+		la.SolveLowerTransRightTo(ks, p.general(p.l), ks)
 		for i := 0; i < m; i++ {
 			r := ks.Data[i*ks.Stride : i*ks.Stride+p.n]
 			vr[i] -= blas64.Dot(vec(r), vec(r))
@@ -143,7 +144,7 @@ func (p *Posterior) predict(mean, variance, prob []float64, kstar *mat.Dense, ks
 //	∂ log Z_EP/∂θ_j = ½ tr((b bᵀ - R) ∂K/∂θ_j),  R = S^½ B⁻¹ S^½
 //
 // (Rasmussen & Williams Alg. 5.2 / GPML infEP), contracted by
-// kernel.GradTraceTo. It costs n³/3 (L⁻¹) + n³ (R) plus the kernel's
+// kernel.GradTraceTo. It costs 2n³/3 (B⁻¹ by la.CholInverseTo) plus the kernel's
 // contraction. It panics for a posterior without a kernel.
 func (p *Posterior) GradientTo(dst []float64) []float64 {
 	if p.Kernel == nil {
@@ -158,28 +159,14 @@ func (p *Posterior) GradientTo(dst []float64) []float64 {
 		clear(dst[:np])
 		return dst
 	}
-	// M = L⁻¹ S^½ (columns of L⁻¹ scaled), R = MᵀM.
-	M := make([]float64, n*n)
-	for i := 0; i < n; i++ {
-		copy(M[i*n:i*n+i+1], p.l[i*n:i*n+i+1])
-	}
-	tri := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: n, Stride: n, Data: M}
-	if !lapack64.Trtri(tri) {
-		panic("ep: singular Cholesky factor") // refresh checked the diagonal
-	}
-	for i := 0; i < n; i++ {
-		r := M[i*n : i*n+i+1]
-		for j := range r {
-			r[j] *= p.sw[j]
-		}
-	}
+	// W = b bᵀ - S^½ B⁻¹ S^½, B⁻¹ = L⁻ᵀ L⁻¹ (both triangles).
 	W := make([]float64, n*n)
-	Ws := blas64.Symmetric{Uplo: blas.Lower, N: n, Stride: n, Data: W}
-	blas64.Syrk(blas.Trans, -1, p.general(M), 0, Ws)
-	blas64.Syr(1, vec(p.Alpha), Ws)
+	la.CholInverseTo(p.general(W), p.general(p.l))
 	for i := 0; i < n; i++ {
-		for j := 0; j < i; j++ {
-			W[j*n+i] = W[i*n+j]
+		wi := W[i*n : (i+1)*n]
+		si, ai := p.sw[i], p.Alpha[i]
+		for j := range wi {
+			wi[j] = ai*p.Alpha[j] - si*p.sw[j]*wi[j]
 		}
 	}
 	p.Kernel.GradTraceTo(dst[:np], mat.NewDense(n, n, W), p.X)

@@ -68,7 +68,7 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 		}
 	}
 	if n > 0 {
-		blas64.Trsm(blas.Left, blas.NoTrans, 1, p.lower(), p.general(V))
+		la.SolveLowerTo(p.general(V), p.general(L), p.general(V))
 	}
 	v := p.Var
 	for j := 0; j < n; j++ {

@@ -1,0 +1,117 @@
+package bench
+
+import (
+	"math"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/kernel"
+)
+
+// epProblem is a synthetic classification problem of m points in d = 256
+// dimensions (the USPS shape) with labels from a smooth function of the
+// inputs, and the converged EP sites of the SE kernel on it.
+type epProblem struct {
+	k     kernel.Kernel
+	x     *mat.Dense
+	y     []float64
+	sites ep.Sites
+}
+
+var (
+	epProblemsMu sync.Mutex
+	epProblems   = map[int]*epProblem{}
+)
+
+const epBenchD = 256
+
+func getEPProblem(b *testing.B, m int) *epProblem {
+	b.Helper()
+	epProblemsMu.Lock()
+	defer epProblemsMu.Unlock()
+	if p := epProblems[m]; p != nil {
+		return p
+	}
+	g := RandGeneral(m, epBenchD, 11)
+	x := mat.NewDense(m, epBenchD, g.Data)
+	y := make([]float64, m)
+	for i := range y {
+		r := x.RawRowView(i)
+		s := math.Sin(3*r[0]) + r[1] - 0.5*r[2]*r[3]
+		y[i] = 1
+		if s < 0 {
+			y[i] = -1
+		}
+	}
+	// Squared distances are about 2·d/3 for uniform [-1,1) inputs.
+	k := kernel.SE{Var: 4, Len2: epBenchD / 3.0, Jitter: 1e-4}
+	post, err := ep.Infer(k, x, y, nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := &epProblem{k: k, x: x, y: y, sites: post.Sites.Clone()}
+	epProblems[m] = p
+	return p
+}
+
+// BenchmarkEPSweep times one EP sweep from a converged (warm) state.
+// Parallel: FLOPs m³/3 (Cholesky of B) + m³ (V = L⁻¹ S^½ K, which gives
+// the posterior variances). Sequential: m rank-one updates of Σ (m³, via
+// DSYR on one triangle, memory-bound) plus the refresh after the sweep,
+// m³/3 (Cholesky) + m³ (V) + m³ (Σ = K - VᵀV, DSYRK), 10m³/3 in all.
+func BenchmarkEPSweep(b *testing.B) {
+	for _, s := range []ep.Schedule{ep.Sequential, ep.Parallel} {
+		for _, m := range []int{1000, 2000} {
+			b.Run(s.String()+"/m="+itoa(m), func(b *testing.B) {
+				p := getEPProblem(b, m)
+				it, err := ep.NewIteration(p.k, p.x, p.y, &p.sites, &ep.Options{Schedule: s})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer it.Close()
+				DGEMMRate()
+				b.ResetTimer()
+				for b.Loop() {
+					if _, err := it.Sweep(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				fm := float64(m)
+				flops := fm*fm*fm/3 + fm*fm*fm
+				if s == ep.Sequential {
+					flops = 10 * fm * fm * fm / 3
+				}
+				ReportFLOPs(b, flops)
+			})
+		}
+	}
+}
+
+// BenchmarkPredict times batched predictions (paper eq. 4: mean, variance
+// and probability) of n test points against m active points: FLOPs
+// 2·n·m·d (Gram block) + n·m² (triangular solve with n right-hand sides)
+// + 2·n·m (means).
+func BenchmarkPredict(b *testing.B) {
+	for _, sz := range [][2]int{{2000, 1000}} {
+		m, n := sz[0], sz[1]
+		b.Run("m="+itoa(m)+"/n="+itoa(n), func(b *testing.B) {
+			p := getEPProblem(b, m)
+			post, err := ep.FromSites(p.k, p.x, p.y, p.sites)
+			if err != nil {
+				b.Fatal(err)
+			}
+			xs := mat.NewDense(n, epBenchD, RandGeneral(n, epBenchD, 12).Data)
+			mean, vr, prob := make([]float64, n), make([]float64, n), make([]float64, n)
+			DGEMMRate()
+			b.ResetTimer()
+			for b.Loop() {
+				post.PredictTo(mean, vr, prob, xs)
+			}
+			fm, fn := float64(m), float64(n)
+			ReportFLOPs(b, 2*fn*fm*epBenchD+fn*fm*fm+2*fn*fm)
+		})
+	}
+}
