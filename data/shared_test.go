@@ -45,11 +45,15 @@ func TestUSPS(t *testing.T) {
 		libsvm, dense string
 		n             int
 		counts        []int
+		long          bool
 	}{
-		{"usps.train.bz2", "usps-esl.zip.train.gz", 7291, []int{1194, 1005, 731, 658, 652, 556, 664, 645, 542, 644}},
-		{"usps.test.bz2", "usps-esl.zip.test.gz", 2007, []int{359, 264, 198, 166, 200, 160, 170, 147, 166, 177}},
+		{"usps.train.bz2", "usps-esl.zip.train.gz", 7291, []int{1194, 1005, 731, 658, 652, 556, 664, 645, 542, 644}, false},
+		{"usps.test.bz2", "usps-esl.zip.test.gz", 2007, []int{359, 264, 198, 166, 200, 160, 170, 147, 166, 177}, true},
 	} {
 		t.Run(tc.libsvm, func(t *testing.T) {
+			if tc.long && testing.Short() {
+				t.Skip("short mode")
+			}
 			ds, err := Load(sharedFile(t, tc.libsvm), Options{})
 			if err != nil {
 				t.Fatal(err)
