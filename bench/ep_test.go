@@ -115,3 +115,42 @@ func BenchmarkPredict(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEPInfer times a full EP run from zero sites at the default
+// stopping rule, and reports the sweeps and the error of log Z_EP against
+// a tightly converged reference: the comparison "at equal accuracy" behind
+// the choice of the default schedule.
+func BenchmarkEPInfer(b *testing.B) {
+	for _, m := range []int{1000} {
+		p := getEPProblem(b, m)
+		ref, err := ep.Infer(p.k, p.x, p.y, &p.sites, &ep.Options{Tol: 1e-10, SiteTol: 1e-9, MaxSweeps: 1000})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range []struct {
+			name string
+			o    ep.Options
+		}{
+			{"sequential", ep.Options{Schedule: ep.Sequential}},
+			{"parallel", ep.Options{Schedule: ep.Parallel}},
+			{"parallel-tol1e-5", ep.Options{Schedule: ep.Parallel, Tol: 1e-5}},
+		} {
+			b.Run(c.name+"/m="+itoa(m), func(b *testing.B) {
+				var post *ep.Posterior
+				for b.Loop() {
+					post, err = ep.Infer(p.k, p.x, p.y, nil, &c.o)
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(post.Sweeps), "sweeps")
+				b.ReportMetric(math.Abs(post.LogZ-ref.LogZ), "logz_err")
+				var dmax float64
+				for i, v := range post.Mean {
+					dmax = math.Max(dmax, math.Abs(v-ref.Mean[i]))
+				}
+				b.ReportMetric(dmax, "mean_err")
+			})
+		}
+	}
+}
