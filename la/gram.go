@@ -22,13 +22,15 @@ import (
 //     avoids DGEMM's packing overhead, which dominates for small d.
 //
 // SqDistTo and GramSETo pick direct for d <= DirectMaxD() and gemm above;
-// DotTo and GramPolyTo always use gemm (no cancellation to avoid). When a
+// DotTo and GramPolyTo use gemm (no cancellation to avoid) except with
+// gonum's pure-Go BLAS, where an inner-product tile kernel is faster. When a
 // and b are the same matrix (same backing array, shape and stride) only the
 // upper triangle is computed and mirrored, so K(X,X) is exactly symmetric
 // and its diagonal exact (distance 0). See docs/performance.md, "Gram
 // kernels", for the measurements behind the crossover.
 
-// GramMethod selects the formulation of SqDistTo and GramSETo.
+// GramMethod selects the formulation of the Gram kernels (for DotTo and
+// GramPolyTo, direct means the inner-product tile kernel).
 type GramMethod int
 
 const (
@@ -94,6 +96,20 @@ func useDirect(d int) bool {
 	return d <= directMaxD()
 }
 
+// useDirectDot reports whether DotTo and GramPolyTo use the inner-product
+// tile kernel instead of DGEMM: only with gonum's pure-Go BLAS and a SIMD
+// path, where the assembly tile is several times faster than gonum's DGEMM.
+// OpenBLAS's DGEMM is the better inner-product kernel at every d.
+func useDirectDot() bool {
+	switch gramMode {
+	case modeDirect:
+		return true
+	case modeGEMM:
+		return false
+	}
+	return Backend == "gonum" && asm.Current() != asm.Generic
+}
+
 // checkGram panics unless a (n1×d), b (n2×d) and dst (n1×n2) agree.
 func checkGram(dst, a, b blas64.General) {
 	if a.Cols != b.Cols {
@@ -121,12 +137,16 @@ func DotTo(dst, a, b blas64.General) {
 		zero(dst)
 		return
 	}
-	if same(a, b) {
+	sym := same(a, b)
+	switch {
+	case useDirectDot():
+		tileDirect(dst, a, b, sym, true, nil)
+	case sym:
 		syrkUpper(dst, a, 1)
 		mirrorUpper(dst)
-		return
+	default:
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, a, b, 0, dst)
 	}
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, a, b, 0, dst)
 }
 
 // SqDistTo sets dst[i,j] = |a_i - b_j|² for the rows of a and b.
@@ -143,7 +163,7 @@ func SqDistTo(dst, a, b blas64.General) {
 	}
 	sym := same(a, b)
 	if useDirect(a.Cols) {
-		sqdDirect(dst, a, b, sym, nil)
+		tileDirect(dst, a, b, sym, false, nil)
 		return
 	}
 	ws := getBuf(a.Rows + b.Rows)
@@ -187,7 +207,7 @@ func GramSETo(dst, a, b blas64.General, amp, c float64) {
 	if useDirect(a.Cols) {
 		ws := getBuf(b.Rows)
 		clear(ws)
-		sqdDirect(dst, a, b, sym, func(r []float64) {
+		tileDirect(dst, a, b, sym, false, func(r []float64) {
 			asm.ExpMap(r, ws, 0, -c, amp)
 		})
 		putBuf(ws)
@@ -236,6 +256,12 @@ func GramPolyTo(dst, a, b blas64.General, amp, g, off float64, p int) {
 		return
 	}
 	sym := same(a, b)
+	if useDirectDot() {
+		tileDirect(dst, a, b, sym, true, func(r []float64) {
+			asm.PowMap(r, g, off, amp, p)
+		})
+		return
+	}
 	if sym {
 		syrkUpper(dst, a, 1)
 	} else {
@@ -271,11 +297,16 @@ func rowSqNorms(dst []float64, a blas64.General, scale float64) {
 	}
 }
 
-// sqdDirect sets dst to the squared distances with the tile kernel, then
+// tileDirect sets dst to the squared distances (dot false) or the inner
+// products (dot true) with the tile kernels, then
 // calls fin (if not nil) on each finished row segment: the whole row, or for
 // sym the part from the diagonal on (the lower triangle is mirrored
 // afterwards). Rows are processed in blocks of four by Threads() workers.
-func sqdDirect(dst, a, b blas64.General, sym bool, fin func(r []float64)) {
+func tileDirect(dst, a, b blas64.General, sym, dot bool, fin func(r []float64)) {
+	tile := asm.SqdTile
+	if dot {
+		tile = asm.DotTile
+	}
 	w := asm.TileWidth()
 	n1, n2, d := a.Rows, b.Rows, a.Cols
 	np := (n2 + w - 1) / w
@@ -305,15 +336,15 @@ func sqdDirect(dst, a, b blas64.General, sym bool, fin func(r []float64)) {
 			pan := bp[p*w*d : (p+1)*w*d]
 			switch {
 			case rows == 4 && cols == w:
-				asm.SqdTile(dst.Data[i0*ld+j0:], ld, a.Data[i0*a.Stride:], a.Stride, pan, d)
+				tile(dst.Data[i0*ld+j0:], ld, a.Data[i0*a.Stride:], a.Stride, pan, d)
 			case rows == 4:
-				asm.SqdTile(scratch[:], w, a.Data[i0*a.Stride:], a.Stride, pan, d)
+				tile(scratch[:], w, a.Data[i0*a.Stride:], a.Stride, pan, d)
 				for r := 0; r < 4; r++ {
 					copy(dst.Data[(i0+r)*ld+j0:(i0+r)*ld+j0+cols], scratch[r*w:])
 				}
 			default:
 				for r := 0; r < rows; r++ {
-					asm.SqdTile(scratch[:], w, a.Data[(i0+r)*a.Stride:], 0, pan, d)
+					tile(scratch[:], w, a.Data[(i0+r)*a.Stride:], 0, pan, d)
 					copy(dst.Data[(i0+r)*ld+j0:(i0+r)*ld+j0+cols], scratch[:cols])
 				}
 			}

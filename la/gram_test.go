@@ -189,6 +189,10 @@ func TestGramPolyTo(t *testing.T) {
 }
 
 func TestDotTo(t *testing.T) {
+	eachConfig(t, func(t *testing.T, _ bool) { testDotTo(t) })
+}
+
+func testDotTo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	for _, c := range gramCases() {
 		a, b := randMat(c.n1, c.d, c.shift, rng), randMat(c.n2, c.d, 0, rng)

@@ -37,6 +37,15 @@ func sqdTileAVX512(dst *float64, ldd int, a *float64, lda int, bp *float64, d in
 //go:noescape
 func sqdTileAVX2(dst *float64, ldd int, a *float64, lda int, bp *float64, d int)
 
+// dotTileAVX512 and dotTileAVX2 compute inner-product tiles of the same
+// shapes; see dotTileGo.
+//
+//go:noescape
+func dotTileAVX512(dst *float64, ldd int, a *float64, lda int, bp *float64, d int)
+
+//go:noescape
+func dotTileAVX2(dst *float64, ldd int, a *float64, lda int, bp *float64, d int)
+
 // ExpMap sets dst[j] = amp·exp(min(0, alpha·dst[j] + nb[j] + s)); NaN
 // propagates. len(nb) >= len(dst).
 func ExpMap(dst, nb []float64, s, alpha, amp float64) {
@@ -120,5 +129,22 @@ func SqdTile(dst []float64, ldd int, a []float64, lda int, bp []float64, d int) 
 		sqdTileAVX2(&dst[0], ldd, &a[0], lda, &bp[0], d)
 	default:
 		sqdTileGo(dst, ldd, a, lda, bp, d, w)
+	}
+}
+
+// DotTile computes the 4×TileWidth() tile of inner products a_r·b_jj,
+// operands as SqdTile.
+func DotTile(dst []float64, ldd int, a []float64, lda int, bp []float64, d int) {
+	w := TileWidth()
+	_ = dst[3*ldd+w-1]
+	_ = a[3*lda+d-1]
+	_ = bp[d*w-1]
+	switch cur {
+	case AVX512:
+		dotTileAVX512(&dst[0], ldd, &a[0], lda, &bp[0], d)
+	case AVX2:
+		dotTileAVX2(&dst[0], ldd, &a[0], lda, &bp[0], d)
+	default:
+		dotTileGo(dst, ldd, a, lda, bp, d, w)
 	}
 }

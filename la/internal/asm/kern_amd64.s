@@ -560,3 +560,123 @@ t2loop:
 	VMOVUPD Y7, 32(DI)
 	VZEROUPPER
 	RET
+
+// func dotTileAVX512(dst *float64, ldd int, a *float64, lda int, bp *float64, d int)
+// 4×16 tile of inner products, operands as sqdTileAVX512.
+TEXT ·dotTileAVX512(SB), NOSPLIT, $0-48
+	MOVQ   dst+0(FP), DI
+	MOVQ   ldd+8(FP), R8
+	SHLQ   $3, R8
+	MOVQ   a+16(FP), SI
+	MOVQ   lda+24(FP), R9
+	SHLQ   $3, R9
+	MOVQ   bp+32(FP), DX
+	MOVQ   d+40(FP), CX
+	LEAQ   (SI)(R9*1), R10
+	LEAQ   (R10)(R9*1), R11
+	LEAQ   (R11)(R9*1), R12
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+
+d512loop:
+	VMOVUPD      (DX), Z8
+	VMOVUPD      64(DX), Z9
+	VBROADCASTSD (SI), Z10
+	VBROADCASTSD (R10), Z11
+	VBROADCASTSD (R11), Z12
+	VBROADCASTSD (R12), Z13
+	VFMADD231PD  Z8, Z10, Z0
+	VFMADD231PD  Z9, Z10, Z1
+	VFMADD231PD  Z8, Z11, Z2
+	VFMADD231PD  Z9, Z11, Z3
+	VFMADD231PD  Z8, Z12, Z4
+	VFMADD231PD  Z9, Z12, Z5
+	VFMADD231PD  Z8, Z13, Z6
+	VFMADD231PD  Z9, Z13, Z7
+	ADDQ         $8, SI
+	ADDQ         $8, R10
+	ADDQ         $8, R11
+	ADDQ         $8, R12
+	ADDQ         $128, DX
+	DECQ         CX
+	JNZ          d512loop
+
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	ADDQ    R8, DI
+	VMOVUPD Z2, (DI)
+	VMOVUPD Z3, 64(DI)
+	ADDQ    R8, DI
+	VMOVUPD Z4, (DI)
+	VMOVUPD Z5, 64(DI)
+	ADDQ    R8, DI
+	VMOVUPD Z6, (DI)
+	VMOVUPD Z7, 64(DI)
+	VZEROUPPER
+	RET
+
+// func dotTileAVX2(dst *float64, ldd int, a *float64, lda int, bp *float64, d int)
+// 4×8 tile of inner products.
+TEXT ·dotTileAVX2(SB), NOSPLIT, $0-48
+	MOVQ   dst+0(FP), DI
+	MOVQ   ldd+8(FP), R8
+	SHLQ   $3, R8
+	MOVQ   a+16(FP), SI
+	MOVQ   lda+24(FP), R9
+	SHLQ   $3, R9
+	MOVQ   bp+32(FP), DX
+	MOVQ   d+40(FP), CX
+	LEAQ   (SI)(R9*1), R10
+	LEAQ   (R10)(R9*1), R11
+	LEAQ   (R11)(R9*1), R12
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+d2loop:
+	VMOVUPD      (DX), Y8
+	VMOVUPD      32(DX), Y9
+	VBROADCASTSD (SI), Y10
+	VFMADD231PD  Y8, Y10, Y0
+	VFMADD231PD  Y9, Y10, Y1
+	VBROADCASTSD (R10), Y11
+	VFMADD231PD  Y8, Y11, Y2
+	VFMADD231PD  Y9, Y11, Y3
+	VBROADCASTSD (R11), Y12
+	VFMADD231PD  Y8, Y12, Y4
+	VFMADD231PD  Y9, Y12, Y5
+	VBROADCASTSD (R12), Y13
+	VFMADD231PD  Y8, Y13, Y6
+	VFMADD231PD  Y9, Y13, Y7
+	ADDQ         $8, SI
+	ADDQ         $8, R10
+	ADDQ         $8, R11
+	ADDQ         $8, R12
+	ADDQ         $64, DX
+	DECQ         CX
+	JNZ          d2loop
+
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	ADDQ    R8, DI
+	VMOVUPD Y2, (DI)
+	VMOVUPD Y3, 32(DI)
+	ADDQ    R8, DI
+	VMOVUPD Y4, (DI)
+	VMOVUPD Y5, 32(DI)
+	ADDQ    R8, DI
+	VMOVUPD Y6, (DI)
+	VMOVUPD Y7, 32(DI)
+	VZEROUPPER
+	RET

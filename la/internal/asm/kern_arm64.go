@@ -22,6 +22,11 @@ func powMapNEON(dst []float64, scale, off, amp float64, p int)
 //go:noescape
 func sqdTileNEON(dst *float64, ldd int, a *float64, lda int, bp *float64, d int)
 
+// dotTileNEON computes a 4×4 inner-product tile; see dotTileGo.
+//
+//go:noescape
+func dotTileNEON(dst *float64, ldd int, a *float64, lda int, bp *float64, d int)
+
 // ExpMap sets dst[j] = amp·exp(min(0, alpha·dst[j] + nb[j] + s)); NaN
 // propagates. len(nb) >= len(dst).
 func ExpMap(dst, nb []float64, s, alpha, amp float64) {
@@ -77,4 +82,18 @@ func SqdTile(dst []float64, ldd int, a []float64, lda int, bp []float64, d int) 
 		return
 	}
 	sqdTileGo(dst, ldd, a, lda, bp, d, w)
+}
+
+// DotTile computes the 4×TileWidth() tile of inner products a_r·b_jj,
+// operands as SqdTile.
+func DotTile(dst []float64, ldd int, a []float64, lda int, bp []float64, d int) {
+	const w = 4
+	_ = dst[3*ldd+w-1]
+	_ = a[3*lda+d-1]
+	_ = bp[d*w-1]
+	if cur == NEON {
+		dotTileNEON(&dst[0], ldd, &a[0], lda, &bp[0], d)
+		return
+	}
+	dotTileGo(dst, ldd, a, lda, bp, d, w)
 }

@@ -260,3 +260,52 @@ looptile:
 	ADD  R1, R0
 	VST1 [V6.D2, V7.D2], (R0)
 	RET
+
+// func dotTileNEON(dst *float64, ldd int, a *float64, lda int, bp *float64, d int)
+// 4×4 tile of inner products.
+TEXT ·dotTileNEON(SB), NOSPLIT, $0-48
+	MOVD dst+0(FP), R0
+	MOVD ldd+8(FP), R1
+	LSL  $3, R1
+	MOVD a+16(FP), R2
+	MOVD lda+24(FP), R3
+	LSL  $3, R3
+	MOVD bp+32(FP), R4
+	MOVD d+40(FP), R5
+	ADD  R3, R2, R6
+	ADD  R3, R6, R7
+	ADD  R3, R7, R8
+	VEOR V0.B16, V0.B16, V0.B16
+	VEOR V1.B16, V1.B16, V1.B16
+	VEOR V2.B16, V2.B16, V2.B16
+	VEOR V3.B16, V3.B16, V3.B16
+	VEOR V4.B16, V4.B16, V4.B16
+	VEOR V5.B16, V5.B16, V5.B16
+	VEOR V6.B16, V6.B16, V6.B16
+	VEOR V7.B16, V7.B16, V7.B16
+
+loopdot:
+	VLD1.P  32(R4), [V8.D2, V9.D2]
+	VLD1R.P 8(R2), [V10.D2]
+	VLD1R.P 8(R6), [V11.D2]
+	VLD1R.P 8(R7), [V12.D2]
+	VLD1R.P 8(R8), [V13.D2]
+	VFMLA   V8.D2, V10.D2, V0.D2
+	VFMLA   V9.D2, V10.D2, V1.D2
+	VFMLA   V8.D2, V11.D2, V2.D2
+	VFMLA   V9.D2, V11.D2, V3.D2
+	VFMLA   V8.D2, V12.D2, V4.D2
+	VFMLA   V9.D2, V12.D2, V5.D2
+	VFMLA   V8.D2, V13.D2, V6.D2
+	VFMLA   V9.D2, V13.D2, V7.D2
+	SUB     $1, R5
+	CBNZ    R5, loopdot
+
+	VST1 [V0.D2, V1.D2], (R0)
+	ADD  R1, R0
+	VST1 [V2.D2, V3.D2], (R0)
+	ADD  R1, R0
+	VST1 [V4.D2, V5.D2], (R0)
+	ADD  R1, R0
+	VST1 [V6.D2, V7.D2], (R0)
+	RET

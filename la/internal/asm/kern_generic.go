@@ -83,6 +83,24 @@ func sqdTile4Go(dst []float64, ldd int, a []float64, lda int, bp []float64, d in
 	}
 }
 
+// dotTileGo computes the 4×w tile dst[r*ldd+jj] = a_r·b_jj, operands as
+// sqdTileGo.
+func dotTileGo(dst []float64, ldd int, a []float64, lda int, bp []float64, d, w int) {
+	var acc [16]float64
+	for r := 0; r < 4; r++ {
+		s := acc[:w]
+		clear(s)
+		ar := a[r*lda : r*lda+d]
+		for k, v := range ar {
+			pk := bp[k*w : k*w+w]
+			for jj, u := range pk {
+				s[jj] += v * u
+			}
+		}
+		copy(dst[r*ldd:r*ldd+w], s)
+	}
+}
+
 // powi returns x^p for integer p >= 0 by repeated squaring (the same
 // operation order as the assembly).
 func powi(x float64, p int) float64 {

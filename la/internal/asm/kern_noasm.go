@@ -18,3 +18,8 @@ func TileWidth() int { return 4 }
 func SqdTile(dst []float64, ldd int, a []float64, lda int, bp []float64, d int) {
 	sqdTileGo(dst, ldd, a, lda, bp, d, 4)
 }
+
+// DotTile computes the 4×TileWidth() tile of inner products a_r·b_jj.
+func DotTile(dst []float64, ldd int, a []float64, lda int, bp []float64, d int) {
+	dotTileGo(dst, ldd, a, lda, bp, d, 4)
+}

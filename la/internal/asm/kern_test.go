@@ -189,7 +189,7 @@ func TestPowMap(t *testing.T) {
 	})
 }
 
-func TestSqdTile(t *testing.T) {
+func TestTiles(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	eachPath(t, func(t *testing.T) {
 		w := TileWidth()
@@ -204,16 +204,31 @@ func TestSqdTile(t *testing.T) {
 					bp[i] = rng.Float64()*2 - 1
 				}
 				ldd := w + 1
-				got := make([]float64, 3*ldd+w)
-				want := make([]float64, 3*ldd+w)
-				for i := range got {
-					got[i], want[i] = -1, -1
-				}
-				SqdTile(got, ldd, a, lda, bp, d)
-				sqdTileGo(want, ldd, a, lda, bp, d, w)
-				for i := range got {
-					if math.Abs(got[i]-want[i]) > 2*float64(d)*eps*math.Abs(want[i]) {
-						t.Errorf("d=%d lda=%d: element %d = %v, want %v", d, lda, i, got[i], want[i])
+				for _, k := range []struct {
+					name      string
+					asm, gen  func(dst []float64)
+					magnitude float64 // scale of the rounding error
+				}{
+					{"sqd", func(dst []float64) { SqdTile(dst, ldd, a, lda, bp, d) },
+						func(dst []float64) { sqdTileGo(dst, ldd, a, lda, bp, d, w) }, 0},
+					{"dot", func(dst []float64) { DotTile(dst, ldd, a, lda, bp, d) },
+						func(dst []float64) { dotTileGo(dst, ldd, a, lda, bp, d, w) }, float64(d)},
+				} {
+					got := make([]float64, 3*ldd+w)
+					want := make([]float64, 3*ldd+w)
+					for i := range got {
+						got[i], want[i] = -1, -1
+					}
+					k.asm(got)
+					k.gen(want)
+					for i := range got {
+						// Same summation order; FMA versus separate
+						// rounding: 2dε relative to the sum (distances) or
+						// to Σ|a||b| <= d (inner products of values in [-1, 1]).
+						tol := 2 * float64(d) * eps * max(math.Abs(want[i]), k.magnitude)
+						if math.Abs(got[i]-want[i]) > tol {
+							t.Errorf("%s d=%d lda=%d: element %d = %v, want %v", k.name, d, lda, i, got[i], want[i])
+						}
 					}
 				}
 			}
