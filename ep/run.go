@@ -199,21 +199,50 @@ func (p *Posterior) sweepParallel(w *work, damp float64) error {
 	return errNotPD
 }
 
-// sweepSequential visits the sites in a random order; after each site
-// update Σ (lower triangle in sigma) and μ get a rank-one update (GPML
-// infEP), and after the sweep the posterior is recomputed from scratch.
+// seqBlock is the number of rank-one updates of Σ that the sequential
+// schedule accumulates before applying them with DSYRK.
+const seqBlock = 64
+
+// sweepSequential visits the sites in a random order, as GPML's infEP
+// does: each site is updated from the current marginal of its latent, and
+// Σ and μ then change by a rank-one term, Σ ← Σ - c_i s_i s_iᵀ with s_i the
+// i-th column of Σ (Rasmussen & Williams Alg. 3.5). After the sweep the
+// posterior is recomputed from a fresh Cholesky factor.
+//
+// The rank-one updates are delayed (the result is the same up to
+// rounding): within a block of seqBlock sites, Σ = Σ₀ - Σ_j c_j s_j s_jᵀ,
+// so column i is Σ₀[:, i] minus a small matrix-vector product with the
+// block's columns, and at the end of a block Σ₀ takes the block's update in
+// two DSYRK calls (positive and negative c_j). This turns the sweep's n
+// memory-bound DSYR calls into BLAS-3 work.
 func (p *Posterior) sweepSequential(w *work, sigma []float64, rng *rand.Rand) error {
 	n := p.n
 	tau, nu, mu := p.Sites.Tau, p.Sites.Nu, p.Mean
-	si := w.a
 	perm := w.perm
 	for i := range perm {
 		perm[i] = i
 	}
 	rng.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-	S := blas64.Symmetric{Uplo: blas.Lower, N: n, Stride: n, Data: sigma}
+	kb := min(seqBlock, n)
+	w.blockBufs(kb, n)
+	ut, c, coef := w.ut, w.cb, w.coef // ut: the block's columns s_j as rows
+	jb := 0
 	for _, i := range perm {
-		sii := sigma[i*n+i]
+		si := ut[jb*n : (jb+1)*n]
+		// si = Σ₀[:, i] from the lower triangle ...
+		copy(si[:i+1], sigma[i*n:i*n+i+1])
+		for j := i + 1; j < n; j++ {
+			si[j] = sigma[j*n+i]
+		}
+		// ... minus the block's pending updates.
+		if jb > 0 {
+			for j := 0; j < jb; j++ {
+				coef[j] = -c[j] * ut[j*n+i]
+			}
+			blas64.Gemv(blas.Trans, 1, blas64.General{Rows: jb, Cols: n, Stride: n, Data: ut},
+				blas64.Vector{N: jb, Inc: 1, Data: coef}, 1, vec(si))
+		}
+		sii := si[i]
 		tc := 1/sii - tau[i]
 		nc := mu[i]/sii - nu[i]
 		if !(tc > 0) || math.IsInf(tc, 0) {
@@ -222,15 +251,20 @@ func (p *Posterior) sweepSequential(w *work, sigma []float64, rng *rand.Rand) er
 		_, tt, tn := moments(p.Y[i], nc/tc, 1/tc)
 		dtt, dtn := tt-tau[i], tn-nu[i]
 		tau[i], nu[i] = tt, tn
-		// si = Σ[:, i] from the lower triangle.
-		copy(si[:i+1], sigma[i*n:i*n+i+1])
-		for j := i + 1; j < n; j++ {
-			si[j] = sigma[j*n+i]
-		}
 		ci := dtt / (1 + dtt*sii)
-		blas64.Syr(-ci, vec(si), S)
 		blas64.Axpy(-(ci*(mu[i]+sii*dtn) - dtn), vec(si), vec(mu))
+		if ci == 0 {
+			continue
+		}
+		c[jb] = ci
+		jb++
+		if jb == kb {
+			p.flushBlock(w, sigma, jb)
+			jb = 0
+		}
 	}
+	// The pending updates of the last block need not be applied: the
+	// refresh recomputes Σ.
 	if !p.refresh(w, sigma) {
 		copy(tau, w.oldTau)
 		copy(nu, w.oldNu)
@@ -238,4 +272,34 @@ func (p *Posterior) sweepSequential(w *work, sigma []float64, rng *rand.Rand) er
 		return errNotPD
 	}
 	return nil
+}
+
+// flushBlock applies Σ₀ ← Σ₀ - Σ_j c_j s_j s_jᵀ for the jb pending columns
+// (rows of w.ut) to the lower triangle of sigma: DSYRK with the rows scaled
+// by √|c_j|, once for c_j > 0 and once for c_j < 0.
+func (p *Posterior) flushBlock(w *work, sigma []float64, jb int) {
+	n := p.n
+	pos, neg := 0, jb
+	for j := 0; j < jb; j++ {
+		r := w.ut[j*n : (j+1)*n]
+		var dst []float64
+		if w.cb[j] > 0 {
+			dst = w.pb[pos*n : (pos+1)*n]
+			pos++
+		} else {
+			neg--
+			dst = w.pb[neg*n : (neg+1)*n]
+		}
+		s := math.Sqrt(math.Abs(w.cb[j]))
+		for k, v := range r {
+			dst[k] = s * v
+		}
+	}
+	S := blas64.Symmetric{Uplo: blas.Lower, N: n, Stride: n, Data: sigma}
+	if pos > 0 {
+		blas64.Syrk(blas.Trans, -1, blas64.General{Rows: pos, Cols: n, Stride: n, Data: w.pb}, 1, S)
+	}
+	if neg < jb {
+		blas64.Syrk(blas.Trans, 1, blas64.General{Rows: jb - neg, Cols: n, Stride: n, Data: w.pb[neg*n:]}, 1, S)
+	}
 }

@@ -14,6 +14,17 @@ type work struct {
 	dTau     []float64
 	dNu      []float64
 	perm     []int
+
+	// sequential schedule: pending rank-one updates
+	ut, pb   []float64 // seqBlock×n
+	cb, coef []float64 // seqBlock
+}
+
+func (w *work) blockBufs(kb, n int) {
+	w.ut = grow(w.ut, kb*n)
+	w.pb = grow(w.pb, kb*n)
+	w.cb = grow(w.cb, kb)
+	w.coef = grow(w.coef, kb)
 }
 
 var workPool sync.Pool
