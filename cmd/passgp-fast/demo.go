@@ -22,7 +22,7 @@ import (
 func demoData(seed uint64, n, k, dim int) *data.Dataset {
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	ds := &data.Dataset{N: n, D: dim, X: make([]float64, n*dim), Y: make([]float64, n), Source: "demo"}
-	const noise = 0.28
+	const noise = 0.3
 	for i := 0; i < n; i++ {
 		c := rng.IntN(k)
 		t := rng.Float64() // position along the band

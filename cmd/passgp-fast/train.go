@@ -332,6 +332,9 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 		var ckErr error
 		oc.Checkpoint = func(s *passgp.State) {
 			cp.State = s
+			if testHook != nil {
+				testHook("batch", k)
+			}
 			if t.checkpoint != "" && time.Since(lastSave) >= checkpointEvery {
 				if err := save(); err != nil && ckErr == nil {
 					ckErr = err
@@ -371,6 +374,9 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 		c.History = history(res.Batches)
 		cp.Done = append(cp.Done, c)
 		cp.Current, cp.State = k+1, nil
+		if testHook != nil {
+			testHook("classifier", k)
+		}
 		pr.logf("classifier %s: |A| = %d, theta = %s, %s", label, len(c.Y), fmtTheta(c.Theta), fmtDur(res.Elapsed))
 		if k+1 < K {
 			if err := save(); err != nil {
@@ -412,6 +418,11 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 	}
 	return exitOK, nil
 }
+
+// testHook, if set, is called after every batch ("batch") and every
+// finished classifier ("classifier") with the classifier index (tests
+// use it to interrupt training).
+var testHook func(event string, k int)
 
 // checkpointEvery throttles checkpoint writes during training.
 var checkpointEvery = 30 * time.Second

@@ -1,0 +1,513 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/passgp-fast/passgp-fast/data"
+	"github.com/passgp-fast/passgp-fast/model"
+)
+
+// runCLI runs the command in-process.
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	return runCLICtx(t, context.Background(), args...)
+}
+
+func runCLICtx(t *testing.T, ctx context.Context, args ...string) (int, string, string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code := runContext(ctx, args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func writeLIBSVM(t *testing.T, path string, ds *data.Dataset) {
+	t.Helper()
+	var b strings.Builder
+	for i := 0; i < ds.N; i++ {
+		fmt.Fprintf(&b, "%v", ds.Y[i])
+		for j, v := range ds.Row(i) {
+			fmt.Fprintf(&b, " %d:%v", j+1, v)
+		}
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fixture writes small training and test files: a 3-class problem and a
+// binary one (classes 0 and 1 of it).
+type fixture struct {
+	dir                                 string
+	train, test, bin, binTest, oneClass string
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := &fixture{dir: t.TempDir()}
+	p := func(n string) string { return filepath.Join(f.dir, n) }
+	f.train, f.test, f.bin, f.binTest, f.oneClass = p("train.libsvm"), p("test.libsvm"), p("bin.libsvm"), p("bintest.libsvm"), p("one.libsvm")
+	tr := demoData(11, 240, 3, 3)
+	te := demoData(12, 120, 3, 3)
+	writeLIBSVM(t, f.train, tr)
+	writeLIBSVM(t, f.test, te)
+	pick := func(ds *data.Dataset) *data.Dataset {
+		var idx []int
+		for i, y := range ds.Y {
+			if y != 2 {
+				idx = append(idx, i)
+			}
+		}
+		s := ds.Subset(idx)
+		for i := range s.Y {
+			s.Y[i] = 2*s.Y[i] - 1 // labels -1, +1
+		}
+		return s
+	}
+	writeLIBSVM(t, f.bin, pick(tr))
+	writeLIBSVM(t, f.binTest, pick(te))
+	one := tr.Subset([]int{0, 1, 2, 3, 4})
+	for i := range one.Y {
+		one.Y[i] = 7
+	}
+	writeLIBSVM(t, f.oneClass, one)
+	return f
+}
+
+// small training settings: fast, fixed θ.
+var fast = []string{"--init", "30", "--sub", "3", "--passes", "1", "--theta", "4,2,0.01", "--fixed-theta", "--quiet"}
+
+func TestHelp(t *testing.T) {
+	code, out, _ := runCLI(t, "--help")
+	if code != 0 || !strings.Contains(out, "Commands:") {
+		t.Fatalf("--help: code %d, output %q", code, out)
+	}
+	trainFlags := []string{"--data", "--labels", "--model", "--positive", "--method", "--kernel", "--degree", "--gamma", "--theta",
+		"--fixed-theta", "--init", "--sub", "--passes", "--p-inc", "--p-del", "--p-exc", "--m", "--hyp-every", "--augment",
+		"--image", "--seed", "--threads", "--checkpoint", "--resume", "--plots", "--quiet"}
+	want := map[string][]string{
+		"train":    trainFlags,
+		"predict":  {"--model", "--data", "--labels", "--out"},
+		"eval":     {"--model", "--data", "--labels", "--json"},
+		"evidence": {"--data", "--kernel", "--degree", "--gamma", "--theta", "--json"},
+		"demo":     {"--seed", "--plots"},
+		"plot":     {"--model", "--data", "--out"},
+	}
+	for _, c := range commands {
+		for _, h := range []string{"--help", "-h"} {
+			code, out, errOut := runCLI(t, c.name, h)
+			if code != 0 || errOut != "" || !strings.HasPrefix(out, "Usage: passgp-fast "+c.name) {
+				t.Errorf("%s %s: code %d, stdout %q, stderr %q", c.name, h, code, out, errOut)
+			}
+			for _, fl := range want[c.name] {
+				if !strings.Contains(out, "  "+fl+" ") && !strings.Contains(out, "  "+fl+"\n") {
+					t.Errorf("%s --help does not document %s", c.name, fl)
+				}
+			}
+		}
+		code, out, _ := runCLI(t, "help", c.name)
+		if code != 0 || !strings.Contains(out, "Usage: passgp-fast "+c.name) {
+			t.Errorf("help %s: code %d", c.name, code)
+		}
+	}
+	if code, _, e := runCLI(t); code != 2 || !strings.Contains(e, "Usage") {
+		t.Errorf("no arguments: code %d", code)
+	}
+	if code, _, e := runCLI(t, "frobnicate"); code != 2 || !strings.Contains(e, "unknown command") {
+		t.Errorf("unknown command: code %d, %q", code, e)
+	}
+}
+
+func TestTrainPredictEvalMulticlass(t *testing.T) {
+	f := newFixture(t)
+	m := filepath.Join(f.dir, "m.pgp")
+	code, out, errOut := runCLI(t, append([]string{"train", "--data", f.train, "--model", m}, fast...)...)
+	if code != 0 {
+		t.Fatalf("train: code %d, %s", code, errOut)
+	}
+	if errOut != "" {
+		t.Errorf("--quiet train wrote to stderr: %q", errOut)
+	}
+	if !strings.Contains(out, "one-vs-rest") {
+		t.Errorf("train output %q", out)
+	}
+	mod, err := model.Load(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mod.Mode != model.OneVsRest || len(mod.Binaries) != 3 || mod.D() != 3 {
+		t.Fatalf("model: mode %v, %d classifiers, d %d", mod.Mode, len(mod.Binaries), mod.D())
+	}
+	var opts map[string]any
+	if err := json.Unmarshal(mod.Options, &opts); err != nil || opts["method"] != "passgp" || opts["init"] != 30.0 {
+		t.Errorf("stored options %s (%v)", mod.Options, err)
+	}
+
+	csv := filepath.Join(f.dir, "p.csv")
+	if code, _, e := runCLI(t, "predict", "--model", m, "--data", f.test, "--out", csv); code != 0 {
+		t.Fatalf("predict: %d %s", code, e)
+	}
+	b, _ := os.ReadFile(csv)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 121 || lines[0] != "predicted,p_0,p_1,p_2" {
+		t.Fatalf("predict CSV: %d lines, header %q", len(lines), lines[0])
+	}
+	for _, l := range lines[1:] {
+		var s float64
+		fs := strings.Split(l, ",")
+		for _, v := range fs[1:] {
+			var p float64
+			fmt.Sscan(v, &p)
+			s += p
+		}
+		if math.Abs(s-1) > 1e-9 {
+			t.Fatalf("probabilities of %q sum to %v", l, s)
+		}
+	}
+	// predict to stdout gives the same.
+	_, so, _ := runCLI(t, "predict", "--model", m, "--data", f.test)
+	if so != string(b) {
+		t.Error("predict to stdout differs from --out")
+	}
+
+	code, out, e := runCLI(t, "eval", "--model", m, "--data", f.test, "--json")
+	if code != 0 {
+		t.Fatalf("eval: %d %s", code, e)
+	}
+	var r struct {
+		N             int       `json:"n"`
+		Error         *float64  `json:"error"`
+		Brier         *float64  `json:"brier"`
+		NLP           *float64  `json:"nlp"`
+		PerClassError []float64 `json:"per_class_error"`
+		Confusion     [][]int   `json:"confusion"`
+		BinaryError   []float64 `json:"binary_error"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("eval --json: %v\n%s", err, out)
+	}
+	if r.N != 120 || r.Error == nil || r.Brier == nil || r.NLP == nil || len(r.PerClassError) != 3 || len(r.Confusion) != 3 || len(r.BinaryError) != 3 {
+		t.Fatalf("eval --json fields: %s", out)
+	}
+	if *r.Error > 0.35 || *r.Brier <= 0 || *r.Brier > 1 || *r.NLP <= 0 {
+		t.Errorf("implausible metrics: %s", out)
+	}
+	total := 0
+	for _, row := range r.Confusion {
+		for _, v := range row {
+			total += v
+		}
+	}
+	if total != 120 {
+		t.Errorf("confusion matrix counts %d points", total)
+	}
+	code, out, _ = runCLI(t, "eval", "--model", m, "--data", f.test)
+	if code != 0 || !strings.Contains(out, "test error") || !strings.Contains(out, "confusion matrix") || !strings.Contains(out, "Brier") {
+		t.Errorf("eval report: %s", out)
+	}
+
+	// plot
+	dir := filepath.Join(f.dir, "plots")
+	code, out, e = runCLI(t, "plot", "--model", m+","+m, "--data", f.test, "--out", dir)
+	if code != 0 {
+		t.Fatalf("plot: %d %s", code, e)
+	}
+	for _, n := range []string{"per_class.png", "densities.png", "reliability.png", "error_vs_size.png", "trajectory.png"} {
+		if st, err := os.Stat(filepath.Join(dir, n)); err != nil || st.Size() < 1000 {
+			t.Errorf("plot did not write %s: %v", n, err)
+		}
+	}
+}
+
+func TestBinaryAndPositive(t *testing.T) {
+	f := newFixture(t)
+	m := filepath.Join(f.dir, "b.pgp")
+	if code, _, e := runCLI(t, append([]string{"train", "--data", f.bin, "--model", m, "--method", "fpassgp", "--m", "40"}, fast...)...); code != 0 {
+		t.Fatalf("train binary: %d %s", code, e)
+	}
+	mod, err := model.Load(m)
+	if err != nil || mod.Mode != model.Binary || len(mod.Binaries[0].Y) != 40 {
+		t.Fatalf("binary model: %v %+v", err, mod)
+	}
+	code, out, e := runCLI(t, "eval", "--model", m, "--data", f.binTest, "--json")
+	if code != 0 || !strings.Contains(out, `"classes": [`) {
+		t.Fatalf("eval binary: %d %s %s", code, out, e)
+	}
+	mp := filepath.Join(f.dir, "p.pgp")
+	if code, _, e := runCLI(t, append([]string{"train", "--data", f.train, "--model", mp, "--positive", "2"}, fast...)...); code != 0 {
+		t.Fatalf("train --positive: %d %s", code, e)
+	}
+	code, out, _ = runCLI(t, "predict", "--model", mp, "--data", f.test)
+	if code != 0 || !strings.HasPrefix(out, "predicted,p_2,p_rest\n") {
+		t.Fatalf("predict positive: %d %q", code, out[:min(len(out), 60)])
+	}
+	if code, out, _ := runCLI(t, "eval", "--model", mp, "--data", f.test, "--json"); code != 0 || !strings.Contains(out, `"rest"`) {
+		t.Fatalf("eval positive: %d %s", code, out)
+	}
+}
+
+func TestEvidence(t *testing.T) {
+	f := newFixture(t)
+	code, out, e := runCLI(t, "evidence", "--data", f.bin, "--kernel", "se", "--theta", "2,1.5,0.01", "--json")
+	if code != 0 {
+		t.Fatalf("evidence: %d %s", code, e)
+	}
+	var r struct {
+		N      int       `json:"n"`
+		LogZ   *float64  `json:"log_z"`
+		Grad   []float64 `json:"grad_log_theta"`
+		Sweeps int       `json:"sweeps"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.N < 100 || r.LogZ == nil || *r.LogZ >= 0 || len(r.Grad) != 3 || r.Sweeps < 1 {
+		t.Fatalf("evidence JSON %s", out)
+	}
+	// The gradient agrees with a central difference of log Z in log θ_2.
+	lz := func(t2 float64) float64 {
+		_, o, _ := runCLI(t, "evidence", "--data", f.bin, "--theta", fmt.Sprintf("2,%v,0.01", t2), "--json", "--tol", "1e-10", "--max-sweeps", "1000")
+		var v struct {
+			LogZ float64 `json:"log_z"`
+		}
+		json.Unmarshal([]byte(o), &v)
+		return v.LogZ
+	}
+	const h = 1e-4
+	fd := (lz(1.5*math.Exp(h)) - lz(1.5*math.Exp(-h))) / (2 * h)
+	if math.Abs(fd-r.Grad[1]) > 1e-3*math.Max(1, math.Abs(fd)) {
+		t.Errorf("d log Z / d log t2 = %v, central difference %v", r.Grad[1], fd)
+	}
+	for _, k := range []struct{ kern, theta string }{{"se+lin", "1,2,0.01,0.1"}, {"poly", "1,0.01"}} {
+		code, out, e := runCLI(t, "evidence", "--data", f.bin, "--kernel", k.kern, "--degree", "2", "--theta", k.theta, "--json")
+		if code != 0 || !strings.Contains(out, `"log_z"`) {
+			t.Errorf("evidence %s: %d %s", k.kern, code, e)
+		}
+	}
+	code, out, _ = runCLI(t, "evidence", "--data", f.bin, "--theta", "2,1.5,0.01")
+	if code != 0 || !strings.Contains(out, "log Z_EP") {
+		t.Errorf("evidence text: %d %s", code, out)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	f := newFixture(t)
+	m := filepath.Join(f.dir, "m.pgp")
+	if code, _, e := runCLI(t, append([]string{"train", "--data", f.train, "--model", m}, fast...)...); code != 0 {
+		t.Fatal(e)
+	}
+	malformed := filepath.Join(f.dir, "bad.libsvm")
+	os.WriteFile(malformed, []byte("1 1:0.5 2:0.1\n-1 1:abc\n"), 0o644)
+	wide := filepath.Join(f.dir, "wide.libsvm")
+	os.WriteFile(wide, []byte("1 1:0.5 5:0.1\n0 2:1\n"), 0o644)
+	notModel := filepath.Join(f.dir, "notmodel.pgp")
+	os.WriteFile(notModel, []byte("this is not a model file at all"), 0o644)
+	missing := filepath.Join(f.dir, "missing.libsvm")
+	cases := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"train missing file", append([]string{"train", "--data", missing, "--model", m}, fast...), 1, "missing.libsvm"},
+		{"train one class", append([]string{"train", "--data", f.oneClass, "--model", m}, fast...), 1, "fewer than two classes"},
+		{"train malformed", append([]string{"train", "--data", malformed, "--model", m}, fast...), 1, "bad.libsvm"},
+		{"train no model", []string{"train", "--data", f.train}, 2, "--model"},
+		{"train no data", []string{"train", "--model", m}, 2, "--data"},
+		{"train bad flag", []string{"train", "--data", f.train, "--model", m, "--frobnicate"}, 2, "frobnicate"},
+		{"train bad method", []string{"train", "--data", f.train, "--model", m, "--method", "svm"}, 2, "method"},
+		{"train bad theta", []string{"train", "--data", f.train, "--model", m, "--theta", "1,2"}, 2, "theta"},
+		{"train negative theta", []string{"train", "--data", f.train, "--model", m, "--theta", "1,-2,3"}, 2, "theta"},
+		{"train bad p-inc", []string{"train", "--data", f.train, "--model", m, "--p-inc", "1.5"}, 2, "p-inc"},
+		{"train bad kernel", []string{"train", "--data", f.train, "--model", m, "--kernel", "matern"}, 2, "kernel"},
+		{"train bad positive", append([]string{"train", "--data", f.train, "--model", m, "--positive", "9"}, fast...), 1, "positive label 9"},
+		{"train augment bad image", []string{"train", "--data", f.train, "--model", m, "--augment", "shift4", "--image", "2x2"}, 2, "image"},
+		{"train augment bad kind", []string{"train", "--data", f.train, "--model", m, "--augment", "rotate"}, 2, "augment"},
+		{"train stray argument", []string{"train", "--data", f.train, "--model", m, "extra"}, 2, "extra"},
+		{"train resume missing", []string{"train", "--data", f.train, "--model", m, "--resume", missing}, 1, "missing.libsvm"},
+		{"train resume not checkpoint", []string{"train", "--data", f.train, "--model", m, "--resume", notModel}, 1, "magic"},
+		{"predict missing model", []string{"predict", "--model", filepath.Join(f.dir, "nope.pgp"), "--data", f.test}, 1, "nope.pgp"},
+		{"predict not a model", []string{"predict", "--model", notModel, "--data", f.test}, 1, "not a passgp-fast file"},
+		{"predict wrong dimension", []string{"predict", "--model", m, "--data", wide}, 1, "wide.libsvm"},
+		{"predict missing data", []string{"predict", "--model", m, "--data", missing}, 1, "missing.libsvm"},
+		{"predict no data", []string{"predict", "--model", m}, 2, "--data"},
+		{"eval wrong dimension", []string{"eval", "--model", m, "--data", wide}, 1, "wide.libsvm"},
+		{"eval unknown label", []string{"eval", "--model", m, "--data", f.oneClass}, 1, "label 7 is not a class"},
+		{"eval malformed", []string{"eval", "--model", m, "--data", malformed}, 1, "bad.libsvm"},
+		{"evidence one class", []string{"evidence", "--data", f.oneClass, "--theta", "1,1,0.01"}, 1, "one.libsvm"},
+		{"evidence multi-class", []string{"evidence", "--data", f.train, "--theta", "1,1,0.01"}, 1, "classes"},
+		{"evidence no theta", []string{"evidence", "--data", f.bin}, 2, "--theta"},
+		{"evidence theta count", []string{"evidence", "--data", f.bin, "--kernel", "poly", "--theta", "1,1,1"}, 2, "theta"},
+		{"evidence theta NaN", []string{"evidence", "--data", f.bin, "--theta", "1,NaN,1"}, 2, "theta"},
+		{"evidence bad degree", []string{"evidence", "--data", f.bin, "--kernel", "poly", "--degree", "0", "--theta", "1,1"}, 2, "degree"},
+		{"evidence missing", []string{"evidence", "--data", missing, "--theta", "1,1,0.01"}, 1, "missing.libsvm"},
+		{"evidence malformed", []string{"evidence", "--data", malformed, "--theta", "1,1,0.01"}, 1, "bad.libsvm"},
+		{"demo bad classes", []string{"demo", "--classes", "1"}, 2, "classes"},
+		{"plot no model", []string{"plot", "--data", f.test}, 2, "--model"},
+	}
+	for _, c := range cases {
+		code, out, e := runCLI(t, c.args...)
+		if code != c.code {
+			t.Errorf("%s: exit code %d, want %d (stderr %q)", c.name, code, c.code, e)
+			continue
+		}
+		if strings.Count(strings.TrimSpace(e), "\n") != 0 || !strings.Contains(e, c.msg) {
+			t.Errorf("%s: stderr %q should be one line containing %q", c.name, e, c.msg)
+		}
+		if strings.Contains(e, "panic") || strings.Contains(out, "panic") {
+			t.Errorf("%s: panic", c.name)
+		}
+	}
+}
+
+func TestCheckpointResume(t *testing.T) {
+	f := newFixture(t)
+	args := []string{"train", "--data", f.train, "--init", "30", "--sub", "3", "--passes", "2", "--theta", "4,2,0.01", "--fixed-theta", "--quiet"}
+	full := filepath.Join(f.dir, "full.pgp")
+	if code, _, e := runCLI(t, append(args, "--model", full)...); code != 0 {
+		t.Fatal(e)
+	}
+	oldEvery := checkpointEvery
+	checkpointEvery = 0
+	defer func() { checkpointEvery, testHook = oldEvery, nil }()
+	for _, stop := range []struct {
+		event string
+		k     int
+		n     int // stop at the n-th such event
+	}{{"batch", 0, 2}, {"classifier", 0, 1}, {"batch", 1, 4}} {
+		ck := filepath.Join(f.dir, "ck")
+		out := filepath.Join(f.dir, "resumed.pgp")
+		os.Remove(ck)
+		os.Remove(out)
+		ctx, cancel := context.WithCancel(context.Background())
+		seen := 0
+		testHook = func(event string, k int) {
+			if event == stop.event && k == stop.k {
+				seen++
+				if seen == stop.n {
+					cancel()
+				}
+			}
+		}
+		code, _, e := runCLICtx(t, ctx, append(args, "--model", out, "--checkpoint", ck)...)
+		cancel()
+		testHook = nil
+		if code != 130 || !strings.Contains(e, "interrupted; checkpoint written to "+ck) {
+			t.Fatalf("stop at %v: code %d, stderr %q", stop, code, e)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("stop at %v: an interrupted run wrote the model (%q)", stop, e)
+		}
+		cp, err := model.LoadCheckpoint(ck)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stop.event == "batch" && cp.State == nil {
+			t.Fatalf("stop at %v: checkpoint without a training state", stop)
+		}
+		if code, _, e := runCLI(t, "train", "--resume", ck, "--data", f.train, "--model", out, "--quiet"); code != 0 {
+			t.Fatalf("resume: %d %s", code, e)
+		}
+		a, _ := model.Load(full)
+		b, err := model.Load(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range a.Binaries {
+			if len(a.Binaries[i].Y) != len(b.Binaries[i].Y) || a.Binaries[i].Post.LogZ != b.Binaries[i].Post.LogZ {
+				t.Errorf("stop at %v: classifier %d differs after resume: |A| %d vs %d, log Z %v vs %v", stop, i,
+					len(a.Binaries[i].Y), len(b.Binaries[i].Y), a.Binaries[i].Post.LogZ, b.Binaries[i].Post.LogZ)
+			}
+		}
+	}
+	// Resuming on other data is refused.
+	ck := filepath.Join(f.dir, "ck")
+	if code, _, e := runCLI(t, "train", "--resume", ck, "--data", f.test, "--model", filepath.Join(f.dir, "x.pgp")); code != 1 || !strings.Contains(e, "checkpoint") {
+		t.Errorf("resume on other data: %d %q", code, e)
+	}
+}
+
+func TestDemoSmall(t *testing.T) {
+	dir := t.TempDir()
+	code, out, e := runCLI(t, "demo", "--n", "300", "--test-n", "100", "--classes", "3", "--dim", "3", "--init", "30", "--json", "--plots", dir, "--model", filepath.Join(dir, "demo.pgp"))
+	if code != 0 {
+		t.Fatalf("demo: %d %s", code, e)
+	}
+	var r struct {
+		N     int     `json:"n"`
+		Error float64 `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || r.N != 100 || r.Error > 0.4 {
+		t.Fatalf("demo JSON %v: %s", err, out)
+	}
+	if _, err := model.Load(filepath.Join(dir, "demo.pgp")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "densities.png")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDemoData(t *testing.T) {
+	a := demoData(3, 500, 5, 4)
+	b := demoData(3, 500, 5, 4)
+	if !slicesEqual(a.X, b.X) || !slicesEqual(a.Y, b.Y) {
+		t.Fatal("demo data not deterministic")
+	}
+	if err := a.Validate(5); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func slicesEqual(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestEndToEnd builds the binary and runs it as a user would.
+func TestEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	bin := filepath.Join(t.TempDir(), "passgp-fast")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	f := newFixture(t)
+	m := filepath.Join(f.dir, "m.pgp")
+	cmd := exec.Command(bin, append([]string{"train", "--data", f.train, "--model", m}, fast[:len(fast)-1]...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("train: %v %s", err, stderr.String())
+	}
+	// stderr is not a terminal here: plain log lines, no carriage returns.
+	if s := stderr.String(); !strings.Contains(s, "pass 1/1 batch 3/3") || strings.Contains(s, "\r") {
+		t.Errorf("progress log: %q", s)
+	}
+	out, err := exec.Command(bin, "eval", "--model", m, "--data", f.test, "--json").Output()
+	if err != nil || !strings.Contains(string(out), `"per_class_error"`) {
+		t.Fatalf("eval: %v %s", err, out)
+	}
+	c := exec.Command(bin, "eval", "--model", m, "--data", filepath.Join(f.dir, "missing"))
+	o, err := c.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || strings.Count(string(o), "\n") != 1 {
+		t.Errorf("missing file: %v %q", err, o)
+	}
+}
