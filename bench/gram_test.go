@@ -114,7 +114,8 @@ func BenchmarkGram(b *testing.B) {
 }
 
 // BenchmarkGramMethod compares the direct tile kernel with the GEMM
-// formulation for the SE block over d; the crossover sets la.DirectMaxD.
+// formulation for the SE cross block over d; the crossover sets
+// la.DirectMaxD.
 func BenchmarkGramMethod(b *testing.B) {
 	for _, d := range []int{4, 8, 16, 22, 32, 48, 64, 128, 256, 784} {
 		for _, m := range []struct {
@@ -148,12 +149,19 @@ func BenchmarkGramSIMD(b *testing.B) {
 }
 
 // BenchmarkGramSym times K(X, X) for n = 2000 (EP's training covariance),
-// which computes one triangle (DSYRK or upper tiles) and mirrors it; FLOPs
-// counted as for the full square.
+// with the automatic choice and each formulation (gemm: DSYRK and a
+// transposing copy; direct: the full square for d <= 64, the upper tiles
+// and a copy above). FLOPs are counted as for the full square.
 func BenchmarkGramSym(b *testing.B) {
-	for _, d := range []int{22, 784} {
-		b.Run("se/d="+itoa(d)+"/n=2000", func(b *testing.B) {
-			runGram(b, gramShape{"se", 2000, 2000, d}, true)
-		})
+	for _, d := range []int{22, 64, 128, 256, 784} {
+		for _, m := range []struct {
+			name string
+			m    la.GramMethod
+		}{{"auto", la.GramAuto}, {"direct", la.GramDirect}, {"gemm", la.GramGEMM}} {
+			b.Run("se/d="+itoa(d)+"/n=2000/"+m.name, func(b *testing.B) {
+				defer la.SetGramMethod(la.SetGramMethod(m.m))
+				runGram(b, gramShape{"se", 2000, 2000, d}, true)
+			})
+		}
 	}
 }

@@ -21,7 +21,7 @@ import (
 //     itself, then the same elementwise pass. No cancellation, and it
 //     avoids DGEMM's packing overhead, which dominates for small d.
 //
-// SqDistTo and GramSETo pick direct for d <= DirectMaxD() and gemm above;
+// SqDistTo and GramSETo pick direct for d up to DirectMaxD() and gemm above;
 // DotTo and GramPolyTo use gemm (no cancellation to avoid) except with
 // gonum's pure-Go BLAS, where an inner-product tile kernel is faster. When a
 // and b are the same matrix (same backing array, shape and stride) only the
@@ -58,18 +58,21 @@ func SetGramMethod(m GramMethod) GramMethod {
 }
 
 // directMaxD is the largest d for which SqDistTo and GramSETo use the direct
-// kernel, from the single-core crossovers measured on the project machine
+// kernel, for a cross block (sym false) or K(X,X) (sym true), from the
+// single-core crossovers measured on the project machine
 // (docs/performance.md, "Gram kernels"):
 //
-//   - OpenBLAS, SIMD path: 32 (AVX-512 and AVX2 break even between d = 32
-//     and 48; NEON, unmeasured, is given the same value);
-//   - OpenBLAS, generic path: 0, since OpenBLAS's DGEMM beats the pure-Go
-//     tile loop at every d and the elementwise exp costs the same;
+//   - OpenBLAS, SIMD path: 32 for cross blocks (AVX-512 and AVX2 break even
+//     between d = 32 and 48) and 128 for K(X,X), where the direct path saves
+//     the transposing copy that follows DSYRK (NEON, unmeasured, is given
+//     the same values);
+//   - OpenBLAS, generic path: 0, since OpenBLAS beats the pure-Go tile loop
+//     at every d and the elementwise exp costs the same;
 //   - gonum's pure-Go BLAS (purego tag or CGO_ENABLED=0), SIMD path: every
 //     d, since the assembly tile kernel is 3-4 times faster than gonum's
 //     DGEMM even at d = 784;
 //   - gonum's BLAS, generic path: 24 (break-even near d = 32).
-func directMaxD() int {
+func directMaxD(sym bool) int {
 	generic := asm.Current() == asm.Generic
 	switch {
 	case Backend == "gonum" && generic:
@@ -78,22 +81,25 @@ func directMaxD() int {
 		return math.MaxInt
 	case generic:
 		return 0
+	case sym:
+		return 128
 	}
 	return 32
 }
 
 // DirectMaxD reports the largest input dimension d for which SqDistTo and
-// GramSETo use the direct (non-GEMM) kernel on this machine and build.
-func DirectMaxD() int { return directMaxD() }
+// GramSETo use the direct (non-GEMM) kernel on this machine and build, for
+// cross blocks K(X1, X2) and for K(X, X).
+func DirectMaxD() (cross, sym int) { return directMaxD(false), directMaxD(true) }
 
-func useDirect(d int) bool {
+func useDirect(d int, sym bool) bool {
 	switch gramMode {
 	case modeDirect:
 		return true
 	case modeGEMM:
 		return false
 	}
-	return d <= directMaxD()
+	return d <= directMaxD(sym)
 }
 
 // useDirectDot reports whether DotTo and GramPolyTo use the inner-product
@@ -162,7 +168,7 @@ func SqDistTo(dst, a, b blas64.General) {
 		return
 	}
 	sym := same(a, b)
-	if useDirect(a.Cols) {
+	if useDirect(a.Cols, sym) {
 		tileDirect(dst, a, b, sym, false, nil)
 		return
 	}
@@ -204,7 +210,7 @@ func GramSETo(dst, a, b blas64.General, amp, c float64) {
 		return
 	}
 	sym := same(a, b)
-	if useDirect(a.Cols) {
+	if useDirect(a.Cols, sym) {
 		ws := getBuf(b.Rows)
 		clear(ws)
 		tileDirect(dst, a, b, sym, false, func(r []float64) {
@@ -298,10 +304,17 @@ func rowSqNorms(dst []float64, a blas64.General, scale float64) {
 }
 
 // tileDirect sets dst to the squared distances (dot false) or the inner
-// products (dot true) with the tile kernels, then
-// calls fin (if not nil) on each finished row segment: the whole row, or for
-// sym the part from the diagonal on (the lower triangle is mirrored
-// afterwards). Rows are processed in blocks of four by Threads() workers.
+// products (dot true) with the tile kernels, then calls fin (if not nil) on
+// each finished row segment. Rows are processed in blocks of four by
+// Threads() workers.
+//
+// For sym (a == b) and d > mirrorMinD only the tiles on and above the
+// diagonal are computed, fin sees the rows from the diagonal on, and the
+// lower triangle is mirrored. For smaller d the whole square is computed:
+// the transposing copy costs more than the tiles it saves (about 2.5 ns per
+// element for n = 2000 on the project machine, where a tile element costs
+// about 0.05·d ns). The result is exactly symmetric either way, since the
+// kernels give bitwise equal results for (i, j) and (j, i).
 func tileDirect(dst, a, b blas64.General, sym, dot bool, fin func(r []float64)) {
 	tile := asm.SqdTile
 	if dot {
@@ -309,6 +322,7 @@ func tileDirect(dst, a, b blas64.General, sym, dot bool, fin func(r []float64)) 
 	}
 	w := asm.TileWidth()
 	n1, n2, d := a.Rows, b.Rows, a.Cols
+	tri := sym && d > mirrorMinD
 	np := (n2 + w - 1) / w
 	bp := getBuf(np * w * d)
 	// Pack b in panels of w columns: element (k, jj) of panel p at
@@ -329,7 +343,7 @@ func tileDirect(dst, a, b blas64.General, sym, dot bool, fin func(r []float64)) 
 		rows := min(4, n1-i0)
 		for p := 0; p < np; p++ {
 			j0 := p * w
-			if sym && j0+w <= i0 {
+			if tri && j0+w <= i0 {
 				continue // entirely below the diagonal
 			}
 			cols := min(w, n2-j0)
@@ -354,32 +368,38 @@ func tileDirect(dst, a, b blas64.General, sym, dot bool, fin func(r []float64)) 
 		}
 		for r := 0; r < rows; r++ {
 			j0 := 0
-			if sym {
+			if tri {
 				j0 = i0 + r
 			}
 			fin(dst.Data[(i0+r)*ld+j0 : (i0+r)*ld+n2])
 		}
 	})
 	putBuf(bp)
-	if sym {
+	if tri {
 		mirrorUpper(dst)
 	}
 }
 
+// mirrorMinD is the smallest d for which the symmetric direct path computes
+// one triangle and mirrors it (see tileDirect).
+const mirrorMinD = 64
+
 // mirrorUpper copies the strict upper triangle of the square dst into the
-// lower one, in cache blocks.
+// lower one. The copy goes by 16×16 blocks, reading rows of the upper
+// block and writing columns of the lower one, so that both stay in L1.
 func mirrorUpper(dst blas64.General) {
-	const nb = 64
+	const nb = 16
 	n, ld := dst.Rows, dst.Stride
-	forBlocks((n+nb-1)/nb, func(bj int) {
-		// Block column bj of the lower triangle: rows i >= j.
-		j0 := bj * nb
-		j1 := min(n, j0+nb)
-		for i0 := j0; i0 < n; i0 += nb {
-			i1 := min(n, i0+nb)
-			for i := i0; i < i1; i++ {
-				for j := j0; j < min(j1, i); j++ {
-					dst.Data[i*ld+j] = dst.Data[j*ld+i]
+	forBlocks((n+nb-1)/nb, func(bi int) {
+		// Block row bi of the lower triangle: rows i0..i1-1, columns j < i.
+		i0 := bi * nb
+		i1 := min(n, i0+nb)
+		for j0 := 0; j0 < i1; j0 += nb {
+			j1 := min(j0+nb, i1)
+			for j := j0; j < j1; j++ {
+				src := dst.Data[j*ld : j*ld+n]
+				for i := max(i0, j+1); i < i1; i++ {
+					dst.Data[i*ld+j] = src[i]
 				}
 			}
 		}

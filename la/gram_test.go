@@ -318,11 +318,12 @@ func TestGramThreadsDeterministic(t *testing.T) {
 	}
 }
 
-// TestGramAuto runs the automatic dispatch on both sides of the crossover
-// (where there is one within reach).
+// TestGramAuto runs the automatic dispatch on both sides of the crossovers
+// (where they are within reach).
 func TestGramAuto(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
-	for _, d := range []int{DirectMaxD(), DirectMaxD() + 1, 1, 784} {
+	cross, sym := DirectMaxD()
+	for _, d := range []int{cross, cross + 1, sym, sym + 1, 1, 784} {
 		if d < 1 || d > 784 {
 			continue
 		}
@@ -330,6 +331,10 @@ func TestGramAuto(t *testing.T) {
 		got, want := newDst(9, 11), newDst(9, 11)
 		SqDistTo(got, a, b)
 		sqDistRef(want, a, b)
-		checkDist(t, fmt.Sprintf("d=%d", d), d <= DirectMaxD(), got, want, a, b)
+		checkDist(t, fmt.Sprintf("d=%d", d), d <= cross, got, want, a, b)
+		got, want = newDst(9, 9), newDst(9, 9)
+		SqDistTo(got, a, a)
+		sqDistRef(want, a, a)
+		checkDist(t, fmt.Sprintf("sym d=%d", d), d <= sym, got, want, a, a)
 	}
 }

@@ -2,13 +2,16 @@
 
 package asm
 
-// Assembly kernels (gram_amd64.s). Each processes len(dst) rounded down to
-// its vector width; the Go dispatchers below finish the tail with the
-// generic code. The exp in expMap* is range reduction x = n·ln2 + r,
-// |r| <= ln2/2, a degree-13 Taylor polynomial for e^r in Horner form with
-// FMA, and scaling by 2^n (VSCALEFPD on AVX-512, exponent-field arithmetic
-// on AVX2, where results below the smallest normal, x < -708.39, are
-// flushed to 0).
+// Assembly kernels (kern_amd64.s). Each processes len(dst) rounded down to
+// its vector width (the dispatchers below pad the tail).
+//
+// exp, AVX2: x = n·ln2 + r, |r| <= ln2/2, a degree-13 Taylor polynomial for
+// e^r in Horner form with FMA, and 2^n built in the exponent field; results
+// below the smallest normal (x < -708.39) are flushed to 0.
+// exp, AVX-512: x = (16m + j)·ln2/16 + r, |r| <= ln2/32, a 16-entry table
+// of 2^(j/16) held in two registers (VPERMI2PD), a degree-7 polynomial, and
+// 2^m by VSCALEFPD, which keeps gradual underflow. Both are within 2 ulp of
+// math.Exp on [-708, 0] (TestExpMapULPSweep).
 
 //go:noescape
 func expMapAVX512(dst, nb []float64, s, alpha, amp float64)
@@ -46,61 +49,94 @@ func dotTileAVX512(dst *float64, ldd int, a *float64, lda int, bp *float64, d in
 //go:noescape
 func dotTileAVX2(dst *float64, ldd int, a *float64, lda int, bp *float64, d int)
 
+// The dispatchers run the assembly on whole vectors and then on the tail,
+// padded to one vector in a local buffer, so that every element goes
+// through the same code: equal inputs give bitwise equal outputs wherever
+// they sit in a row (K(X,X) computed in full is then exactly symmetric).
+
 // ExpMap sets dst[j] = amp·exp(min(0, alpha·dst[j] + nb[j] + s)); NaN
 // propagates. len(nb) >= len(dst).
 func ExpMap(dst, nb []float64, s, alpha, amp float64) {
 	nb = nb[:len(dst)]
-	n := 0
+	var f func(dst, nb []float64, s, alpha, amp float64)
 	switch cur {
 	case AVX512:
-		n = len(dst) &^ 7
-		if n > 0 {
-			expMapAVX512(dst[:n], nb[:n], s, alpha, amp)
-		}
+		f = expMapAVX512
 	case AVX2:
-		n = len(dst) &^ 3
-		if n > 0 {
-			expMapAVX2(dst[:n], nb[:n], s, alpha, amp)
-		}
+		f = expMapAVX2
+	default:
+		expMapGo(dst, nb, s, alpha, amp)
+		return
 	}
-	expMapGo(dst[n:], nb[n:], s, alpha, amp)
+	n := len(dst) &^ (vecLen() - 1)
+	if n > 0 {
+		f(dst[:n], nb[:n], s, alpha, amp)
+	}
+	if n < len(dst) {
+		var tx, tb [8]float64
+		m := copy(tx[:], dst[n:])
+		copy(tb[:], nb[n:])
+		f(tx[:vecLen()], tb[:vecLen()], s, alpha, amp)
+		copy(dst[n:], tx[:m])
+	}
 }
 
 // SqdMap sets dst[j] = max(0, alpha·dst[j] + nb[j] + s); NaN propagates.
 func SqdMap(dst, nb []float64, s, alpha float64) {
 	nb = nb[:len(dst)]
-	n := 0
+	var f func(dst, nb []float64, s, alpha float64)
 	switch cur {
 	case AVX512:
-		n = len(dst) &^ 7
-		if n > 0 {
-			sqdMapAVX512(dst[:n], nb[:n], s, alpha)
-		}
+		f = sqdMapAVX512
 	case AVX2:
-		n = len(dst) &^ 3
-		if n > 0 {
-			sqdMapAVX2(dst[:n], nb[:n], s, alpha)
-		}
+		f = sqdMapAVX2
+	default:
+		sqdMapGo(dst, nb, s, alpha)
+		return
 	}
-	sqdMapGo(dst[n:], nb[n:], s, alpha)
+	n := len(dst) &^ (vecLen() - 1)
+	if n > 0 {
+		f(dst[:n], nb[:n], s, alpha)
+	}
+	if n < len(dst) {
+		var tx, tb [8]float64
+		m := copy(tx[:], dst[n:])
+		copy(tb[:], nb[n:])
+		f(tx[:vecLen()], tb[:vecLen()], s, alpha)
+		copy(dst[n:], tx[:m])
+	}
 }
 
 // PowMap sets dst[j] = amp·(g·dst[j] + off)^p, p >= 0.
 func PowMap(dst []float64, g, off, amp float64, p int) {
-	n := 0
+	var f func(dst []float64, g, off, amp float64, p int)
 	switch cur {
 	case AVX512:
-		n = len(dst) &^ 7
-		if n > 0 {
-			powMapAVX512(dst[:n], g, off, amp, p)
-		}
+		f = powMapAVX512
 	case AVX2:
-		n = len(dst) &^ 3
-		if n > 0 {
-			powMapAVX2(dst[:n], g, off, amp, p)
-		}
+		f = powMapAVX2
+	default:
+		powMapGo(dst, g, off, amp, p)
+		return
 	}
-	powMapGo(dst[n:], g, off, amp, p)
+	n := len(dst) &^ (vecLen() - 1)
+	if n > 0 {
+		f(dst[:n], g, off, amp, p)
+	}
+	if n < len(dst) {
+		var tx [8]float64
+		m := copy(tx[:], dst[n:])
+		f(tx[:vecLen()], g, off, amp, p)
+		copy(dst[n:], tx[:m])
+	}
+}
+
+// vecLen is the number of float64 per vector of the current path.
+func vecLen() int {
+	if cur == AVX512 {
+		return 8
+	}
+	return 4
 }
 
 // TileWidth is the number of columns of SqdTile's tile (its panel width).

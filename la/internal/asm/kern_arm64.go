@@ -3,8 +3,8 @@
 package asm
 
 // Assembly kernels (kern_arm64.s), two float64 per Advanced SIMD register.
-// Each processes len(dst) rounded down to an even length; the dispatchers
-// finish the tail with the generic code. The exp is the algorithm of the
+// Each processes len(dst) rounded down to an even length (the dispatchers
+// pad the tail). The exp is the algorithm of the
 // AVX2 path (kern_amd64.go): results below the smallest normal
 // (x < -708.39) are flushed to 0.
 
@@ -27,43 +27,62 @@ func sqdTileNEON(dst *float64, ldd int, a *float64, lda int, bp *float64, d int)
 //go:noescape
 func dotTileNEON(dst *float64, ldd int, a *float64, lda int, bp *float64, d int)
 
+// The dispatchers run the assembly on whole vectors and then on the tail,
+// padded to one vector, so that every element goes through the same code
+// (see kern_amd64.go).
+
 // ExpMap sets dst[j] = amp·exp(min(0, alpha·dst[j] + nb[j] + s)); NaN
 // propagates. len(nb) >= len(dst).
 func ExpMap(dst, nb []float64, s, alpha, amp float64) {
 	nb = nb[:len(dst)]
-	n := 0
-	if cur == NEON {
-		n = len(dst) &^ 1
-		if n > 0 {
-			expMapNEON(dst[:n], nb[:n], s, alpha, amp)
-		}
+	if cur != NEON {
+		expMapGo(dst, nb, s, alpha, amp)
+		return
 	}
-	expMapGo(dst[n:], nb[n:], s, alpha, amp)
+	n := len(dst) &^ 1
+	if n > 0 {
+		expMapNEON(dst[:n], nb[:n], s, alpha, amp)
+	}
+	if n < len(dst) {
+		tx, tb := [2]float64{dst[n]}, [2]float64{nb[n]}
+		expMapNEON(tx[:], tb[:], s, alpha, amp)
+		dst[n] = tx[0]
+	}
 }
 
 // SqdMap sets dst[j] = max(0, alpha·dst[j] + nb[j] + s); NaN propagates.
 func SqdMap(dst, nb []float64, s, alpha float64) {
 	nb = nb[:len(dst)]
-	n := 0
-	if cur == NEON {
-		n = len(dst) &^ 1
-		if n > 0 {
-			sqdMapNEON(dst[:n], nb[:n], s, alpha)
-		}
+	if cur != NEON {
+		sqdMapGo(dst, nb, s, alpha)
+		return
 	}
-	sqdMapGo(dst[n:], nb[n:], s, alpha)
+	n := len(dst) &^ 1
+	if n > 0 {
+		sqdMapNEON(dst[:n], nb[:n], s, alpha)
+	}
+	if n < len(dst) {
+		tx, tb := [2]float64{dst[n]}, [2]float64{nb[n]}
+		sqdMapNEON(tx[:], tb[:], s, alpha)
+		dst[n] = tx[0]
+	}
 }
 
 // PowMap sets dst[j] = amp·(g·dst[j] + off)^p, p >= 0.
 func PowMap(dst []float64, g, off, amp float64, p int) {
-	n := 0
-	if cur == NEON {
-		n = len(dst) &^ 1
-		if n > 0 {
-			powMapNEON(dst[:n], g, off, amp, p)
-		}
+	if cur != NEON {
+		powMapGo(dst, g, off, amp, p)
+		return
 	}
-	powMapGo(dst[n:], g, off, amp, p)
+	n := len(dst) &^ 1
+	if n > 0 {
+		powMapNEON(dst[:n], g, off, amp, p)
+	}
+	if n < len(dst) {
+		tx := [2]float64{dst[n]}
+		powMapNEON(tx[:], g, off, amp, p)
+		dst[n] = tx[0]
+	}
 }
 
 // TileWidth is the number of columns of SqdTile's tile (its panel width).

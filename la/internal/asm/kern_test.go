@@ -277,3 +277,28 @@ func BenchmarkSqdTile(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(4*w*d), "ns/pair-dim")
 	})
 }
+
+// TestMapsPositionIndependent: an element's result does not depend on where
+// it sits in the slice (vector body or padded tail), which makes a fully
+// computed K(X,X) exactly symmetric.
+func TestMapsPositionIndependent(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		for _, n := range []int{1, 2, 3, 5, 8, 9, 15, 17} {
+			for _, v := range []float64{-0.3, 2.7, -1e-3} {
+				e, q, p := make([]float64, n), make([]float64, n), make([]float64, n)
+				nb := make([]float64, n)
+				for i := range e {
+					e[i], q[i], p[i], nb[i] = v, v, v, 0.25
+				}
+				ExpMap(e, nb, 0.1, -1.5, 2)
+				SqdMap(q, nb, 0.1, -1.5)
+				PowMap(p, 0.5, 1, 2, 9)
+				for i := 1; i < n; i++ {
+					if e[i] != e[0] || q[i] != q[0] || p[i] != p[0] {
+						t.Fatalf("n=%d v=%v: element %d differs from element 0", n, v, i)
+					}
+				}
+			}
+		}
+	})
+}
