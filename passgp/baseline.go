@@ -55,7 +55,7 @@ func trainOn(x *mat.Dense, y []float64, a []int, c *config) (*Result, error) {
 	if !c.FixedTheta {
 		t0 := time.Now()
 		// One cold optimisation: ep's default evaluation cap unless set.
-		o, err := ep.Optimize(k, xa, ya, nil, &ep.OptimizeOptions{Fixed: c.Fixed, MaxEvals: c.hypUser, EP: epo})
+		o, err := ep.Optimize(k, xa, ya, nil, c.optimizeOptions(c.hypUser, epo))
 		bs.HypTime = time.Since(t0)
 		if o == nil || o.Kernel == nil {
 			return nil, fmt.Errorf("passgp: hyperparameter optimisation: %w", err)

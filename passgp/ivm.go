@@ -143,7 +143,7 @@ func trainIVM(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runn
 			xa, ya := gatherRows(x, st.sel), gather(y, st.sel)
 			t0 = time.Now()
 			o, err := ep.Optimize(k, xa, ya, &ep.Sites{Tau: slices.Clone(st.tau), Nu: slices.Clone(st.nu)},
-				&ep.OptimizeOptions{Fixed: c.Fixed, MaxEvals: c.HypMaxEvals, EP: c.epOptions()})
+				c.optimizeOptions(c.HypMaxEvals, c.epOptions()))
 			bs.HypTime = time.Since(t0)
 			if o == nil || o.Kernel == nil {
 				return nil, err

@@ -54,6 +54,11 @@ type Options struct {
 	Fixed []bool
 	// FixedTheta disables hyperparameter optimisation altogether.
 	FixedTheta bool
+	// Lower and Upper bound θ (not log θ) in the optimisation. nil Lower
+	// means ep's default bounds except, for the SE kernels, a floor on the
+	// squared length scale t2 of the inputs' median squared distance / 20
+	// (see thetaBounds); nil Upper means ep's default.
+	Lower, Upper []float64
 
 	Init   int // N_init (0 -> 300); PASS-GP's initial active set size
 	Sub    int // N_sub (0 -> 10), number of disjoint batches
@@ -65,6 +70,11 @@ type Options struct {
 	M int
 	// HypEvery optimises θ on every k-th batch only (0 -> 1, every batch).
 	HypEvery int
+	// HypPasses optimises θ during the first HypPasses passes only, then
+	// keeps it fixed (0 -> every pass for PASS-GP, 1 for fPASS-GP: its
+	// swaps fill A with the hardest points, on which the evidence pulls
+	// the length scale down; see docs/passgp.md). Negative: every pass.
+	HypPasses int
 	// HypMaxEvals caps the log Z_EP evaluations per optimisation
 	// (0 -> DefaultHypMaxEvals). The optimisation is warm-started from the
 	// current θ and sites, so few evaluations suffice.
@@ -147,6 +157,8 @@ type config struct {
 	Options
 	threads int
 	hypUser int // Options.HypMaxEvals as given (0: not set)
+	// lower, upper are the θ bounds of the optimisation (thetaBounds).
+	lower, upper []float64
 }
 
 func resolve(o *Options, d int) (config, error) {
@@ -194,6 +206,12 @@ func resolve(o *Options, d int) (config, error) {
 	if c.HypEvery == 0 {
 		c.HypEvery = 1
 	}
+	if c.HypPasses == 0 && c.Method == FPASSGP {
+		c.HypPasses = 1
+	}
+	if c.HypPasses <= 0 {
+		c.HypPasses = c.Passes
+	}
 	c.hypUser = c.HypMaxEvals
 	if c.HypMaxEvals == 0 {
 		c.HypMaxEvals = DefaultHypMaxEvals
@@ -213,12 +231,20 @@ func resolve(o *Options, d int) (config, error) {
 		return c, fmt.Errorf("passgp: Init, Sub, Passes, M, HypEvery and HypMaxEvals must be >= 0")
 	case !(c.PInc > 0 && c.PInc <= 1), !(c.PDel > 0 && c.PDel <= 1), !(c.PExc > 0 && c.PExc <= 1), !(c.AugmentPInc > 0 && c.AugmentPInc <= 1):
 		return c, fmt.Errorf("passgp: PInc, PDel, PExc and AugmentPInc must lie in (0, 1]")
+	case c.Lower != nil && len(c.Lower) != len(c.Kernel.Params()), c.Upper != nil && len(c.Upper) != len(c.Kernel.Params()):
+		return c, fmt.Errorf("passgp: Lower and Upper need %d entries for kernel %s", len(c.Kernel.Params()), c.Kernel.Name())
 	case c.Augment != 0 && c.Augment != 4 && c.Augment != 8:
 		return c, fmt.Errorf("passgp: Augment must be 0, 4 or 8, got %d", c.Augment)
 	case c.Augment != 0 && (c.ImageW <= 0 || c.ImageH <= 0 || c.ImageW*c.ImageH != d):
 		return c, fmt.Errorf("passgp: Augment needs ImageW×ImageH (%d×%d) equal to the number of features %d", c.ImageW, c.ImageH, d)
 	}
 	return c, nil
+}
+
+// optimizeOptions returns ep.Optimize's options with at most evals
+// evaluations (0: ep's default) and EP options e.
+func (c *config) optimizeOptions(evals int, e ep.Options) *ep.OptimizeOptions {
+	return &ep.OptimizeOptions{Fixed: c.Fixed, MaxEvals: evals, Lower: c.lower, Upper: c.upper, EP: e}
 }
 
 // epOptions returns the EP options used inside the active set loop.

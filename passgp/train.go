@@ -97,6 +97,9 @@ func checkInput(x *mat.Dense, y []float64, o *Options) (config, error) {
 
 // train dispatches to the method and adds the invariance stage.
 func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner, class string) (*Result, error) {
+	if !c.FixedTheta {
+		c.lower, c.upper = thetaBounds(c, x)
+	}
 	var res *Result
 	var err error
 	switch c.Method {
@@ -276,7 +279,7 @@ func (t *trainer) infer(xa *mat.Dense, ya []float64, optimise bool, epo ep.Optio
 			// a previous optimum: give it room to get close.
 			evals *= 3
 		}
-		res, err := ep.Optimize(t.k, xa, ya, warm, &ep.OptimizeOptions{Fixed: t.c.Fixed, MaxEvals: evals, EP: epo})
+		res, err := ep.Optimize(t.k, xa, ya, warm, t.c.optimizeOptions(evals, epo))
 		bs.HypTime = time.Since(t0)
 		if res != nil && res.Kernel != nil {
 			t.k = res.Kernel
@@ -313,7 +316,7 @@ func (t *trainer) infer(xa *mat.Dense, ya []float64, optimise bool, epo ep.Optio
 func (t *trainer) batch() error {
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch, Augmented: t.stage2}
 	xa, ya := t.active()
-	optimise := !t.fixed && t.st.Done%t.c.HypEvery == 0
+	optimise := !t.fixed && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.HypPasses
 	post, err := t.infer(xa, ya, optimise, t.c.epOptions(), &bs)
 	if err != nil {
 		return err
@@ -445,17 +448,18 @@ func argsort(v []float64) []int {
 	return idx
 }
 
-// finish optimises θ on the final active set (unless fixed or stopped
-// early), runs EP on it to the final tolerance and builds the classifier
+// finish optimises θ on the final active set (unless θ is fixed, was
+// fixed in the last pass, or training stopped early), runs EP on it to the final tolerance and builds the classifier
 // with ep.FromSites.
 func (t *trainer) finish(complete bool) (*Result, error) {
 	xa, ya := t.active()
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch}
-	post, err := t.infer(xa, ya, complete && !t.fixed, t.c.finalEPOptions(), &bs)
+	optimise := complete && !t.fixed && t.c.HypPasses >= t.c.Passes
+	post, err := t.infer(xa, ya, optimise, t.c.finalEPOptions(), &bs)
 	if err != nil {
 		return nil, err
 	}
-	if complete && !t.fixed {
+	if optimise {
 		// Optimize's posterior used the loop's tolerance: refine it.
 		t.st.Tau, t.st.Nu = post.Sites.Tau, post.Sites.Nu
 		if post, err = t.infer(xa, ya, false, t.c.finalEPOptions(), &bs); err != nil {

@@ -76,6 +76,18 @@ func TestUSPS(t *testing.T) {
 	if s := os.Getenv("PASSGP_PINC"); s != "" {
 		o.PInc, _ = strconv.ParseFloat(s, 64)
 	}
+	if s := os.Getenv("PASSGP_PDEL"); s != "" {
+		o.PDel, _ = strconv.ParseFloat(s, 64)
+	}
+	if s := os.Getenv("PASSGP_TOL"); s != "" {
+		o.EP.Tol, _ = strconv.ParseFloat(s, 64)
+	}
+	if s := os.Getenv("PASSGP_HYPEVERY"); s != "" {
+		o.HypEvery, _ = strconv.Atoi(s)
+	}
+	if s := os.Getenv("PASSGP_PASSES"); s != "" {
+		o.Passes, _ = strconv.Atoi(s)
+	}
 	if s := os.Getenv("PASSGP_M"); s != "" {
 		o.M, _ = strconv.Atoi(s)
 	}
@@ -114,6 +126,19 @@ func TestUSPS(t *testing.T) {
 			r.Elapsed.Round(time.Millisecond), hyp.Round(time.Millisecond), epT.Round(time.Millisecond), sc.Round(time.Millisecond),
 			r.Model.Kernel.Params(), r.Evals)
 	}
+	// Alternative decision rule for comparison: argmax of the latent mean.
+	nc := len(res.Model.Classes)
+	lm := mat.NewDense(n, nc, nil)
+	for j, b := range res.Model.Models {
+		mv := make([]float64, n)
+		b.PredictMeanVarTo(mv, nil, xte)
+		lm.SetCol(j, mv)
+	}
+	pm := make([]float64, n)
+	for i := range pm {
+		pm[i] = res.Model.Classes[argmax(lm.RawRowView(i))]
+	}
+	t.Logf("argmax of the latent mean: error %.2f%%", 100*ErrorRate(pm, yte))
 	sizes := make([]int, len(res.PerClass))
 	for j, r := range res.PerClass {
 		sizes[j] = len(r.Model.Active)
