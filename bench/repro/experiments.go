@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"time"
 )
 
 // Hooks for the GP side of each experiment (set in the *_gp.go files).
@@ -78,15 +79,17 @@ func runExperiment(ctx context.Context, env *Env, key, title string,
 	b := newBuilder(env, key, title, head)
 	b.declare("gp", "svm", "mem")
 
-	if cfg.wantGP() {
-		if gp == nil {
-			b.set("gp", "The GP side was not run: this build of bench/repro has no GP experiment code for "+key+".")
-		} else if err := gp(ctx, b, tr, te); err != nil {
-			b.set("gp-error", fmt.Sprintf("**The GP run stopped with an error:** `%v`", err))
-			env.logf("%s GP: %v", key, err)
+	// The LIBSVM part runs once: when the GP side calls b.svm (after its
+	// core results, before its expensive extras) or else after the GP side.
+	b.svm = func() {
+		if b.svmDone || !cfg.wantSVM() || ctx.Err() != nil {
+			return
 		}
-	}
-	if cfg.wantSVM() && ctx.Err() == nil {
+		b.svmDone = true
+		if skip, note := env.skipIfLate(ctx, "LIBSVM side by side", 2*time.Minute); skip {
+			b.set("svm", note)
+			return
+		}
 		env.logf("%s: LIBSVM side by side", key)
 		var m md
 		res, err := runSVM(ctx, svm(tr, te))
@@ -97,6 +100,15 @@ func runExperiment(ctx context.Context, env *Env, key, title string,
 		}
 		b.set("svm", m.String())
 	}
+	if cfg.wantGP() {
+		if gp == nil {
+			b.set("gp", "The GP side was not run: this build of bench/repro has no GP experiment code for "+key+".")
+		} else if err := gp(ctx, b, tr, te); err != nil {
+			b.set("gp-error", fmt.Sprintf("**The GP run stopped with an error:** `%v`", err))
+			env.logf("%s GP: %v", key, err)
+		}
+	}
+	b.svm()
 	b.set("mem", fmt.Sprintf("Peak resident memory of the repro process after this section: %.2f GiB (VmHWM; bound 16 GiB).", peakRSSGiB()))
 	if ctx.Err() == nil {
 		b.done()

@@ -15,6 +15,9 @@ type builder struct {
 	sec   *Section
 	order []string
 	parts map[string]string
+	// svm runs the LIBSVM side-by-side part (once).
+	svm     func()
+	svmDone bool
 }
 
 // newBuilder starts a section. If the document already has this section

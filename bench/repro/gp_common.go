@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/passgp"
+)
+
+// multiEval is a multi-class classifier's test performance.
+type multiEval struct {
+	Err        float64   // multi-class test error %
+	DigitErr   []float64 // per-class binary (one-vs-rest) test error %
+	BrierMulti float64   // normalised multi-class Brier (passgp.BrierMulti)
+	BrierBin   float64   // mean over classes of the binary Brier score
+	NLP        float64   // mean negative log predictive probability (multi-class)
+	Prob       *mat.Dense
+	PredTime   time.Duration
+}
+
+// evalMulti predicts the test set with m and scores it.
+func evalMulti(m *passgp.MultiClass, te *Dataset) multiEval {
+	n := te.N()
+	p := mat.NewDense(n, len(m.Classes), nil)
+	t := time.Now()
+	m.PredictProbTo(p, te.X)
+	ev := multiEval{Prob: p, PredTime: time.Since(t)}
+	wrong := 0
+	for i := 0; i < n; i++ {
+		row := p.RawRowView(i)
+		best := 0
+		for j, v := range row {
+			if v > row[best] {
+				best = j
+			}
+		}
+		if m.Classes[best] != te.Y[i] {
+			wrong++
+		}
+	}
+	ev.Err = 100 * float64(wrong) / float64(n)
+	col := make([]float64, n)
+	for j, c := range m.Classes {
+		y := binaryLabels(te.Y, c)
+		mat.Col(col, j, p)
+		ev.DigitErr = append(ev.DigitErr, binaryErr(col, y))
+		ev.BrierBin += passgp.Brier(col, y) / float64(len(m.Classes))
+	}
+	ev.BrierMulti = passgp.BrierMulti(p, m.Classes, te.Y)
+	ev.NLP = passgp.MeanNLPMulti(p, m.Classes, te.Y)
+	return ev
+}
+
+// binaryErr is the error % of probabilities q(+1|x) thresholded at 1/2.
+func binaryErr(prob, y []float64) float64 {
+	w := 0
+	for i, p := range prob {
+		if (p > 0.5) != (y[i] > 0) {
+			w++
+		}
+	}
+	return 100 * float64(w) / float64(len(prob))
+}
+
+// evalBinary predicts with one binary classifier: error %, Brier, time.
+func evalBinary(b *passgp.Binary, x *mat.Dense, y []float64) (errPct, brier float64, d time.Duration) {
+	n, _ := x.Dims()
+	p := make([]float64, n)
+	t := time.Now()
+	b.PredictTo(p, x)
+	return binaryErr(p, y), passgp.Brier(p, y), time.Since(t)
+}
+
+// progress returns a Progress callback that logs when -v is set.
+func (e *Env) progress(tag string) func(passgp.Progress) {
+	if !e.Cfg.Verbose {
+		return nil
+	}
+	return func(p passgp.Progress) {
+		e.logf("%s class %s pass %d/%d batch %d/%d |A|=%d logZ=%.2f theta=%.3g elapsed %s",
+			tag, p.Class, p.Pass+1, p.Passes, p.Batch+1, p.Batches, p.Active, p.LogZ, p.Theta, p.Elapsed.Round(time.Second))
+	}
+}
+
+// seeds returns the seeds of the repetitions.
+func (e *Env) seeds() []uint64 {
+	s := make([]uint64, e.Cfg.Reps)
+	for i := range s {
+		s[i] = e.Cfg.Seed + uint64(i)
+	}
+	return s
+}
+
+// skipIfLate reports (with a markdown note) whether a part must be skipped
+// because the run's deadline (--deadline) is too close: it needs at least
+// est of time.
+func (e *Env) skipIfLate(ctx context.Context, what string, est time.Duration) (bool, string) {
+	if ctx.Err() != nil {
+		return true, fmt.Sprintf("_%s: not run (the run was stopped)._", what)
+	}
+	if e.Cfg.Deadline.IsZero() {
+		return false, ""
+	}
+	if left := time.Until(e.Cfg.Deadline); left < est {
+		return true, fmt.Sprintf("_%s: not run: only %s left before the run's deadline (%s) and it needs about %s._",
+			what, left.Round(time.Second), e.Cfg.Deadline.Format("15:04 MST"), est.Round(time.Second))
+	}
+	return false, ""
+}
+
+func secs(d time.Duration) float64 { return d.Seconds() }
+
+func ints2f(xs []int) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+func meanOf(xs []float64) float64 { m, _ := meanStd(xs); return m }
+
+func digitNames(cs []float64) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = fmt.Sprint(c)
+	}
+	return out
+}
+
+func nanSlice(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = math.NaN()
+	}
+	return s
+}
+
+// transpose turns reps×classes into classes×reps.
+func transpose(a [][]float64) [][]float64 {
+	if len(a) == 0 {
+		return nil
+	}
+	out := make([][]float64, len(a[0]))
+	for j := range out {
+		for i := range a {
+			out[j] = append(out[j], a[i][j])
+		}
+	}
+	return out
+}

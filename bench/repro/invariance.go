@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/passgp-fast/passgp-fast/passgp"
+)
+
+// augmentStage is the second stage of paper Section 6.3 for one trained
+// binary classifier, through passgp's exported API: the active images and
+// their one-pixel translations (passgp.AugmentShifts) form a new training
+// set, and PASS-GP continues on it from the first stage's active set and
+// sites (Options.Resume) with theta fixed and p_inc = pinc. It is what
+// Options.Augment does inside passgp.Train, without retraining the first
+// stage, so one first-stage run serves both the tables without and with
+// invariances.
+func augmentStage(ctx context.Context, b *passgp.Binary, w, h, dirs int, pinc float64, sub int, seed uint64, threads int) (*passgp.Result, error) {
+	xa, ya := passgp.AugmentShifts(b.X, b.Y, w, h, dirs)
+	na, d := xa.Dims()
+	m := len(b.Y)
+	act := make([]int, m)
+	for i := range act {
+		act[i] = i // AugmentShifts puts the original rows first
+	}
+	rng := rand.New(rand.NewPCG(seed+1, seed^0x2545f4914f6cdd1d))
+	perm := rng.Perm(na)
+	sub = max(min(sub, na), 1)
+	bounds := make([]int, sub+1)
+	for j := range bounds {
+		bounds[j] = j * na / sub
+	}
+	st := &passgp.State{Method: passgp.PASSGP, N: na, D: d, Theta: b.Kernel.Params(), Active: act,
+		Tau: append([]float64(nil), b.Post.Sites.Tau...), Nu: append([]float64(nil), b.Post.Sites.Nu...),
+		Perm: perm, Bounds: bounds}
+	o := passgp.Options{Method: passgp.PASSGP, Kernel: b.Kernel, FixedTheta: true, PInc: pinc, Sub: sub,
+		Seed: seed, Threads: threads, Resume: st}
+	return passgp.Train(ctx, xa, ya, &o)
+}
+
+// augmentMulti runs augmentStage for every class of a first-stage
+// repetition and evaluates the combined classifier. Classes run one after
+// the other with all threads (the augmented EP problems are large).
+func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stage1Times []float64, te *Dataset, out *multiRuns,
+	w, h, dirs int, pinc float64, sub int, seed uint64) error {
+	mc := &passgp.MultiClass{Classes: stage1.Classes, Models: make([]*passgp.Binary, len(stage1.Models))}
+	mr := &passgp.MultiResult{Model: mc, PerClass: make([]*passgp.Result, len(stage1.Models))}
+	start := time.Now()
+	for j, b := range stage1.Models {
+		env.logf("%s: class %v, %d active images x %d shifts", out.Name, stage1.Classes[j], len(b.Y), dirs)
+		res, err := augmentStage(ctx, b, w, h, dirs, pinc, sub, seed, env.Cfg.Threads)
+		if err != nil {
+			return err
+		}
+		res.Elapsed += time.Duration(stage1Times[j] * float64(time.Second))
+		mc.Models[j], mr.PerClass[j] = res.Model, res
+		env.logf("%s: class %v done, |A| %d, %.1fs", out.Name, stage1.Classes[j], len(res.Model.Y), res.Elapsed.Seconds())
+	}
+	mr.Elapsed = time.Since(start)
+	ev := evalMulti(mc, te)
+	out.add(mr, ev)
+	out.testY = te.Y
+	return nil
+}
