@@ -121,7 +121,7 @@ func BenchmarkPredict(b *testing.B) {
 // a tightly converged reference: the comparison "at equal accuracy" behind
 // the choice of the default schedule.
 func BenchmarkEPInfer(b *testing.B) {
-	for _, m := range []int{1000} {
+	for _, m := range []int{1000, 2000} {
 		p := getEPProblem(b, m)
 		ref, err := ep.Infer(p.k, p.x, p.y, &p.sites, &ep.Options{Tol: 1e-10, SiteTol: 1e-9, MaxSweeps: 1000})
 		if err != nil {
@@ -134,6 +134,7 @@ func BenchmarkEPInfer(b *testing.B) {
 			{"sequential", ep.Options{Schedule: ep.Sequential}},
 			{"parallel", ep.Options{Schedule: ep.Parallel}},
 			{"parallel-tol1e-5", ep.Options{Schedule: ep.Parallel, Tol: 1e-5}},
+			{"parallel-tol1e-6", ep.Options{Schedule: ep.Parallel, Tol: 1e-6}},
 		} {
 			b.Run(c.name+"/m="+itoa(m), func(b *testing.B) {
 				var post *ep.Posterior

@@ -48,7 +48,7 @@ type Options struct {
 
 // DefaultDamping is the step of the parallel schedule when Options.Damping
 // is zero.
-const DefaultDamping = 0.8
+const DefaultDamping = 0.9
 
 // ParallelTolFactor divides Options.Tol for the parallel schedule (see
 // Options.Tol).

@@ -46,6 +46,9 @@ func TestOptimizeBlobs(t *testing.T) {
 // optimiser must reach log_z_opt within 0.01 (never exceed it by more than
 // 1e-6) or stop at the documented upper bound of t1.
 func TestOptimizeUnbounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 60 EP runs on 200-300 points; skipped with -short")
+	}
 	for _, name := range []string{"se_usps_n300", "poly9_mnist_n200"} {
 		t.Run(name, func(t *testing.T) {
 			f := loadFixture(t, filepath.Join(fixtureDir, name+".json"))

@@ -19,7 +19,8 @@ type Iteration struct {
 	w     *work
 	sigma []float64 // Σ (lower triangle), sequential schedule only
 	sched Schedule
-	damp  float64
+	damp  float64 // current step of the parallel schedule
+	prev  float64 // |Δ log Z| of the previous sweep
 	rng   *rand.Rand
 }
 
@@ -68,8 +69,25 @@ func (it *Iteration) Sweep() (float64, error) {
 	if math.IsNaN(p.LogZ) {
 		return 0, fmt.Errorf("ep: log Z_EP is NaN after sweep %d", p.Sweeps)
 	}
-	return math.Abs(p.LogZ - old), nil
+	change := math.Abs(p.LogZ - old)
+	if it.sched == Parallel && p.Sweeps > 2 && change > it.prev && change > oscillationTol*math.Max(1, math.Abs(p.LogZ)) {
+		// Not contracting: parallel EP oscillates when the step is too
+		// long (large signal variances); shorten it. Changes near
+		// rounding level do not count.
+		it.damp = math.Max(it.damp*dampShrink, minDamping)
+	}
+	it.prev = change
+	return change, nil
 }
+
+// Adaptive damping of the parallel schedule: the step shrinks by
+// dampShrink after every sweep that changed log Z_EP more than the one
+// before (and by more than oscillationTol), down to minDamping.
+const (
+	dampShrink     = 0.7
+	minDamping     = 0.05
+	oscillationTol = 1e-6 // relative to max(1, |log Z_EP|)
+)
 
 // start checks the prior, chooses the starting sites and computes the
 // posterior there.
@@ -84,7 +102,7 @@ func (p *Posterior) start(warm *Sites, o *Options) (*Iteration, error) {
 	if sched != Parallel && sched != Sequential {
 		panic(fmt.Sprintf("ep: unknown schedule %d", int(sched)))
 	}
-	it := &Iteration{p: p, sched: sched, damp: 1, w: getWork(p.n)}
+	it := &Iteration{p: p, sched: sched, damp: 1, prev: math.Inf(1), w: getWork(p.n)}
 	if sched == Parallel {
 		it.damp = o.damping()
 	} else {
