@@ -19,8 +19,8 @@ import (
 //
 //	L11 = chol(A11),  L21 = A21 L11⁻ᵀ,  L22 = chol(A22 - L21 L21ᵀ),
 //
-// with the split at a multiple of 64 near n/2 and an unblocked leaf for the
-// 64×64 diagonal blocks. The update of A22 is one DSYRK; the solve for L21 is
+// with the split at a multiple of 128 near n/2, and leaves of order 128 split
+// once more into two pure-Go unblocked factorisations. The update of A22 is one DSYRK; the solve for L21 is
 // the DGEMM-based recursive solve of triSolver, which reuses the inverses of
 // the leaves. Almost all FLOPs are thus in large, multi-threaded level-3
 // calls: on this project's 2-core machine it runs at over 70% of the DGEMM
@@ -50,14 +50,7 @@ func Cholesky(a blas64.General) bool {
 // each leaf is factored, stores its inverse for the solves that follow.
 func (s *triSolver) chol(off, n int) bool {
 	if n <= triNB {
-		d := s.l[off*s.lda+off:]
-		if !cholUnblocked(d, s.lda, n) {
-			return false
-		}
-		if off+n < s.n { // the last leaf's inverse would not be used
-			invLower(s.inv[off*triNB:], triNB, d, s.lda, n)
-		}
-		return true
+		return s.cholLeaf(off, n)
 	}
 	n1 := triSplit(n)
 	n2 := n - n1
@@ -69,6 +62,41 @@ func (s *triSolver) chol(off, n int) bool {
 	a22 := blas64.Symmetric{Uplo: blas.Lower, N: n2, Stride: s.lda, Data: s.l[(off+n1)*s.lda+off+n1:]}
 	blas64.Syrk(blas.NoTrans, -1, a21, 1, a22) // A22 -= L21 L21ᵀ
 	return s.chol(off+n1, n2)
+}
+
+// cholLeaf factors a leaf of order n <= triNB: one more split at cholNB,
+// with the pure-Go kernels on the two diagonal blocks and small level-3
+// calls between them, and stores the leaf's inverse (unless it is the last
+// leaf, whose inverse no solve of the factorisation uses).
+func (s *triSolver) cholLeaf(off, n int) bool {
+	last := off+n == s.n
+	w := s.inv[off*triNB:]
+	a := s.l[off*s.lda+off:]
+	n1 := min(n, cholNB)
+	if !cholUnblocked(a, s.lda, n1) {
+		return false
+	}
+	if n <= cholNB {
+		if !last {
+			invLower(w, triNB, a, s.lda, n)
+		}
+		return true
+	}
+	n2 := n - n1
+	invLower(w, triNB, a, s.lda, n1)
+	w11 := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: n1, Stride: triNB, Data: w}
+	a21 := s.block(off+n1, off, n2, n1)
+	blas64.Trmm(blas.Right, blas.Trans, 1, w11, a21) // L21 = A21 L11⁻ᵀ
+	a22 := blas64.Symmetric{Uplo: blas.Lower, N: n2, Stride: s.lda, Data: a[n1*s.lda+n1:]}
+	blas64.Syrk(blas.NoTrans, -1, a21, 1, a22)
+	if !cholUnblocked(a[n1*s.lda+n1:], s.lda, n2) {
+		return false
+	}
+	if !last {
+		invLower(w[n1*triNB+n1:], triNB, a[n1*s.lda+n1:], s.lda, n2)
+		s.leafOffDiag(off, n)
+	}
+	return true
 }
 
 // cholUnblocked is the row-oriented (bordered) Cholesky of a small block:

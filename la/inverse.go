@@ -131,9 +131,7 @@ func (s *triSolver) rightN(off, n int, x blas64.General) {
 		return
 	}
 	if n <= triNB {
-		t := s.tmpMat(x.Rows, n)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, x, s.leafInv(off, n), 0, t)
-		copyGeneral(x, t)
+		blas64.Trmm(blas.Right, blas.NoTrans, 1, s.leafTri(off, n), x)
 		return
 	}
 	n1 := triSplit(n)
@@ -171,9 +169,7 @@ func (s *triSolver) lauum(w blas64.General, off, n int) {
 // off (x has n rows): with W = [P 0; Q R], x1 = Pᵀx1 + Qᵀx2, then x2 = Rᵀx2.
 func (s *triSolver) trmmLT(w blas64.General, off, n int, x blas64.General) {
 	if n <= triNB {
-		t := s.tmpMat(n, x.Cols)
-		blas64.Gemm(blas.Trans, blas.NoTrans, 1, s.leafInv(off, n), x, 0, t)
-		copyGeneral(x, t)
+		blas64.Trmm(blas.Left, blas.Trans, 1, s.leafTri(off, n), x)
 		return
 	}
 	n1 := triSplit(n)

@@ -6,8 +6,9 @@ import (
 )
 
 // triDirectMax is the number of right-hand sides up to which the solves call
-// DTRSM directly: below it, inverting the 64×64 diagonal blocks of L
-// (n·64²/3 FLOPs) would cost a noticeable fraction of the n²·m of the solve.
+// DTRSM directly: below it, inverting the triNB×triNB diagonal blocks of L
+// (about n·triNB²/3 FLOPs) would cost a noticeable fraction of the n²·m of
+// the solve.
 const triDirectMax = 32
 
 // SolveLowerTo sets dst = L⁻¹ b, the solution X of L X = B, where L is the

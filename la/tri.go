@@ -7,11 +7,16 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
-// triNB is the order of the diagonal blocks at the leaves of the recursive
-// Cholesky factorisation and triangular solves. Every recursive split is a
-// multiple of triNB, so the leaves are exactly the triNB×triNB diagonal
-// blocks of the matrix (the last one possibly smaller).
-const triNB = 64
+// triNB is the order of the leaves of the recursive triangular solves: a
+// leaf multiplies by the explicit inverse of its triNB×triNB diagonal block
+// (one DTRMM). Every recursive split is a multiple of triNB, so the leaves
+// are exactly the triNB×triNB diagonal blocks of the matrix (the last one
+// possibly smaller).
+const triNB = 128
+
+// cholNB is the order of the blocks that the pure-Go kernels (cholUnblocked,
+// invLower) handle; a leaf of order up to triNB is split once at cholNB.
+const cholNB = triNB / 2
 
 // triSplit returns where a recursion on n > triNB rows splits: the multiple
 // of triNB nearest to n/2 (at least triNB, less than n).
@@ -25,14 +30,14 @@ func triSplit(n int) int {
 
 // triSolver solves with a lower triangular matrix L (row-major, stride lda)
 // through recursive splitting: the off-diagonal work is DGEMM, and a leaf
-// multiplies by the explicit inverse of its diagonal block (also DGEMM), so
-// that no call goes to OpenBLAS's DTRSM, whose kernels reach only about 40%
-// of the DGEMM rate on this project's machine for the panel shapes of a
-// Cholesky factorisation (see docs/performance.md).
+// multiplies by the explicit inverse of its diagonal block (DTRMM), so that
+// no call goes to OpenBLAS's DTRSM, whose kernels reach only about 40% of the
+// DGEMM rate on this project's machine for the panel shapes of a Cholesky
+// factorisation, where DTRMM with the same shape runs about 2.5 times as
+// fast (docs/performance.md).
 //
-// Inverting the leaves costs n·triNB²/3 FLOPs, multiplying by them doubles
-// the leaf FLOPs (a triNB-wide fraction of the total): both are small next
-// to the n²m of a solve with m right-hand sides.
+// Inverting the leaves costs about n·triNB²/3 FLOPs, small next to the n²m
+// of a solve with m right-hand sides.
 type triSolver struct {
 	l   []float64 // L, from its element (0, 0)
 	lda int
@@ -51,6 +56,12 @@ func (s *triSolver) leafInv(off, n int) blas64.General {
 	return blas64.General{Rows: n, Cols: n, Stride: triNB, Data: s.inv[off*triNB:]}
 }
 
+// leafTri returns the inverse of the n×n diagonal block starting at row
+// off as a lower triangular matrix, for DTRMM.
+func (s *triSolver) leafTri(off, n int) blas64.Triangular {
+	return blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: n, Stride: triNB, Data: s.inv[off*triNB:]}
+}
+
 // tmpMat returns an r×c scratch matrix.
 func (s *triSolver) tmpMat(r, c int) blas64.General {
 	return blas64.General{Rows: r, Cols: c, Stride: c, Data: s.tmp[:r*c]}
@@ -59,9 +70,41 @@ func (s *triSolver) tmpMat(r, c int) blas64.General {
 // invertLeaves computes the inverses of all diagonal blocks of the n×n L.
 func (s *triSolver) invertLeaves(n int) {
 	for off := 0; off < n; off += triNB {
-		nb := min(triNB, n-off)
-		invLower(s.inv[off*triNB:], triNB, s.l[off*s.lda+off:], s.lda, nb)
+		s.invertLeaf(off, min(triNB, n-off))
 	}
+}
+
+// invertLeaf computes the inverse of the n×n (n <= triNB) diagonal block of
+// L at row off into its slot: with the block [A 0; B C] split at cholNB, the
+// inverses of A and C come from invLower and the off-diagonal block is
+// -C⁻¹ B A⁻¹ (two small DGEMMs).
+func (s *triSolver) invertLeaf(off, n int) {
+	w := s.inv[off*triNB:]
+	if n <= cholNB {
+		invLower(w, triNB, s.l[off*s.lda+off:], s.lda, n)
+		return
+	}
+	n2 := n - cholNB
+	invLower(w, triNB, s.l[off*s.lda+off:], s.lda, cholNB)
+	invLower(w[cholNB*triNB+cholNB:], triNB, s.l[(off+cholNB)*s.lda+off+cholNB:], s.lda, n2)
+	s.leafOffDiag(off, n)
+}
+
+// leafOffDiag sets the off-diagonal block of the inverse of the n×n leaf at
+// row off, W21 = -W22 L21 W11, from W11 and W22 already in the slot, and
+// zeros the slot's upper right block.
+func (s *triSolver) leafOffDiag(off, n int) {
+	w := s.inv[off*triNB:]
+	n2 := n - cholNB
+	for i := 0; i < cholNB; i++ {
+		clear(w[i*triNB+cholNB : i*triNB+n])
+	}
+	w11 := blas64.General{Rows: cholNB, Cols: cholNB, Stride: triNB, Data: w}
+	w22 := blas64.General{Rows: n2, Cols: n2, Stride: triNB, Data: w[cholNB*triNB+cholNB:]}
+	w21 := blas64.General{Rows: n2, Cols: cholNB, Stride: triNB, Data: w[cholNB*triNB:]}
+	t := s.tmpMat(n2, cholNB)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, s.block(off+cholNB, off, n2, cholNB), w11, 0, t)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, -1, w22, t, 0, w21)
 }
 
 // rightT sets x = x L⁻ᵀ for the n×n diagonal block of L at row off
@@ -71,9 +114,7 @@ func (s *triSolver) rightT(off, n int, x blas64.General) {
 		return
 	}
 	if n <= triNB {
-		t := s.tmpMat(x.Rows, n)
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, x, s.leafInv(off, n), 0, t)
-		copyGeneral(x, t)
+		blas64.Trmm(blas.Right, blas.Trans, 1, s.leafTri(off, n), x)
 		return
 	}
 	n1 := triSplit(n)
@@ -91,9 +132,7 @@ func (s *triSolver) leftN(off, n int, x blas64.General) {
 		return
 	}
 	if n <= triNB {
-		t := s.tmpMat(n, x.Cols)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, s.leafInv(off, n), x, 0, t)
-		copyGeneral(x, t)
+		blas64.Trmm(blas.Left, blas.NoTrans, 1, s.leafTri(off, n), x)
 		return
 	}
 	n1 := triSplit(n)
@@ -111,9 +150,7 @@ func (s *triSolver) leftT(off, n int, x blas64.General) {
 		return
 	}
 	if n <= triNB {
-		t := s.tmpMat(n, x.Cols)
-		blas64.Gemm(blas.Trans, blas.NoTrans, 1, s.leafInv(off, n), x, 0, t)
-		copyGeneral(x, t)
+		blas64.Trmm(blas.Left, blas.Trans, 1, s.leafTri(off, n), x)
 		return
 	}
 	n1 := triSplit(n)
