@@ -39,8 +39,7 @@ func Cholesky(a blas64.General) bool {
 	if a.Stride < n || len(a.Data) < (n-1)*a.Stride+n {
 		panic("la: Cholesky: short matrix data")
 	}
-	s := getTriSolver(a, n, n)
-	s.n = n
+	s := getTriSolver(a, n)
 	ok := s.chol(0, n)
 	putTriSolver(s)
 	return ok

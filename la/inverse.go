@@ -23,7 +23,7 @@ func InvLowerTo(dst, l blas64.General) {
 	if n == 0 {
 		return
 	}
-	s := getTriSolver(l, n, n)
+	s := getTriSolver(l, n)
 	s.invertLeaves(n)
 	s.invRec(dst, 0, n)
 	zeroUpper(dst)
@@ -47,7 +47,7 @@ func CholInverseTo(dst, l blas64.General) {
 	if n == 0 {
 		return
 	}
-	s := getTriSolver(l, n, n)
+	s := getTriSolver(l, n)
 	s.invertLeaves(n)
 	s.invRec(dst, 0, n)
 	s.lauum(dst, 0, n)

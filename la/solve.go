@@ -29,7 +29,7 @@ func SolveLowerTo(dst, l, b blas64.General) {
 		blas64.Trsm(blas.Left, blas.NoTrans, 1, lowerTri(l), dst)
 		return
 	}
-	s := getTriSolver(l, n, m)
+	s := getTriSolver(l, n)
 	s.invertLeaves(n)
 	s.leftN(0, n, dst)
 	putTriSolver(s)
@@ -47,7 +47,7 @@ func SolveLowerTransTo(dst, l, b blas64.General) {
 		blas64.Trsm(blas.Left, blas.Trans, 1, lowerTri(l), dst)
 		return
 	}
-	s := getTriSolver(l, n, m)
+	s := getTriSolver(l, n)
 	s.invertLeaves(n)
 	s.leftT(0, n, dst)
 	putTriSolver(s)
@@ -67,7 +67,7 @@ func SolveLowerTransRightTo(dst, l, b blas64.General) {
 		blas64.Trsm(blas.Right, blas.Trans, 1, lowerTri(l), dst)
 		return
 	}
-	s := getTriSolver(l, n, m)
+	s := getTriSolver(l, n)
 	s.invertLeaves(n)
 	s.rightT(0, n, dst)
 	putTriSolver(s)
@@ -86,7 +86,7 @@ func CholSolveTo(dst, l, b blas64.General) {
 		blas64.Trsm(blas.Left, blas.Trans, 1, lowerTri(l), dst)
 		return
 	}
-	s := getTriSolver(l, n, m)
+	s := getTriSolver(l, n)
 	s.invertLeaves(n)
 	s.leftN(0, n, dst)
 	s.leftT(0, n, dst)

@@ -41,9 +41,9 @@ func triSplit(n int) int {
 type triSolver struct {
 	l   []float64 // L, from its element (0, 0)
 	lda int
-	n   int       // order of L (used by chol)
+	n   int       // order of L
 	inv []float64 // inverse of diagonal block k at inv[k*triNB*triNB:], stride triNB
-	tmp []float64 // leaf products, up to triNB × (right-hand sides)
+	tmp []float64 // triNB×triNB scratch for the leaves
 }
 
 // block returns L[i0:i0+r, j0:j0+c].
@@ -213,11 +213,10 @@ func copyGeneral(dst, src blas64.General) {
 // repeated factorisations and solves of the same size do not allocate.
 var triPool sync.Pool
 
-// getTriSolver returns a solver for the n×n lower triangle of l with scratch
-// for up to m right-hand sides (rows for rightT, columns for leftN/leftT).
-func getTriSolver(l blas64.General, n, m int) *triSolver {
+// getTriSolver returns a solver for the n×n lower triangle of l.
+func getTriSolver(l blas64.General, n int) *triSolver {
 	nInv := (n + triNB - 1) / triNB * triNB * triNB
-	nTmp := max(m, 1) * triNB
+	const nTmp = triNB * triNB
 	s, _ := triPool.Get().(*triSolver)
 	if s == nil {
 		s = new(triSolver)
@@ -229,7 +228,7 @@ func getTriSolver(l blas64.General, n, m int) *triSolver {
 		s.tmp = make([]float64, nTmp)
 	}
 	s.inv, s.tmp = s.inv[:nInv], s.tmp[:nTmp]
-	s.l, s.lda = l.Data, l.Stride
+	s.l, s.lda, s.n = l.Data, l.Stride, n
 	return s
 }
 
