@@ -62,8 +62,8 @@ func SetGramMethod(m GramMethod) GramMethod {
 // single-core crossovers measured on the project machine
 // (docs/performance.md, "Gram kernels"):
 //
-//   - OpenBLAS, SIMD path: 24 for cross blocks (AVX-512 breaks even between
-//     d = 22 and 32) and 128 for K(X,X), where the direct path saves
+//   - OpenBLAS, SIMD path: 32 for cross blocks (AVX-512 breaks even between
+//     d = 32 and 48) and 128 for K(X,X), where the direct path saves
 //     the transposing copy that follows DSYRK (NEON, unmeasured, is given
 //     the same values);
 //   - OpenBLAS, generic path: 0, since OpenBLAS beats the pure-Go tile loop
@@ -84,7 +84,7 @@ func directMaxD(sym bool) int {
 	case sym:
 		return 128
 	}
-	return 24
+	return 32
 }
 
 // DirectMaxD reports the largest input dimension d for which SqDistTo and
