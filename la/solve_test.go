@@ -81,12 +81,32 @@ func maxDiff(a, b blas64.General) float64 {
 	return m
 }
 
+// forceSolver makes the solves take the recursive solver (on) or DTRSM
+// (off) for any number of right-hand sides, and returns the restore.
+func forceSolver(on bool) func() {
+	l, r := triLeftMin, triRightMin
+	if on {
+		triLeftMin, triRightMin = 0, 0
+	} else {
+		triLeftMin, triRightMin = 1<<62, 1<<62
+	}
+	return func() { triLeftMin, triRightMin = l, r }
+}
+
 func TestSolves(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		t.Run(fmt.Sprintf("solver=%v", on), func(t *testing.T) {
+			defer forceSolver(on)()
+			testSolves(t)
+		})
+	}
+}
+
+func testSolves(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, n := range triSizes {
 		l, _ := cholFactor(t, n, 2, rng)
-		// m on both sides of triDirectMax, so both paths are exercised.
-		for _, m := range []int{1, 5, triDirectMax + 1, 70} {
+		for _, m := range []int{1, 5, 70} {
 			b := randGeneral(n, m, rng)
 			wantN := refSolve(l, b, false)
 			wantT := refSolve(l, b, true)
@@ -243,6 +263,7 @@ func TestSolveNoAlloc(t *testing.T) {
 	if Backend != "openblas" {
 		t.Skip("gonum's pure-Go DGEMM allocates its own goroutine workspace")
 	}
+	defer forceSolver(true)()
 	rng := rand.New(rand.NewPCG(17, 18))
 	l, _ := cholFactor(t, 200, 0, rng)
 	b := randGeneral(200, 100, rng)
