@@ -1,0 +1,48 @@
+package ep
+
+import (
+	"runtime"
+	"runtime/debug"
+	"testing"
+
+	"github.com/passgp-fast/passgp-fast/kernel"
+)
+
+// TestSweepAllocations: after the first sweep has grown the pooled
+// workspaces, a sweep of either schedule allocates far less than one n×n
+// matrix.
+func TestSweepAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items at random under the race detector")
+	}
+	const n = 300
+	x, y := blobs(n, 21)
+	k := kernel.SE{Var: 2, Len2: 1, Jitter: 1e-4}
+	p, err := Infer(k, x, y, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No collection while measuring: it would empty the sync.Pools.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	for _, s := range schedules {
+		it, err := NewIteration(k, x, y, &p.Sites, &Options{Schedule: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		it.Sweep() // grow the pools
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		const sweeps = 3
+		for i := 0; i < sweeps; i++ {
+			if _, err := it.Sweep(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runtime.ReadMemStats(&m1)
+		it.Close()
+		perSweep := float64(m1.TotalAlloc-m0.TotalAlloc) / sweeps
+		if limit := 8.0 * n * n / 10; perSweep > limit {
+			t.Errorf("%v: %.0f bytes allocated per sweep, want < %.0f", s, perSweep, limit)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package ep
+
+const raceEnabled = false
