@@ -47,9 +47,10 @@ type OptimizeResult struct {
 // (projected gradient zero), so the search stops at a bound when log Z
 // keeps increasing beyond it; AtBound and Status report this.
 //
-// An EP run that does not converge within the sweep cap is used as it is
-// (its sites are still a valid approximation); an error is returned only
-// if EP fails at the start or no evaluation succeeded.
+// An EP run of the parallel schedule that does not converge within the
+// sweep cap is continued with the sequential schedule; one that still does
+// not converge is used as it is (its sites are a valid approximation). An
+// error is returned only if EP fails at the start.
 func Optimize(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *OptimizeOptions) (*OptimizeResult, error) {
 	if o == nil {
 		o = &OptimizeOptions{}
@@ -110,14 +111,15 @@ func Optimize(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Optimi
 		th := slices.Clone(theta0)
 		at := make([]bool, np)
 		for i, j := range free {
-			t := math.Exp(u[i])
+			// Compare in log space: exp(log(hi)) may round below hi.
 			switch {
-			case t <= lo[j]:
-				t, at[j] = lo[j], true
-			case t >= hi[j]:
-				t, at[j] = hi[j], true
+			case u[i] <= math.Log(lo[j])+1e-12:
+				th[j], at[j] = lo[j], true
+			case u[i] >= math.Log(hi[j])-1e-12:
+				th[j], at[j] = hi[j], true
+			default:
+				th[j] = math.Exp(u[i])
 			}
-			th[j] = t
 		}
 		return th, at
 	}
@@ -131,6 +133,13 @@ func Optimize(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Optimi
 		evals++
 		p, err := Infer(e.kern, x, y, sites, &o.EP)
 		var nc *NotConvergedError
+		if errors.As(err, &nc) && o.EP.Schedule == Parallel {
+			// Parallel EP can oscillate at extreme hyperparameters; the
+			// sequential schedule is the robust fallback.
+			seq := o.EP
+			seq.Schedule = Sequential
+			p, err = Infer(e.kern, x, y, &nc.Post.Sites, &seq)
+		}
 		if errors.As(err, &nc) {
 			p, err = nc.Post, nil
 		}

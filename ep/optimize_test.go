@@ -78,3 +78,29 @@ func TestOptimizeUnbounded(t *testing.T) {
 		})
 	}
 }
+
+// TestOptimizeBound: with an upper bound below se_blobs_n40's maximum the
+// search stops at the bound and says so.
+func TestOptimizeBound(t *testing.T) {
+	f := loadFixture(t, filepath.Join(fixtureDir, "se_blobs_n40.json"))
+	r, err := Optimize(f.kernelOf(t, f.Opt.Theta0), denseOf(f.X), f.Y, nil, &OptimizeOptions{
+		Fixed: []bool{false, false, true},
+		Upper: []float64{5, 1e6, 1},
+		EP:    tightEP,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := r.Kernel.Params()
+	t.Logf("theta %v, %d evals, %s", th, r.Evals, r.Status)
+	if th[0] != 5 || !r.AtBound[0] || r.AtBound[1] || r.AtBound[2] {
+		t.Errorf("theta %v, AtBound %v: want t1 at its bound 5 only", th, r.AtBound)
+	}
+	if !strings.Contains(r.Status, "t1 at its upper bound 5") {
+		t.Errorf("status %q does not name the bound", r.Status)
+	}
+	// The other component is optimal given t1 = 5.
+	if g := r.Post.GradientTo(nil); math.Abs(g[1]) > 1e-5 {
+		t.Errorf("d log Z/d log t2 = %v at the constrained optimum", g[1])
+	}
+}
