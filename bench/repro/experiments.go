@@ -156,7 +156,7 @@ func runIJCNN(ctx context.Context, env *Env) error {
 
 func runMNIST(ctx context.Context, env *Env) error {
 	cfg := env.Cfg
-	return runExperiment(ctx, env, "mnist", "MNIST (Sections 6.2 and 6.3)", loadMNIST, 6000, 2000,
+	return runExperiment(ctx, env, "mnist", "MNIST (Sections 6.2 and 6.3)", loadMNIST, 3000, 1000,
 		func(tr, te *Dataset) string {
 			return "Digits 0-9 one-against-the-rest; inputs are pixels/255 (in [0, 1])."
 		},

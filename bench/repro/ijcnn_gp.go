@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
+	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/kernel"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
@@ -18,22 +20,48 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 	cfg := env.Cfg
 	b.declare("gp-table", "svm", "mem")
 	ms := []int{100, 200, 300, 400, 500, 600, 700, 800, 900, 1000}
+	paperMs := []int{100, 500, 1000}
 	if cfg.Quick {
-		ms = []int{100, 300, 500}
+		ms, paperMs = []int{100, 300}, []int{100}
 	}
 	const sub = 50
-	se := kernel.SE{Var: 1, Len2: 1.0 / 8, Jitter: 1.0 / 16}
-	methods := []struct {
+	// The paper's theta = [1, 1/8, 1/16] read as our SE parameters (signal
+	// variance, squared length scale, jitter) gives a weak latent scale on
+	// this imbalanced task (about 9.5% positives), so we also choose theta
+	// on the training data only: maximise log Z_EP on a random subsample of
+	// 2000 training points, starting from the paper's values.
+	paperSE := kernel.SE{Var: 1, Len2: 1.0 / 8, Jitter: 1.0 / 16}
+	evN := 2000
+	if cfg.Quick {
+		evN = 1000
+	}
+	evSub := tr.Subsample(evN, cfg.Seed+11)
+	t0 := time.Now()
+	opt, err := ep.Optimize(paperSE, evSub.X, evSub.Y, nil, &ep.OptimizeOptions{MaxEvals: 60})
+	if opt == nil || opt.Kernel == nil {
+		return fmt.Errorf("IJCNN theta selection: %v", err)
+	}
+	chosen := opt.Kernel.(kernel.SE)
+	thetaNote := fmt.Sprintf("theta chosen by maximising log Z_EP on a random %d-point training subsample (%d EP runs, %.1f s, %s): "+
+		"[%.3g, %.3g, %.3g] (signal variance, squared length scale, jitter).", evN, opt.Evals, time.Since(t0).Seconds(), opt.Status,
+		chosen.Var, chosen.Len2, chosen.Jitter)
+	env.logf("IJCNN %s", thetaNote)
+	type meth struct {
 		name string
 		o    func(m int) passgp.Options
-	}{
-		{"fPASS-GP", func(m int) passgp.Options {
-			return passgp.Options{Method: passgp.FPASSGP, Kernel: se, FixedTheta: true, Init: m, M: m, Sub: sub}
-		}},
-		{"IVM", func(m int) passgp.Options {
-			return passgp.Options{Method: passgp.IVM, Kernel: kernel.SELin{SE: se, Lin: 1}, FixedTheta: true, M: m}
-		}},
+		ms   []int
 	}
+	mk := func(se kernel.SE, tag string, ms []int) []meth {
+		return []meth{
+			{"fPASS-GP" + tag, func(m int) passgp.Options {
+				return passgp.Options{Method: passgp.FPASSGP, Kernel: se, FixedTheta: true, Init: m, M: m, Sub: sub}
+			}, ms},
+			{"IVM" + tag, func(m int) passgp.Options {
+				return passgp.Options{Method: passgp.IVM, Kernel: kernel.SELin{SE: se, Lin: 1}, FixedTheta: true, M: m}
+			}, ms},
+		}
+	}
+	methods := append(mk(chosen, "", ms), mk(paperSE, " (paper theta)", paperMs)...)
 	type cell struct{ err, brier, train, pred []float64 }
 	res := map[string]map[int]*cell{}
 	for _, m := range methods {
@@ -42,23 +70,21 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 	render := func(note string) {
 		var m md
 		m.h(3, "Error against M and time (paper Figure 7)")
-		m.p("Fixed theta = [1, 1/8, 1/16] (SE: signal variance, squared length scale, jitter; Keerthi et al.'s values as the paper "+
-			"uses them), IVM with an added linear term theta_4 = 1. fPASS-GP: N_init = M, N_sub = %d (about 1000 points per batch; "+
-			"the paper does not state N_sub for IJCNN), N_pass = 4, p_exc = 0.02. IVM selects M points greedily from all training "+
-			"points. Training uses both cores; the time axis is training time (prediction of the %d test points is listed separately). "+
-			"The paper gives IJCNN results only as a figure (errors roughly 1.5-4%% over this range of M), so no paper column.", sub, te.N())
+		m.p("Two fixed hyperparameter settings for the SE covariance (signal variance, squared length scale, jitter): the paper's "+
+			"theta = [1, 1/8, 1/16] (Keerthi et al.'s values as the paper gives them), and %s IVM adds a linear term theta_4 = 1. "+
+			"fPASS-GP: N_init = M, N_sub = %d (about 1000 points per batch; the paper does not state N_sub for IJCNN), N_pass = 4, "+
+			"p_exc = 0.02. IVM selects M points greedily from all training points. Training uses both cores; the time axis is training "+
+			"time (prediction of the %d test points is listed separately). The paper gives IJCNN results only as a figure (mean errors "+
+			"of roughly 2-4%% over this range of M, fPASS-GP slightly below RSVM and IVM), so there is no paper column. For scale: "+
+			"always predicting the majority class gives %.2f%% test error.", thetaNote, sub, te.N(), majorityErr(te.Y))
 		var t Table
-		t.Header = []string{"M", "fPASS-GP error % (measured here)", "fPASS-GP train (s)", "fPASS-GP predict (s)", "IVM error % (measured here)", "IVM train (s)", "IVM predict (s)"}
-		for _, mm := range ms {
-			row := []string{fmt.Sprint(mm)}
-			for _, meth := range methods {
+		t.Header = []string{"method", "M", "error % (measured here)", "Brier", "train (s)", "predict (s)"}
+		for _, meth := range methods {
+			for _, mm := range meth.ms {
 				if c := res[meth.name][mm]; c != nil {
-					row = append(row, pm(c.err, 2), pm(c.train, 1), pm(c.pred, 1))
-				} else {
-					row = append(row, "", "", "")
+					t.Row(meth.name, fmt.Sprint(mm), pm(c.err, 2), pm(c.brier, 4), pm(c.train, 1), pm(c.pred, 1))
 				}
 			}
-			t.Row(row...)
 		}
 		m.table(&t)
 		for _, xs := range []string{"M", "time"} {
@@ -69,7 +95,7 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 			for _, meth := range methods {
 				var s Series
 				s.Name = meth.name
-				for _, mm := range ms {
+				for _, mm := range meth.ms {
 					c := res[meth.name][mm]
 					if c == nil || len(c.err) == 0 {
 						continue
@@ -101,38 +127,73 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 		b.set("gp-table", m.String())
 	}
 	est := 20 * time.Second
+	type job struct {
+		m  meth
+		mm int
+	}
+	// Ascending M, the chosen theta first at each M; LIBSVM before M > 500.
+	var jobs []job
 	for _, mm := range ms {
 		for _, meth := range methods {
-			for _, seed := range env.seeds() {
-				if skip, note := env.skipIfLate(ctx, fmt.Sprintf("IJCNN M >= %d", mm), est); skip {
-					render(note)
-					return ctx.Err()
+			for _, x := range meth.ms {
+				if x == mm {
+					jobs = append(jobs, job{meth, mm})
 				}
-				o := meth.o(mm)
-				o.Seed, o.Threads, o.Progress = seed, cfg.Threads, env.progress(meth.name)
-				env.logf("IJCNN %s M=%d seed %d", meth.name, mm, seed)
-				r, err := passgp.Train(ctx, tr.X, tr.Y, &o)
-				if err != nil {
-					if ctx.Err() != nil {
-						render("")
-						return err
-					}
-					env.logf("IJCNN %s M=%d: %v", meth.name, mm, err)
-					continue
-				}
-				e, br, pt := evalBinary(r.Model, te.X, te.Y)
-				c := res[meth.name][mm]
-				if c == nil {
-					c = &cell{}
-					res[meth.name][mm] = c
-				}
-				c.err, c.brier = append(c.err, e), append(c.brier, br)
-				c.train, c.pred = append(c.train, r.Elapsed.Seconds()), append(c.pred, pt.Seconds())
-				env.logf("IJCNN %s M=%d: error %.2f%% train %.1fs", meth.name, mm, e, r.Elapsed.Seconds())
-				est = max(est, 2*(r.Elapsed+pt))
-				render("")
 			}
 		}
 	}
+	for _, mm := range paperMs {
+		if !slices.Contains(ms, mm) {
+			for _, meth := range methods[2:] {
+				jobs = append(jobs, job{meth, mm})
+			}
+		}
+	}
+	for _, jb := range jobs {
+		meth, mm := jb.m, jb.mm
+		if mm > 500 {
+			b.svm() // LIBSVM before the costliest active set sizes
+		}
+		for _, seed := range env.seeds() {
+			if skip, note := env.skipIfLate(ctx, fmt.Sprintf("IJCNN %s M = %d and later", meth.name, mm), est); skip {
+				render(note)
+				return ctx.Err()
+			}
+			o := meth.o(mm)
+			o.Seed, o.Threads, o.Progress = seed, cfg.Threads, env.progress(meth.name)
+			env.logf("IJCNN %s M=%d seed %d", meth.name, mm, seed)
+			r, err := passgp.Train(ctx, tr.X, tr.Y, &o)
+			if err != nil {
+				if ctx.Err() != nil {
+					render("")
+					return err
+				}
+				env.logf("IJCNN %s M=%d: %v", meth.name, mm, err)
+				continue
+			}
+			e, br, pt := evalBinary(r.Model, te.X, te.Y)
+			c := res[meth.name][mm]
+			if c == nil {
+				c = &cell{}
+				res[meth.name][mm] = c
+			}
+			c.err, c.brier = append(c.err, e), append(c.brier, br)
+			c.train, c.pred = append(c.train, r.Elapsed.Seconds()), append(c.pred, pt.Seconds())
+			env.logf("IJCNN %s M=%d: error %.2f%% train %.1fs", meth.name, mm, e, r.Elapsed.Seconds())
+			est = max(est, 2*(r.Elapsed+pt))
+			render("")
+		}
+	}
 	return nil
+}
+
+// majorityErr is the test error % of always predicting the majority label.
+func majorityErr(y []float64) float64 {
+	pos := 0
+	for _, v := range y {
+		if v > 0 {
+			pos++
+		}
+	}
+	return 100 * float64(min(pos, len(y)-pos)) / float64(len(y))
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -51,6 +52,7 @@ func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stag
 		env.logf("%s: class %v, %d active images x %d shifts", out.Name, stage1.Classes[j], len(b.Y), dirs)
 		res, err := augmentStage(ctx, b, w, h, dirs, pinc, sub, seed, env.Cfg.Threads)
 		if err != nil {
+			out.PartialNote = partialNote(mc, mr, te, j, err)
 			return err
 		}
 		res.Elapsed += time.Duration(stage1Times[j] * float64(time.Second))
@@ -62,4 +64,21 @@ func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stag
 	out.add(mr, ev)
 	out.testY = te.Y
 	return nil
+}
+
+// partialNote describes the classes whose second stage finished before an
+// interruption (class done is the one that failed or was stopped).
+func partialNote(mc *passgp.MultiClass, mr *passgp.MultiResult, te *Dataset, failed int, err error) string {
+	var m md
+	m.p("The second stage stopped at class %v (`%v`); classes finished before that (measured here):", mc.Classes[failed], err)
+	var t Table
+	t.Header = []string{"digit", "error % with invariances", "|A|", "time, both stages (s)"}
+	p := make([]float64, te.N())
+	for j := 0; j < failed; j++ {
+		mc.Models[j].PredictTo(p, te.X)
+		t.Row(ffmt(mc.Classes[j]), f(binaryErr(p, binaryLabels(te.Y, mc.Classes[j])), 2),
+			fmt.Sprint(len(mc.Models[j].Y)), f(mr.PerClass[j].Elapsed.Seconds(), 0))
+	}
+	m.table(&t)
+	return m.String()
 }

@@ -36,7 +36,9 @@ type multiRuns struct {
 	Models     []*passgp.MultiClass // every repetition
 	Classes    []float64
 	Partial    bool
-	testY      []float64
+	// PartialNote is set when a stage stopped part-way.
+	PartialNote string
+	testY       []float64
 }
 
 func (r *multiRuns) add(mr *passgp.MultiResult, ev multiEval) {
@@ -86,7 +88,7 @@ func trainMulti(ctx context.Context, env *Env, tr, te *Dataset, r *multiRuns, o 
 func uspsGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 	env := b.env
 	cfg := env.Cfg
-	b.declare("gp-main", "gp-digits", "gp-fig5", "gp-inv", "svm", "gp-fig4", "gp-fig6", "gp-full", "mem")
+	b.declare("gp-main", "gp-digits", "gp-fig5", "gp-inv", "gp-inv-partial", "svm", "gp-fig4", "gp-fig6", "gp-full", "mem")
 
 	runs := []*multiRuns{
 		{Name: "PASS-GP", PaperErr: "4.51 ± 0.17", PaperBrier: "0.53 ± 0.03"},
@@ -138,6 +140,9 @@ func uspsGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 		err := augmentMulti(ctx, env, m1, runs[0].Times[rep], te, inv, 16, 16, 4, 0.99, 10, env.seeds()[rep])
 		if len(inv.Multi) > 0 {
 			b.set("gp-inv", uspsInvTable(inv, runs[0]))
+		}
+		if inv.PartialNote != "" {
+			b.set("gp-inv-partial", inv.PartialNote)
 		}
 		if err != nil {
 			return err
