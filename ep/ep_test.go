@@ -161,6 +161,17 @@ func TestInferCovPriorMean(t *testing.T) {
 		if d, i := maxAbsDiff(p.Sites.Nu, nu); d > 1e-8 {
 			t.Errorf("%v: nu[%d] diff %.3g", s, i, d)
 		}
+		// FromSitesCov rebuilds the same posterior without iterating.
+		q, err := FromSitesCov(K, m, y, p.Sites)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(q.LogZ-p.LogZ) > 1e-12 || q.Sweeps != 0 {
+			t.Errorf("%v: FromSitesCov log Z %v, want %v", s, q.LogZ, p.LogZ)
+		}
+		if d, i := maxAbsDiff(q.Mean, p.Mean); d > 1e-12 {
+			t.Errorf("%v: FromSitesCov Mean[%d] diff %.3g", s, i, d)
+		}
 		// μ = K b + m.
 		mu := mat.NewVecDense(25, nil)
 		mu.MulVec(K, mat.NewVecDense(25, p.Alpha))
