@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -65,8 +66,19 @@ func loadFixtures(t testing.TB) []*fixture {
 	return fs
 }
 
+var (
+	fixtureMu    sync.Mutex
+	fixtureCache = map[string]*fixture{}
+)
+
+// loadFixture parses a fixture file once per test binary.
 func loadFixture(t testing.TB, path string) *fixture {
 	t.Helper()
+	fixtureMu.Lock()
+	defer fixtureMu.Unlock()
+	if f := fixtureCache[path]; f != nil {
+		return f
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Skipf("fixture %s: %v", path, err)
@@ -75,6 +87,7 @@ func loadFixture(t testing.TB, path string) *fixture {
 	if err := json.Unmarshal(b, &f); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+	fixtureCache[path] = &f
 	return &f
 }
 
