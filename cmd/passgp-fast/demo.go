@@ -20,9 +20,15 @@ import (
 // other coordinates bend with the arc position, so no class is linearly
 // separable from the rest and the Bayes error is a few percent.
 func demoData(seed uint64, n, k, dim int) *data.Dataset {
+	return demoDataNoise(seed, n, k, dim, demoNoise)
+}
+
+// demoNoise is the default noise level of the demo problem.
+const demoNoise = 0.2
+
+func demoDataNoise(seed uint64, n, k, dim int, noise float64) *data.Dataset {
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	ds := &data.Dataset{N: n, D: dim, X: make([]float64, n*dim), Y: make([]float64, n), Source: "demo"}
-	const noise = 0.3
 	for i := 0; i < n; i++ {
 		c := rng.IntN(k)
 		t := rng.Float64() // position along the band
@@ -58,6 +64,8 @@ rest), evaluates on a held-out test set and prints a summary. Takes seconds.`)
 	seed := fs.Uint64("seed", 1, "random seed (data and training)")
 	method := fs.String("method", "passgp", "active set method: passgp, fpassgp, ivm, random or full")
 	initN := fs.Int("init", 100, "initial active set size N_init")
+	hypEvery := fs.Int("hyp-every", 1, "optimise the hyperparameters on every `K`-th batch")
+	noise := fs.Float64("noise", demoNoise, "standard deviation of the noise around the bands")
 	plotDir := fs.String("plots", "", "write PNG figures to `DIR`")
 	modelOut := fs.String("model", "", "also write the model to `FILE`")
 	threads := fs.Int("threads", 0, "worker and BLAS threads (0: all cores)")
@@ -81,11 +89,14 @@ rest), evaluates on a held-out test set and prints a summary. Takes seconds.`)
 	if *threads > 0 {
 		la.SetThreads(*threads)
 	}
-	train := demoData(*seed, *n, *classes, *dim)
-	test := demoData(*seed+1000003, *nTest, *classes, *dim)
+	if !(*noise >= 0 && *noise <= 10) {
+		return usageErr(stderr, "demo", "--noise must be in [0, 10], got %v", *noise)
+	}
+	train := demoDataNoise(*seed, *n, *classes, *dim, *noise)
+	test := demoDataNoise(*seed+1000003, *nTest, *classes, *dim, *noise)
 
 	t := trainFlags{quiet: *quiet || *asJSON}
-	t.cfg = trainConfig{Method: *method, Kernel: "se", Degree: 9, Init: *initN, Sub: 10, PInc: 0.6, PDel: 0.99, PExc: 0.02, HypEvery: 1, Seed: *seed, N: *n, D: *dim, Data: "demo"}
+	t.cfg = trainConfig{Method: *method, Kernel: "se", Degree: 9, Init: *initN, Sub: 10, PInc: 0.6, PDel: 0.99, PExc: 0.02, HypEvery: *hypEvery, Seed: *seed, N: *n, D: *dim, Data: "demo"}
 	o, err := t.cfg.options(*dim)
 	if err != nil {
 		return exitFor(stderr, "demo", err)
