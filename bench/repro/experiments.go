@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -104,7 +105,12 @@ func runExperiment(ctx context.Context, env *Env, key, title string,
 		if gp == nil {
 			b.set("gp", "The GP side was not run: this build of bench/repro has no GP experiment code for "+key+".")
 		} else if err := gp(ctx, b, tr, te); err != nil {
-			b.set("gp-error", fmt.Sprintf("**The GP run stopped with an error:** `%v`", err))
+			if errors.Is(err, context.DeadlineExceeded) {
+				b.set("gp-error", fmt.Sprintf("**The run reached its deadline (--deadline %s) here; the parts that had not finished are missing or partial.**",
+					cfg.Deadline.Format("15:04 MST")))
+			} else {
+				b.set("gp-error", fmt.Sprintf("**The GP run stopped with an error:** `%v`", err))
+			}
 			env.logf("%s GP: %v", key, err)
 		}
 	}

@@ -120,10 +120,15 @@ func mnistGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 		render()
 		partial := ""
 		if runs[0].Partial {
-			partial = "partial run"
+			partial = "classifiers stopped unfinished: error of the partial models"
 		}
 		b.target(Target{Name: "MNIST PASS-GP multi-class error", Goal: "<= 1.5 %", Limit: 1.5, Measured: meanOf(runs[0].Multi), Unit: "%", Note: partial})
-		b.target(Target{Name: "MNIST ten-digit PASS-GP training time", Goal: "< 30 min", Limit: 30, Measured: meanOf(runs[0].Total) / 60, Unit: "min", Note: partial})
+		tt := Target{Name: "MNIST ten-digit PASS-GP training time", Goal: "< 30 min", Limit: 30, Measured: meanOf(runs[0].Total) / 60, Unit: "min"}
+		if runs[0].Partial {
+			tt.Note = fmt.Sprintf("training was stopped unfinished after %.1f min", tt.Measured)
+			tt.Measured = math.NaN()
+		}
+		b.target(tt)
 	}
 	if err != nil {
 		return err
@@ -164,6 +169,5 @@ func mnistGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 	if len(runs[1].Multi) > 0 {
 		render()
 	}
-	_ = math.NaN
 	return err
 }
