@@ -120,7 +120,7 @@ const (
 	DefaultPDel         = 0.99
 	DefaultPExc         = 0.02
 	DefaultAugmentPInc  = 0.99
-	DefaultHypMaxEvals  = 10
+	DefaultHypMaxEvals  = 3
 	DefaultEPTol        = 1e-3
 	DefaultMaxFullBytes = int64(1) << 30
 	// scoreChunk is the number of batch rows scored by one BLAS-3 call; it

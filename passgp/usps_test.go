@@ -85,6 +85,9 @@ func TestUSPS(t *testing.T) {
 	if s := os.Getenv("PASSGP_HYPEVERY"); s != "" {
 		o.HypEvery, _ = strconv.Atoi(s)
 	}
+	if s := os.Getenv("PASSGP_HYPPASSES"); s != "" {
+		o.HypPasses, _ = strconv.Atoi(s)
+	}
 	if s := os.Getenv("PASSGP_PASSES"); s != "" {
 		o.Passes, _ = strconv.Atoi(s)
 	}
