@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -187,5 +188,33 @@ func TestParseFlags(t *testing.T) {
 	}
 	if _, err := parseFlags([]string{"--only", "cifar"}); err == nil {
 		t.Error("unknown experiment accepted")
+	}
+}
+
+func TestParseDeadline(t *testing.T) {
+	now := time.Date(2026, 11, 21, 3, 0, 0, 0, time.UTC)
+	got, err := parseDeadline("05:20", now)
+	if err != nil || !got.Equal(time.Date(2026, 11, 21, 5, 20, 0, 0, time.UTC)) {
+		t.Errorf("parseDeadline(05:20) = %v, %v", got, err)
+	}
+	got, err = parseDeadline("2026-11-21T05:20:00Z", now)
+	if err != nil || got.Hour() != 5 {
+		t.Errorf("parseDeadline(RFC 3339) = %v, %v", got, err)
+	}
+	if _, err := parseDeadline("soon", now); err == nil {
+		t.Error("parseDeadline accepted garbage")
+	}
+}
+
+func TestMajorityErr(t *testing.T) {
+	if got := majorityErr([]float64{1, -1, -1, -1}); got != 25 {
+		t.Errorf("majorityErr = %v, want 25", got)
+	}
+}
+
+func TestBinaryErr(t *testing.T) {
+	// q(+1|x) thresholded at 1/2; exactly 1/2 predicts -1.
+	if got := binaryErr([]float64{0.9, 0.5, 0.2, 0.7}, []float64{1, 1, -1, -1}); got != 50 {
+		t.Errorf("binaryErr = %v, want 50", got)
 	}
 }
