@@ -40,12 +40,12 @@ type OptimizeResult struct {
 	AtBound []bool        // per θ component: at its lower or upper bound
 }
 
-// Optimize maximises log Z_EP over log θ with L-BFGS (lbfgs.go),
+// Optimize maximises log Z_EP over log θ with gonum/optimize's L-BFGS,
 // starting from k's θ. Every EP run is warm-started from the sites of the
 // previous one (or from warm for the first). Components outside
 // [Lower, Upper] are clamped to the bounds, where log Z is treated as flat
-// (projected gradient zero), so the search stops at a bound when log Z
-// keeps increasing beyond it; AtBound and Status report this.
+// (gradient zero beyond the bound), so the search stops at a bound when
+// log Z keeps increasing beyond it; AtBound and Status report this.
 //
 // An EP run of the parallel schedule that does not converge within the
 // sweep cap is continued with the sequential schedule; one that still does
@@ -177,28 +177,10 @@ func Optimize(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Optimi
 	}
 	status := "no free hyperparameters"
 	if len(free) > 0 {
-		ulo, uhi := make([]float64, len(free)), make([]float64, len(free))
-		for i, j := range free {
-			ulo[i], uhi[i] = math.Log(lo[j]), math.Log(hi[j])
-		}
-		res := lbfgs(func(u, g []float64) (float64, bool) {
+		status = minimize(func(u []float64) (float64, []float64, bool) {
 			e := evaluate(u)
-			copy(g, e.g)
-			return e.f, e.post != nil
-		}, u0, lbfgsSettings{
-			maxEvals: maxEvals,
-			evals:    func() int { return evals },
-			gradTol:  gradTol,
-			// EP's log Z is accurate to about its tolerance: stop when five
-			// iterations gained less than that.
-			funcTol: math.Max(o.EP.tol(), 1e-12),
-			project: func(u []float64) {
-				for i := range u {
-					u[i] = math.Min(math.Max(u[i], ulo[i]), uhi[i])
-				}
-			},
-		})
-		status = res.status
+			return e.f, e.g, e.post != nil
+		}, u0, maxEvals, gradTol, math.Max(o.EP.tol(), 1e-12))
 	}
 	r := &OptimizeResult{Kernel: best.kern, Post: best.post, Evals: evals, AtBound: best.bounds}
 	var at []string
