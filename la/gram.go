@@ -337,47 +337,65 @@ func tileDirect(dst, a, b blas64.General, sym, dot bool, fin func(r []float64)) 
 		}
 	}
 	ld := dst.Stride
-	forBlocks((n1+3)/4, func(blk int) {
+	// Work unit: a chunk of rows, walked panel by panel so that a panel
+	// (w·d values) is reused from cache by every 4-row block of the chunk,
+	// instead of all of packed b streaming through for each block.
+	chunk := rowChunk(d)
+	forBlocks((n1+chunk-1)/chunk, func(c int) {
 		var scratch [4 * 16]float64
-		i0 := 4 * blk
-		rows := min(4, n1-i0)
+		c0, c1 := c*chunk, min(n1, (c+1)*chunk)
 		for p := 0; p < np; p++ {
 			j0 := p * w
-			if tri && j0+w <= i0 {
+			if tri && j0+w <= c0 {
 				continue // entirely below the diagonal
 			}
 			cols := min(w, n2-j0)
 			pan := bp[p*w*d : (p+1)*w*d]
-			switch {
-			case rows == 4 && cols == w:
-				tile(dst.Data[i0*ld+j0:], ld, a.Data[i0*a.Stride:], a.Stride, pan, d)
-			case rows == 4:
-				tile(scratch[:], w, a.Data[i0*a.Stride:], a.Stride, pan, d)
-				for r := 0; r < 4; r++ {
-					copy(dst.Data[(i0+r)*ld+j0:(i0+r)*ld+j0+cols], scratch[r*w:])
+			for i0 := c0; i0 < c1; i0 += 4 {
+				if tri && j0+w <= i0 {
+					continue
 				}
-			default:
-				for r := 0; r < rows; r++ {
-					tile(scratch[:], w, a.Data[(i0+r)*a.Stride:], 0, pan, d)
-					copy(dst.Data[(i0+r)*ld+j0:(i0+r)*ld+j0+cols], scratch[:cols])
+				rows := min(4, c1-i0)
+				switch {
+				case rows == 4 && cols == w:
+					tile(dst.Data[i0*ld+j0:], ld, a.Data[i0*a.Stride:], a.Stride, pan, d)
+				case rows == 4:
+					tile(scratch[:], w, a.Data[i0*a.Stride:], a.Stride, pan, d)
+					for r := 0; r < 4; r++ {
+						copy(dst.Data[(i0+r)*ld+j0:(i0+r)*ld+j0+cols], scratch[r*w:])
+					}
+				default:
+					for r := 0; r < rows; r++ {
+						tile(scratch[:], w, a.Data[(i0+r)*a.Stride:], 0, pan, d)
+						copy(dst.Data[(i0+r)*ld+j0:(i0+r)*ld+j0+cols], scratch[:cols])
+					}
 				}
 			}
 		}
 		if fin == nil {
 			return
 		}
-		for r := 0; r < rows; r++ {
+		for i := c0; i < c1; i++ {
 			j0 := 0
 			if tri {
-				j0 = i0 + r
+				j0 = i
 			}
-			fin(dst.Data[(i0+r)*ld+j0 : (i0+r)*ld+n2])
+			fin(dst.Data[i*ld+j0 : i*ld+n2])
 		}
 	})
 	putBuf(bp)
 	if tri {
 		mirrorUpper(dst)
 	}
+}
+
+// rowChunk is the number of rows per work unit of tileDirect: a multiple of
+// 4 with the chunk's rows of a (chunk·d values) within about 256 KiB, so
+// that they and the current panel stay in the 2 MiB L2 (at least 4 rows,
+// at most 64 so that the threads get enough units).
+func rowChunk(d int) int {
+	c := (256 << 10) / 8 / max(d, 1)
+	return max(4, min(64, c&^3))
 }
 
 // mirrorMinD is the smallest d for which the symmetric direct path computes
