@@ -135,6 +135,8 @@ func saveTiles(path string, w, h vg.Length, plots [][]*plot.Plot) error {
 type Series struct {
 	Name string
 	X, Y []float64
+	// Points draws markers only (a scatter), without connecting lines.
+	Points bool
 }
 
 func (s Series) check() error {
@@ -154,6 +156,7 @@ func Lines(path, title, xlabel, ylabel string, series ...Series) error {
 		return fmt.Errorf("plots: Lines needs at least one series")
 	}
 	p := newPlot(title, xlabel, ylabel)
+	rising := 0
 	for i, s := range series {
 		if err := s.check(); err != nil {
 			return err
@@ -162,20 +165,34 @@ func Lines(path, title, xlabel, ylabel string, series ...Series) error {
 		for k := range s.X {
 			xy[k] = plotter.XY{X: s.X[k], Y: s.Y[k]}
 		}
-		l, pts, err := plotter.NewLinePoints(xy)
+		if s.Y[len(s.Y)-1] > s.Y[0] {
+			rising++
+		}
+		pts, err := plotter.NewScatter(xy)
 		if err != nil {
 			return fmt.Errorf("plots: %w", err)
 		}
-		l.Color = colour(i)
-		l.Width = vg.Points(1.5)
 		pts.Color = colour(i)
 		pts.Shape = draw.CircleGlyph{}
-		p.Add(l, pts)
+		pts.Radius = vg.Points(2.5)
+		thumbs := []plot.Thumbnailer{pts}
+		if !s.Points {
+			l, err := plotter.NewLine(xy)
+			if err != nil {
+				return fmt.Errorf("plots: %w", err)
+			}
+			l.Color = colour(i)
+			l.Width = vg.Points(1.5)
+			p.Add(l)
+			thumbs = append(thumbs, l)
+		}
+		p.Add(pts)
 		if s.Name != "" && len(series) > 1 {
-			p.Legend.Add(s.Name, l, pts)
+			p.Legend.Add(s.Name, thumbs...)
 		}
 	}
-	p.Legend.Top = true
+	// Put the legend where rising (or falling) curves leave room.
+	p.Legend.Top = 2*rising < len(series)
 	return save(p, path)
 }
 
@@ -221,6 +238,8 @@ func Densities(path string, correct, incorrect []float64, bins int) error {
 	p.Y.Min = 0
 	p.Legend.Top = true
 	p.Legend.Left = true
+	p.Legend.XOffs = vg.Points(10)
+	p.Legend.YOffs = -vg.Points(6)
 	return save(p, path)
 }
 
@@ -309,6 +328,8 @@ func Reliability(path string, prob []float64, outcome []bool, bins int) error {
 	p.Legend.Add("model (labels: points per bin)", l, pts)
 	p.Legend.Top = true
 	p.Legend.Left = true
+	p.Legend.XOffs = vg.Points(10)
+	p.Legend.YOffs = -vg.Points(6)
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
 	return save(p, path)
 }

@@ -177,7 +177,7 @@ func testPlots(dir string, m *model.Model, prob, raw *mat.Dense, truth []int, me
 			xs[k], ys[k] = float64(act[i]), 100*perr[i]
 		}
 		if err := plots.Lines(filepath.Join(dir, "error_vs_size.png"), "Binary test error against active set size",
-			"active set size |A| of the classifier", "one-vs-rest test error (%)", plots.Series{Name: "classifiers", X: xs, Y: ys}); err != nil {
+			"active set size |A| of the classifier", "one-vs-rest test error (%)", plots.Series{Name: "classifiers", X: xs, Y: ys, Points: true}); err != nil {
 			return err
 		}
 	}
