@@ -16,25 +16,28 @@ import (
 //     inner products, then a vectorised elementwise pass that forms
 //     |a_i|² + |b_j|² - 2 a_i·b_j, clamps it at 0 and applies exp or the
 //     integer power. Fast for large d; the distance loses relative accuracy
-//     for near-identical points (absolute error about d·ε·(|a_i|²+|b_j|²)).
-//   - direct: a register-tiled assembly kernel that sums (a_ik - b_jk)²
-//     itself, then the same elementwise pass. No cancellation, and it
-//     avoids DGEMM's packing overhead, which dominates for small d.
+//     for near-identical points (absolute error up to 4(d+2)ε(|a_i|²+|b_j|²)).
+//   - direct: register-tiled assembly kernels that sum (a_ik - b_jk)² (or
+//     a_ik·b_jk) themselves, then the same elementwise pass. No
+//     cancellation, and no DGEMM packing overhead, which dominates for
+//     small d.
 //
 // SqDistTo and GramSETo pick direct for d up to DirectMaxD() and gemm above;
 // DotTo and GramPolyTo use gemm (no cancellation to avoid) except with
-// gonum's pure-Go BLAS, where an inner-product tile kernel is faster. When a
-// and b are the same matrix (same backing array, shape and stride) only the
-// upper triangle is computed and mirrored, so K(X,X) is exactly symmetric
-// and its diagonal exact (distance 0). See docs/performance.md, "Gram
-// kernels", for the measurements behind the crossover.
+// gonum's pure-Go BLAS, where the inner-product tile kernel is faster. When
+// a and b are the same matrix (same backing array, shape and stride), the
+// gemm path computes the upper triangle with DSYRK and mirrors it, and the
+// direct path computes the whole square (small d) or the upper tiles and
+// mirrors them; K(X,X) is exactly symmetric and its diagonal exact
+// (distance 0) either way. See docs/performance.md, "Gram kernels", for the
+// measurements behind the crossovers.
 
 // GramMethod selects the formulation of the Gram kernels (for DotTo and
 // GramPolyTo, direct means the inner-product tile kernel).
 type GramMethod int
 
 const (
-	GramAuto   GramMethod = iota // direct for d <= DirectMaxD(), GEMM above
+	GramAuto   GramMethod = iota // by d, backend and SIMD path (DirectMaxD)
 	GramDirect                   // always the direct tile kernel
 	GramGEMM                     // always DGEMM/DSYRK plus the elementwise pass
 )
@@ -48,7 +51,7 @@ const (
 	modeGEMM   = GramGEMM
 )
 
-// SetGramMethod forces the formulation of SqDistTo and GramSETo (for
+// SetGramMethod forces the formulation of the Gram kernels (for
 // benchmarks and experiments) and returns the previous setting. It must not
 // be called concurrently with the Gram kernels.
 func SetGramMethod(m GramMethod) GramMethod {
