@@ -41,10 +41,11 @@ log θ, in the order of --theta (SPEC.md section 1):
 	schedule := fs.String("schedule", "parallel", "EP schedule: parallel or sequential")
 	tol := fs.Float64("tol", 1e-4, "stop when |Δ log Z_EP| between sweeps is at most this")
 	maxSweeps := fs.Int("max-sweeps", 100, "EP sweep cap")
+	maxGB := fs.Float64("max-gb", 8, "refuse data sets whose n×n EP matrices would need more than `GB` gigabytes")
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
-	res, err := evidence(&df, &kf, *schedule, *tol, *maxSweeps)
+	res, err := evidence(&df, &kf, *schedule, *tol, *maxSweeps, *maxGB)
 	if err != nil {
 		return exitFor(stderr, "evidence", err)
 	}
@@ -59,7 +60,7 @@ log θ, in the order of --theta (SPEC.md section 1):
 	return exitOK
 }
 
-func evidence(df *dataFlags, kf *kernelFlags, schedule string, tol float64, maxSweeps int) (*evidenceResult, error) {
+func evidence(df *dataFlags, kf *kernelFlags, schedule string, tol float64, maxSweeps int, maxGB float64) (*evidenceResult, error) {
 	if df.path == "" {
 		return nil, errUsage("--data FILE is required")
 	}
@@ -89,10 +90,18 @@ func evidence(df *dataFlags, kf *kernelFlags, schedule string, tol float64, maxS
 	if maxSweeps < 1 {
 		return nil, errUsage("--max-sweeps must be at least 1, got %d", maxSweeps)
 	}
+	if !(maxGB > 0) {
+		return nil, errUsage("--max-gb must be positive, got %v", maxGB)
+	}
 	o.Tol, o.MaxSweeps = tol, maxSweeps
 	ds, err := df.load(0)
 	if err != nil {
 		return nil, err
+	}
+	// EP on all points holds about three n×n float64 matrices (K, the
+	// Cholesky factor and a workspace).
+	if need := 3 * 8 * float64(ds.N) * float64(ds.N) / 1e9; need > maxGB {
+		return nil, fmt.Errorf("%s: EP on all %d points needs about %.1f GB for its n×n matrices (limit --max-gb %g); use a subset, or train with an active set method", df.path, ds.N, need, maxGB)
 	}
 	y, err := ds.BinaryLabels(nil)
 	if err != nil {

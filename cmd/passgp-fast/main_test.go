@@ -255,6 +255,43 @@ func TestBinaryAndPositive(t *testing.T) {
 	}
 }
 
+func TestTrainPlotsAndAugment(t *testing.T) {
+	f := newFixture(t)
+	dir := filepath.Join(f.dir, "figs")
+	m := filepath.Join(f.dir, "m.pgp")
+	code, out, e := runCLI(t, append([]string{"train", "--data", f.train, "--model", m, "--test", f.test, "--plots", dir}, fast...)...)
+	if code != 0 {
+		t.Fatalf("train --plots: %d %s", code, e)
+	}
+	if !strings.Contains(out, "test error") {
+		t.Errorf("train --test output: %s", out)
+	}
+	for _, n := range []string{"per_class.png", "densities.png", "reliability.png", "trajectory.png", "error_vs_size.png"} {
+		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
+			t.Errorf("train --plots: %v", err)
+		}
+	}
+	// --augment with the features read as a 3×1 image.
+	ma := filepath.Join(f.dir, "aug.pgp")
+	code, _, e = runCLI(t, append([]string{"train", "--data", f.bin, "--model", ma, "--augment", "shift4", "--image", "3x1"}, fast...)...)
+	if code != 0 {
+		t.Fatalf("train --augment: %d %s", code, e)
+	}
+	mod, err := model.Load(ma)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aug := 0
+	for _, a := range mod.Binaries[0].Active {
+		if a == -1 {
+			aug++
+		}
+	}
+	if aug == 0 {
+		t.Errorf("augmented model has no shifted points among %d active", len(mod.Binaries[0].Active))
+	}
+}
+
 func TestEvidence(t *testing.T) {
 	f := newFixture(t)
 	code, out, e := runCLI(t, "evidence", "--data", f.bin, "--kernel", "se", "--theta", "2,1.5,0.01", "--json")
@@ -350,6 +387,7 @@ func TestBadInput(t *testing.T) {
 		{"evidence theta NaN", []string{"evidence", "--data", f.bin, "--theta", "1,NaN,1"}, 2, "theta"},
 		{"evidence bad degree", []string{"evidence", "--data", f.bin, "--kernel", "poly", "--degree", "0", "--theta", "1,1"}, 2, "degree"},
 		{"evidence missing", []string{"evidence", "--data", missing, "--theta", "1,1,0.01"}, 1, "missing.libsvm"},
+		{"evidence too large", []string{"evidence", "--data", f.bin, "--theta", "1,1,0.01", "--max-gb", "1e-6"}, 1, "GB"},
 		{"evidence malformed", []string{"evidence", "--data", malformed, "--theta", "1,1,0.01"}, 1, "bad.libsvm"},
 		{"demo bad classes", []string{"demo", "--classes", "1"}, 2, "classes"},
 		{"plot no model", []string{"plot", "--data", f.test}, 2, "--model"},
