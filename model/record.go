@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 )
 
 // Mode says how the binary classifiers of a model map to class labels.
@@ -281,10 +280,4 @@ func (c *Classifier) validate() error {
 		}
 	}
 	return nil
-}
-
-func sortedCopy(v []float64) []float64 {
-	c := slices.Clone(v)
-	slices.Sort(c)
-	return c
 }
