@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -32,17 +33,30 @@ func randChol(b *testing.B, n int, seed uint64) blas64.General {
 }
 
 // benchInPlace times f, which overwrites w, restoring w from src before
-// every call outside the timed region, and reports flops per call.
+// every call outside the timed region, and reports flops per call as
+// GFLOP/s and frac_dgemm (wall clock) and as cpu-GFLOP/s and cpu_frac_dgemm
+// (process CPU time, see reportCPUFLOPs), which stay meaningful on a busy
+// machine when run with -cpu 1. BLAS uses GOMAXPROCS threads, so -cpu 1,2
+// measures one and two cores.
 func benchInPlace(b *testing.B, w, src blas64.General, flops float64, f func()) {
+	if p := runtime.GOMAXPROCS(0); p != la.Threads() {
+		defer la.SetThreads(la.Threads())
+		la.SetThreads(p)
+	}
 	DGEMMRate()
+	dgemmCPURate()
+	var cpu float64
 	b.ResetTimer()
 	for b.Loop() {
 		b.StopTimer()
 		copy(w.Data, src.Data)
 		b.StartTimer()
+		c := cpuSeconds()
 		f()
+		cpu += cpuSeconds() - c
 	}
 	ReportFLOPs(b, flops)
+	reportCPUFLOPs(b, flops, cpu)
 }
 
 // BenchmarkCholesky times la.Cholesky (n=N) and, for comparison, LAPACK's
