@@ -18,6 +18,13 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// After the first Ctrl-C, training stops at the next batch; restore
+		// the default handling so that a second one ends the process.
+		<-ctx.Done()
+		stop()
+		fmt.Fprintln(os.Stderr, "\npassgp-fast: stopping at the next batch (Ctrl-C again to abort)")
+	}()
 	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
