@@ -19,13 +19,14 @@ import (
 //
 //	L11 = chol(A11),  L21 = A21 L11⁻ᵀ,  L22 = chol(A22 - L21 L21ᵀ),
 //
-// with the split at a multiple of 128 near n/2, and leaves of order 128 split
-// once more into two pure-Go unblocked factorisations. The update of A22 is one DSYRK; the solve for L21 is
-// the DGEMM-based recursive solve of triSolver, which reuses the inverses of
-// the leaves. Almost all FLOPs are thus in large, multi-threaded level-3
-// calls: on this project's 2-core machine it runs at over 70% of the DGEMM
-// rate for n = 2000, where LAPACKE's row-major dpotrf reaches about half
-// (docs/performance.md has the figures).
+// with the split at a multiple of 128 near n/2, and leaves of order 128
+// split once more into two pure-Go unblocked factorisations. The update of
+// A22 is one DSYRK; the solve for L21 is the DGEMM-based recursive solve of
+// triSolver, which reuses the inverses of the leaves. Almost all FLOPs are
+// thus in large, multi-threaded level-3 calls: for n = 2000 on this
+// project's 2-core machine it ran at 0.76 of the DGEMM rate on two threads
+// (0.81 per CPU second on one), where LAPACKE's row-major dpotrf reached 0.56
+// (0.68); docs/performance.md has the figures and how they were measured.
 //
 // Cholesky does not allocate once its pooled workspace has grown to n.
 func Cholesky(a blas64.General) bool {

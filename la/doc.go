@@ -27,7 +27,7 @@
 //
 // The factorisation, solves and inverses share one recursive splitting in
 // which every large piece of work is a DGEMM or DSYRK call: OpenBLAS's own
-// DTRSM and DPOTRF reach only about half of its DGEMM rate on the project's
+// DTRSM and DPOTRF reach only 50-85% of its DGEMM rate on the project's
 // machine (docs/performance.md). Their workspaces come from a pool, so a
 // training loop that factors and solves at a fixed size does not allocate
 // per iteration.
