@@ -49,7 +49,9 @@ const cliDocTail = `
   probabilities are written with full float64 precision.
 - ` + "`eval --json`" + `: ` + "`n`, `error`, `brier`, `nlp`, `classes`, `per_class_error`,\n  `per_class_n`, `confusion` (rows true, columns predicted), `binary_error`" + `
   (one-vs-rest models: each classifier's error, the paper's per-digit
-  error) and ` + "`active_size`" + `.
+  error), ` + "`binary_brier`, `binary_nlp`" + ` (each classifier's own Brier score and
+  NLP from its q(y=+1|x)) and ` + "`active_size`" + `. The multi-class ` + "`brier`" + ` and
+  ` + "`nlp`" + ` use the one-vs-rest probabilities normalised over the classes.
 - ` + "`evidence --json`" + `: ` + "`n`, `d`, `kernel`, `theta`, `theta_names`, `log_z`,\n  `grad_log_theta`" + ` (d log Z_EP / d log θ, in the order of --theta),
   ` + "`sweeps`, `schedule`, `positive_label`, `n_positive`" + `.
 

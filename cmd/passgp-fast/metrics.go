@@ -34,6 +34,11 @@ type metrics struct {
 	// classifier (class c against the rest, q > 0.5) on all points: the
 	// paper's per-digit error.
 	BinaryError []float64 `json:"binary_error,omitempty"`
+	// BinaryBrier and BinaryNLP are, for one-vs-rest models, each binary
+	// classifier's Brier score (q - [y = c])² and negative log predictive
+	// probability on all points, from its own q(y=+1|x) (paper eq. 4).
+	BinaryBrier []float64 `json:"binary_brier,omitempty"`
+	BinaryNLP   []float64 `json:"binary_nlp,omitempty"`
 	ActiveSize  []int     `json:"active_size"`
 }
 
@@ -98,15 +103,26 @@ func computeMetrics(m *model.Model, prob, raw *mat.Dense, truth []int) metrics {
 		}
 	}
 	if m.Mode == model.OneVsRest {
-		r.BinaryError = make([]float64, len(m.Binaries))
+		nb := len(m.Binaries)
+		r.BinaryError, r.BinaryBrier, r.BinaryNLP = make([]float64, nb), make([]float64, nb), make([]float64, nb)
 		for c := range m.Binaries {
 			var e int
+			var brier, nlp float64
 			for i := 0; i < n; i++ {
-				if (raw.At(i, c) > 0.5) != (truth[i] == c) {
+				q := raw.At(i, c)
+				pos := truth[i] == c
+				if (q > 0.5) != pos {
 					e++
 				}
+				p := q
+				if !pos {
+					p = 1 - q
+				}
+				brier += (1 - p) * (1 - p)
+				nlp -= math.Log(math.Max(p, 1e-300))
 			}
-			r.BinaryError[c] = float64(e) / float64(max(n, 1))
+			nn := float64(max(n, 1))
+			r.BinaryError[c], r.BinaryBrier[c], r.BinaryNLP[c] = float64(e)/nn, brier/nn, nlp/nn
 		}
 	}
 	for _, b := range m.Binaries {
@@ -134,13 +150,13 @@ func (r *metrics) print(w io.Writer) {
 	fmt.Fprintf(w, "mean neg. log pred.    %.4f\n", r.NLP)
 	fmt.Fprintf(w, "\nper class:\n  %-8s %8s %10s", "class", "n", "error")
 	if r.BinaryError != nil {
-		fmt.Fprintf(w, " %12s", "1-vs-rest")
+		fmt.Fprintf(w, " %12s %8s %8s", "1-vs-rest", "Brier", "NLP")
 	}
 	fmt.Fprintf(w, " %8s\n", "|A|")
 	for c, name := range r.Classes {
 		fmt.Fprintf(w, "  %-8s %8d %9.2f%%", name, r.PerClassN[c], 100*r.PerClassError[c])
 		if r.BinaryError != nil {
-			fmt.Fprintf(w, " %11.2f%%", 100*r.BinaryError[c])
+			fmt.Fprintf(w, " %11.2f%% %8.4f %8.4f", 100*r.BinaryError[c], r.BinaryBrier[c], r.BinaryNLP[c])
 		}
 		switch {
 		case c < len(r.ActiveSize) && len(r.ActiveSize) == len(r.Classes):
