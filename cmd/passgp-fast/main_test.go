@@ -226,6 +226,14 @@ func TestTrainPredictEvalMulticlass(t *testing.T) {
 			t.Errorf("plot did not write %s: %v", n, err)
 		}
 	}
+	m2 := filepath.Join(f.dir, "m2.pgp")
+	if code, _, e := runCLI(t, append([]string{"train", "--data", f.train, "--model", m2, "--p-inc", "0.8"}, fast...)...); code != 0 {
+		t.Fatal(e)
+	}
+	code, out, e = runCLI(t, "plot", "--model", m+","+m2, "--data", f.test, "--out", dir, "--x", "p-inc")
+	if code != 0 || !strings.Contains(out, "error_vs_pinc.png") {
+		t.Fatalf("plot --x p-inc: %d %s %s", code, out, e)
+	}
 }
 
 func TestBinaryAndPositive(t *testing.T) {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -20,7 +22,8 @@ func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
   per_class.png     error and active set size per class
   error_vs_size.png test error against active set size (one point per
                     model; with a single one-vs-rest model, one point per
-                    binary classifier)
+                    binary classifier); with --x p-inc, error_vs_pinc.png
+                    against the p_inc each model was trained with
   densities.png     predictive probability densities of correct and
                     incorrect predictions (paper Figure 5; first model)
   reliability.png   reliability (calibration) diagram (first model)
@@ -29,10 +32,14 @@ func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	df.register(fs, true)
 	models := fs.String("model", "", "comma-separated model `FILES` (required)")
 	out := fs.String("out", "plots", "output `DIR`")
+	xAxis := fs.String("x", "size", "x axis of the several-model error plot: size (mean |A|) or p-inc")
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
-	files, err := plotAll(*models, &df, *out)
+	if *xAxis != "size" && *xAxis != "p-inc" {
+		return usageErr(stderr, "plot", "--x: want size or p-inc, got %q", *xAxis)
+	}
+	files, err := plotAll(*models, &df, *out, *xAxis)
 	if err != nil {
 		return exitFor(stderr, "plot", err)
 	}
@@ -42,7 +49,7 @@ func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func plotAll(models string, df *dataFlags, out string) ([]string, error) {
+func plotAll(models string, df *dataFlags, out, xAxis string) ([]string, error) {
 	if models == "" {
 		return nil, errUsage("--model FILE is required")
 	}
@@ -72,7 +79,17 @@ func plotAll(models string, df *dataFlags, out string) ([]string, error) {
 		for _, a := range met.ActiveSize {
 			total += a
 		}
-		sizes = append(sizes, float64(total)/float64(len(met.ActiveSize)))
+		x := float64(total) / float64(len(met.ActiveSize))
+		if xAxis == "p-inc" {
+			var o struct {
+				PInc *float64 `json:"p_inc"`
+			}
+			if err := json.Unmarshal(m.Options, &o); err != nil || o.PInc == nil {
+				return nil, fmt.Errorf("%s: the model's training options do not record p_inc", p)
+			}
+			x = *o.PInc
+		}
+		sizes = append(sizes, x)
 		errs = append(errs, 100*met.Error)
 		if i == 0 {
 			first.m, first.prob, first.raw, first.truth, first.met = m, prob, raw, truth, &met
@@ -87,16 +104,19 @@ func plotAll(models string, df *dataFlags, out string) ([]string, error) {
 		for i := range idx {
 			idx[i] = i
 		}
-		slices.SortFunc(idx, func(a, b int) int { return int(sizes[a] - sizes[b]) })
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(sizes[a], sizes[b]) })
 		xs, ys := make([]float64, len(idx)), make([]float64, len(idx))
 		for k, i := range idx {
 			xs[k], ys[k] = sizes[i], errs[i]
 		}
-		if err := plots.Lines(filepath.Join(out, "error_vs_size.png"), "Test error against active set size",
-			"mean active set size per classifier", "test error (%)", plots.Series{Name: "models", X: xs, Y: ys}); err != nil {
+		name, title, xl := "error_vs_size.png", "Test error against active set size", "mean active set size per classifier"
+		if xAxis == "p-inc" {
+			name, title, xl = "error_vs_pinc.png", "Test error against p_inc", "p_inc"
+		}
+		if err := plots.Lines(filepath.Join(out, name), title, xl, "test error (%)", plots.Series{Name: "models", X: xs, Y: ys}); err != nil {
 			return nil, err
 		}
-		files = append(files, "error_vs_size.png")
+		files = append(files, name)
 	}
 	if err := trainingPlots(out, first.m); err != nil {
 		return nil, err
