@@ -129,8 +129,11 @@ type lineScatterThumb struct {
 
 func (t lineScatterThumb) Thumbnail(c *draw.Canvas) { t.l.Thumbnail(c); t.sc.Thumbnail(c) }
 
-// Save writes the figure as PNG.
-func (fg *Fig) Save(path string) error {
+// Save writes the figure as PNG. A panic inside gonum/plot (for example a
+// degenerate log-scale range) is returned as an error: a figure must never
+// cost the run its tables.
+func (fg *Fig) Save(path string) (err error) {
+	defer recoverPlot(&err)
 	p, err := fg.plot()
 	if err != nil {
 		return err
@@ -143,7 +146,8 @@ func (fg *Fig) Save(path string) error {
 }
 
 // barFig draws grouped bars: one group per category, one bar per series.
-func barFig(path, title, ylabel string, cats []string, names []string, vals [][]float64) error {
+func barFig(path, title, ylabel string, cats []string, names []string, vals [][]float64) (err error) {
+	defer recoverPlot(&err)
 	p := plot.New()
 	p.Title.Text = title
 	p.Y.Label.Text = ylabel
@@ -210,4 +214,10 @@ func figName(prefix string, parts ...any) string {
 		s += fmt.Sprint("-", p)
 	}
 	return s + ".png"
+}
+
+func recoverPlot(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("plot: %v", r)
+	}
 }
