@@ -88,6 +88,10 @@ func TestUSPS(t *testing.T) {
 	if s := os.Getenv("PASSGP_HYPPASSES"); s != "" {
 		o.HypPasses, _ = strconv.Atoi(s)
 	}
+	if s := os.Getenv("PASSGP_UPPER1"); s != "" {
+		v, _ := strconv.ParseFloat(s, 64)
+		o.Upper = []float64{v, 1e6, 1e6}
+	}
 	if s := os.Getenv("PASSGP_PASSES"); s != "" {
 		o.Passes, _ = strconv.Atoi(s)
 	}
