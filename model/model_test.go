@@ -287,20 +287,20 @@ func TestInvalidPayloads(t *testing.T) {
 		t.Fatal(err)
 	}
 	edits := map[string]func(r *record){
-		"label not ±1":        func(r *record) { r.Classifiers[0].Y[0] = 0.5 },
-		"negative precision":  func(r *record) { r.Classifiers[0].Tau[1] = -1 },
-		"NaN site":            func(r *record) { r.Classifiers[0].Nu[1] = math.NaN() },
-		"Inf input":           func(r *record) { r.Classifiers[0].X[3] = math.Inf(1) },
-		"unknown kernel":      func(r *record) { r.Classifiers[0].Kernel = "matern" },
-		"theta count":         func(r *record) { r.Classifiers[0].Theta = r.Classifiers[0].Theta[:2] },
-		"zero theta":          func(r *record) { r.Classifiers[0].Theta[0] = 0 },
-		"classes unsorted":    func(r *record) { r.Classes = []float64{1, -1} },
-		"classes count":       func(r *record) { r.Classes = []float64{1} },
-		"bad options JSON":    func(r *record) { r.Options = []byte("{") },
-		"active index":        func(r *record) { r.Classifiers[0].Active[0] = -7 },
-		"two classifiers":     func(r *record) { r.Classifiers = append(r.Classifiers, r.Classifiers[0]) },
-		"empty active set":    func(r *record) { c := &r.Classifiers[0]; c.X, c.Y, c.Active, c.Tau, c.Nu = nil, nil, nil, nil, nil },
-		"zero dimension":      func(r *record) { r.Classifiers[0].D = 0; r.Classifiers[0].X = nil },
+		"label not ±1":       func(r *record) { r.Classifiers[0].Y[0] = 0.5 },
+		"negative precision": func(r *record) { r.Classifiers[0].Tau[1] = -1 },
+		"NaN site":           func(r *record) { r.Classifiers[0].Nu[1] = math.NaN() },
+		"Inf input":          func(r *record) { r.Classifiers[0].X[3] = math.Inf(1) },
+		"unknown kernel":     func(r *record) { r.Classifiers[0].Kernel = "matern" },
+		"theta count":        func(r *record) { r.Classifiers[0].Theta = r.Classifiers[0].Theta[:2] },
+		"zero theta":         func(r *record) { r.Classifiers[0].Theta[0] = 0 },
+		"classes unsorted":   func(r *record) { r.Classes = []float64{1, -1} },
+		"classes count":      func(r *record) { r.Classes = []float64{1} },
+		"bad options JSON":   func(r *record) { r.Options = []byte("{") },
+		"active index":       func(r *record) { r.Classifiers[0].Active[0] = -7 },
+		"two classifiers":    func(r *record) { r.Classifiers = append(r.Classifiers, r.Classifiers[0]) },
+		"empty active set":   func(r *record) { c := &r.Classifiers[0]; c.X, c.Y, c.Active, c.Tau, c.Nu = nil, nil, nil, nil, nil },
+		"zero dimension":     func(r *record) { r.Classifiers[0].D = 0; r.Classifiers[0].X = nil },
 	}
 	for name, edit := range edits {
 		rr := *r
