@@ -11,9 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/model"
+	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
 // runCLI runs the command in-process.
@@ -555,5 +557,40 @@ func TestEndToEnd(t *testing.T) {
 	o, err := c.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || strings.Count(string(o), "\n") != 1 {
 		t.Errorf("missing file: %v %q", err, o)
+	}
+}
+
+func TestProgressLines(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b, false, 2)
+	p.setClass(1)
+	p.update(passgp.Progress{Class: "3", Pass: 0, Passes: 2, Batch: 4, Batches: 10, Active: 123, LogZ: -45.5, Theta: []float64{4, 64, 0.01}})
+	s := b.String()
+	for _, w := range []string{"class 3 (2/2)", "pass 1/2", "batch 5/10", "|A|=123", "logZ=-45.5", "theta=[4 64 0.01]", "elapsed", "ETA"} {
+		if !strings.Contains(s, w) {
+			t.Errorf("progress line %q lacks %q", s, w)
+		}
+	}
+	if strings.Contains(s, "\r") || !strings.HasSuffix(s, "\n") {
+		t.Errorf("non-terminal progress should be plain lines: %q", s)
+	}
+	b.Reset()
+	q := newProgress(&b, true, 1)
+	q.update(passgp.Progress{Passes: 1, Batches: 1})
+	q.logf("x")
+	if b.Len() != 0 {
+		t.Errorf("--quiet printed %q", b.String())
+	}
+	// A live line (terminal) is redrawn with '\r' and padded over a longer
+	// previous line.
+	b.Reset()
+	l := &progress{w: &b, tty: true, start: time.Now(), classes: 1}
+	l.update(passgp.Progress{Pass: 1, Passes: 2, Batch: 9, Batches: 10, Active: 100000, Theta: []float64{1}})
+	l.last = time.Time{}
+	l.update(passgp.Progress{Pass: 1, Passes: 2, Batch: 9, Batches: 10, Active: 1, Theta: []float64{1}})
+	l.done()
+	out := b.String()
+	if strings.Count(out, "\r") != 2 || !strings.HasSuffix(out, "\n") {
+		t.Errorf("live progress %q", out)
 	}
 }

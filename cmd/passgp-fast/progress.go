@@ -22,7 +22,11 @@ type progress struct {
 	classes int // number of binary classifiers to train
 	index   int // the one being trained (0-based)
 	width   int // length of the last live line
+	last    time.Time
 }
+
+// liveEvery limits the redraws of the live line.
+const liveEvery = 100 * time.Millisecond
 
 func newProgress(w io.Writer, quiet bool, classes int) *progress {
 	return &progress{w: w, tty: isTerminal(w), quiet: quiet, start: time.Now(), classes: max(classes, 1)}
@@ -52,6 +56,11 @@ func (p *progress) update(pr passgp.Progress) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	final := pr.Pass == pr.Passes-1 && pr.Batch == pr.Batches-1
+	if p.tty && !final && time.Since(p.last) < liveEvery {
+		return
+	}
+	p.last = time.Now()
 	elapsed := time.Since(p.start)
 	// Overall fraction done: finished classifiers plus this one's batches.
 	frac := 1.0
