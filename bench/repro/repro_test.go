@@ -147,7 +147,7 @@ func TestDocIncremental(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Machine = "test machine"
-	if err := d.Put(&Section{Key: "mnist", Title: "MNIST", Markdown: "mnist body", Mode: "quick", Complete: true,
+	if err := d.Put(&Section{Key: "mnist", Title: "MNIST", Markdown: "mnist body", Mode: "quick", Complete: true, Machine: "test machine",
 		Targets: []Target{{Name: "MNIST error", Goal: "<= 1.5 %", Limit: 1.5, Measured: 1.7, Unit: "%"}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ type builder struct {
 func newBuilder(env *Env, key, title, intro string) *builder {
 	b := &builder{
 		env:   env,
-		sec:   &Section{Key: key, Title: title, Mode: env.Cfg.Mode()},
+		sec:   &Section{Key: key, Title: title, Mode: env.Cfg.Mode(), Command: env.Doc.Command, Machine: env.Doc.Machine},
 		parts: map[string]string{},
 	}
 	b.set("intro", intro)
