@@ -149,8 +149,8 @@ func runIJCNN(ctx context.Context, env *Env) error {
 		},
 		func(tr, te *Dataset) SVMSpec {
 			s := SVMSpec{Train: tr, Test: te, GridData: tr.Subsample(10000, cfg.Seed+7), Folds: 5, Parallel: svmParallel(cfg),
-				Cs: pow2s(2, 4, 6), Gammas: pow2s(0, 2, 4),
-				Note: "C in {4, 16, 64}, gamma in {1, 4, 16} (gamma 4 is the paper's theta_2 = 1/8), on a random 10000-example subsample of the training set to keep the search affordable"}
+				Cs: pow2s(2, 4, 6), Gammas: pow2s(0, 2),
+				Note: "C in {4, 16, 64}, gamma in {1, 4} (gamma 4 corresponds to the paper's theta_2 = 1/8), on a random 10000-example subsample of the training set to keep the search affordable"}
 			if cfg.Quick {
 				s.GridData = tr.Subsample(2000, cfg.Seed+7)
 				s.Cs, s.Gammas = pow2s(2, 4), pow2s(0, 2)

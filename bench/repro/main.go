@@ -41,6 +41,7 @@ type Config struct {
 	NoSVM   bool
 	Verbose bool
 	FullAll bool // full GPC on all ten USPS digits in full mode
+	Render  bool // only rewrite results.md from results.json
 	// Deadline (--deadline): parts that cannot finish before it are
 	// skipped with a note, and a running part is stopped at it.
 	Deadline time.Time
@@ -99,6 +100,7 @@ func parseFlags(args []string) (*Config, error) {
 	fs.StringVar(&only, "only", "", "comma-separated subset of usps,ijcnn,mnist,svm (svm alone: only the LIBSVM parts)")
 	fs.BoolVar(&c.NoSVM, "no-svm", false, "skip the LIBSVM side-by-side runs")
 	fs.BoolVar(&c.Verbose, "v", false, "log progress of every batch")
+	fs.BoolVar(&c.Render, "render", false, "only rewrite the markdown from <out>/results.json (no experiments)")
 	fs.BoolVar(&c.FullAll, "full-gpc-all", false, "full mode: run the USPS full GPC on all ten digits (default: digits 2, 3, 4)")
 	var deadline string
 	fs.StringVar(&deadline, "deadline", "", "wall-clock deadline, HH:MM (UTC, today) or RFC 3339: later parts are skipped, a running one stopped")
@@ -178,6 +180,9 @@ func run(cfg *Config) error {
 	doc, err := OpenDoc(cfg.MD, cfg.Out)
 	if err != nil {
 		return err
+	}
+	if cfg.Render {
+		return doc.Write()
 	}
 	doc.Machine = machineInfo()
 	doc.Command = "go run ./bench/repro " + strings.Join(os.Args[1:], " ")
