@@ -151,10 +151,12 @@ func mnistGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 			return err
 		}
 	}
-	b.set("gp-inv", fmt.Sprintf("Invariances (Section 6.3): every PASS-GP active image plus its eight one-pixel translations "+
-		"(including diagonals) form a training set of 9|A| points; PASS-GP continues on it from the first stage's active set and sites "+
-		"with theta fixed and p_inc = 0.9, N_sub = %d (the paper keeps MNIST's N_sub = 100; fewer, larger batches bound the number of "+
-		"EP runs on the large augmented active sets), N_pass = 2. Results are in the tables above.", sub2))
+	if len(inv.Multi) > 0 || inv.PartialNote != "" {
+		b.set("gp-inv", fmt.Sprintf("Invariances (Section 6.3): every PASS-GP active image plus its eight one-pixel translations "+
+			"(including diagonals) form a training set of 9|A| points; PASS-GP continues on it from the first stage's active set and sites "+
+			"with theta fixed and p_inc = 0.9, N_sub = %d (the paper keeps MNIST's N_sub = 100; fewer, larger batches bound the number of "+
+			"EP runs on the large augmented active sets), N_pass = 2. Results are in the tables above.", sub2))
+	}
 	if inv.PartialNote != "" {
 		b.set("gp-inv-partial", inv.PartialNote)
 	}
