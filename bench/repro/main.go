@@ -101,7 +101,7 @@ func parseFlags(args []string) (*Config, error) {
 	fs.BoolVar(&c.NoSVM, "no-svm", false, "skip the LIBSVM side-by-side runs")
 	fs.BoolVar(&c.Verbose, "v", false, "log progress of every batch")
 	fs.BoolVar(&c.Render, "render", false, "only rewrite the markdown from <out>/results.json (no experiments)")
-	fs.BoolVar(&c.FullAll, "full-gpc-all", false, "full mode: run the USPS full GPC on all ten digits (default: digits 2, 3, 4)")
+	fs.BoolVar(&c.FullAll, "full-gpc-all", false, "run the USPS full GPC on all ten digits (default: digits 2 and 4; quick: 2)")
 	var deadline string
 	fs.StringVar(&deadline, "deadline", "", "wall-clock deadline, HH:MM (UTC, today) or RFC 3339: later parts are skipped, a running one stopped")
 	if err := fs.Parse(args); err != nil {
