@@ -37,7 +37,7 @@ type ivmState struct {
 // τ̃ = 1/ŝ2 − 1/s2, ν̃ = m̂/ŝ2 − mu/s2, and the posterior is updated by the
 // rank-one step Σ ← Σ − ν s sᵀ, mu ← mu + s·y r/√(1+s2), s = Σ[:, j].
 func ivmSelect(k kernel.Kernel, x *mat.Dense, y []float64, m int) *ivmState {
-	n, d := x.Dims()
+	n, _ := x.Dims()
 	st := &ivmState{mu: make([]float64, n), s2: make([]float64, n),
 		r: make([]float64, m*n), in: make([]bool, n)}
 	k.DiagTo(st.s2, x)
@@ -45,9 +45,9 @@ func ivmSelect(k kernel.Kernel, x *mat.Dense, y []float64, m int) *ivmState {
 	for i := range st.s2 {
 		st.s2[i] += jit
 	}
-	col := mat.NewDense(n, 1, nil)
-	s := col.RawMatrix().Data
-	raw := x.RawMatrix()
+	kc := newKernelColumn(k, x)
+	s := make([]float64, n)
+	rj := make([]float64, m)
 	for step := 0; step < m; step++ {
 		best, bestScore := -1, math.Inf(-1)
 		for j := 0; j < n; j++ {
@@ -62,16 +62,15 @@ func ivmSelect(k kernel.Kernel, x *mat.Dense, y []float64, m int) *ivmState {
 		}
 		j := best
 		// s = K[:, j] − Rᵀ R[:, j]
-		xj := mat.NewDense(1, d, raw.Data[j*raw.Stride:j*raw.Stride+d])
-		k.CrossTo(col, x, xj)
+		// One kernel column (one pass over X), then O(step·N) DGEMV.
+		kc.columnTo(s, j)
 		s[j] += jit
 		if step > 0 {
 			rk := blas64.General{Rows: step, Cols: n, Stride: n, Data: st.r[:step*n]}
-			rj := make([]float64, step)
 			for i := 0; i < step; i++ {
 				rj[i] = st.r[i*n+j]
 			}
-			blas64.Gemv(blas.Trans, -1, rk, blas64.Vector{N: step, Inc: 1, Data: rj}, 1, blas64.Vector{N: n, Inc: 1, Data: s})
+			blas64.Gemv(blas.Trans, -1, rk, blas64.Vector{N: step, Inc: 1, Data: rj[:step]}, 1, blas64.Vector{N: n, Inc: 1, Data: s})
 		}
 		mu, s2, yj := st.mu[j], st.s2[j], y[j]
 		g, nuj := ivmMoments(yj, mu, s2)
@@ -142,8 +141,15 @@ func trainIVM(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runn
 		if !c.FixedTheta && p < passes-1 {
 			xa, ya := gatherRows(x, st.sel), gather(y, st.sel)
 			t0 = time.Now()
+			// Few alternations, each on M points: give the optimiser room
+			// to finish its line searches (FinalHypEvals unless HypMaxEvals
+			// is set); 3 evaluations left t2 oscillating by ±50%.
+			evals := c.FinalHypEvals
+			if c.hypUser > 0 {
+				evals = c.hypUser
+			}
 			o, err := ep.Optimize(k, xa, ya, &ep.Sites{Tau: slices.Clone(st.tau), Nu: slices.Clone(st.nu)},
-				c.optimizeOptions(c.HypMaxEvals, c.epOptions()))
+				c.optimizeOptions(evals, c.epOptions()))
 			bs.HypTime = time.Since(t0)
 			if o == nil || o.Kernel == nil {
 				return nil, err

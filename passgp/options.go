@@ -79,6 +79,12 @@ type Options struct {
 	// (0 -> DefaultHypMaxEvals). The optimisation is warm-started from the
 	// current θ and sites, so few evaluations suffice.
 	HypMaxEvals int
+	// FinalHypEvals caps the evaluations of the last optimisation, on the
+	// final active set, whose θ the classifier uses (0 ->
+	// DefaultFinalHypEvals; negative: HypMaxEvals like the batches). With
+	// a handful of evaluations L-BFGS has not finished its first line
+	// search (see docs/passgp.md), so the final θ gets a real optimisation.
+	FinalHypEvals int
 	// EP configures every EP run. A zero Tol means DefaultEPTol inside the
 	// active set loop (the final posterior is always refined to ep's own
 	// default tolerance or tighter).
@@ -114,15 +120,16 @@ type Options struct {
 // Defaults that the paper leaves open (see docs/passgp.md for how they were
 // chosen).
 const (
-	DefaultInit         = 300
-	DefaultSub          = 10
-	DefaultPInc         = 0.6
-	DefaultPDel         = 0.99
-	DefaultPExc         = 0.02
-	DefaultAugmentPInc  = 0.99
-	DefaultHypMaxEvals  = 3
-	DefaultEPTol        = 1e-3
-	DefaultMaxFullBytes = int64(1) << 30
+	DefaultInit          = 300
+	DefaultSub           = 10
+	DefaultPInc          = 0.6
+	DefaultPDel          = 0.99
+	DefaultPExc          = 0.02
+	DefaultAugmentPInc   = 0.99
+	DefaultHypMaxEvals   = 3
+	DefaultFinalHypEvals = 30
+	DefaultEPTol         = 1e-3
+	DefaultMaxFullBytes  = int64(1) << 30
 	// scoreChunk is the number of batch rows scored by one BLAS-3 call; it
 	// fixes the split of the work, so results do not depend on Threads.
 	scoreChunk = 256
@@ -215,6 +222,12 @@ func resolve(o *Options, d int) (config, error) {
 	c.hypUser = c.HypMaxEvals
 	if c.HypMaxEvals == 0 {
 		c.HypMaxEvals = DefaultHypMaxEvals
+	}
+	switch {
+	case c.FinalHypEvals == 0:
+		c.FinalHypEvals = DefaultFinalHypEvals
+	case c.FinalHypEvals < 0:
+		c.FinalHypEvals = c.HypMaxEvals
 	}
 	if c.AugmentPInc == 0 {
 		c.AugmentPInc = DefaultAugmentPInc

@@ -269,12 +269,20 @@ func (t *trainer) active() (*mat.Dense, []float64) {
 // infer runs EP on A from the current sites, optimising θ first when
 // optimise is set. It returns the posterior and fills the stats' timings.
 func (t *trainer) infer(xa *mat.Dense, ya []float64, optimise bool, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
+	return t.inferEvals(xa, ya, optimise, 0, epo, bs)
+}
+
+// inferEvals is infer with the optimiser's evaluation cap (0: the batch
+// cap HypMaxEvals, tripled for the first optimisation).
+func (t *trainer) inferEvals(xa *mat.Dense, ya []float64, optimise bool, maxEvals int, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
 	warm := &ep.Sites{Tau: slices.Clone(t.st.Tau), Nu: slices.Clone(t.st.Nu)}
 	var post *ep.Posterior
 	if optimise {
 		t0 := time.Now()
 		evals := t.c.HypMaxEvals
-		if t.st.Done == 0 && !t.stage2 {
+		if maxEvals > 0 {
+			evals = maxEvals
+		} else if t.st.Done == 0 && !t.stage2 {
 			// The first optimisation starts from the initial θ, not from
 			// a previous optimum: give it room to get close.
 			evals *= 3
@@ -455,7 +463,7 @@ func (t *trainer) finish(complete bool) (*Result, error) {
 	xa, ya := t.active()
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch}
 	optimise := complete && !t.fixed && t.c.HypPasses >= t.c.Passes
-	post, err := t.infer(xa, ya, optimise, t.c.finalEPOptions(), &bs)
+	post, err := t.inferEvals(xa, ya, optimise, t.c.FinalHypEvals, t.c.finalEPOptions(), &bs)
 	if err != nil {
 		return nil, err
 	}

@@ -61,6 +61,9 @@ func TestUSPS(t *testing.T) {
 	if s := os.Getenv("PASSGP_EVALS"); s != "" {
 		o.HypMaxEvals, _ = strconv.Atoi(s)
 	}
+	if s := os.Getenv("PASSGP_FINALEVALS"); s != "" {
+		o.FinalHypEvals, _ = strconv.Atoi(s)
+	}
 	if s := os.Getenv("PASSGP_THETA"); s != "" {
 		var th []float64
 		for _, f := range strings.Split(s, ",") {
