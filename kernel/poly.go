@@ -52,7 +52,7 @@ func (k Poly) DiagTo(dst []float64, x *mat.Dense) {
 	rowNorms(dst[:n], x)
 	g := k.Scale(d)
 	for i := range dst[:n] {
-		dst[i] = k.Var * powi(g*dst[i]+1, k.degree())
+		dst[i] = k.Var * la.Powi(g*dst[i]+1, k.degree())
 	}
 }
 
@@ -87,16 +87,4 @@ func (k Poly) degree() int {
 		panic("kernel: poly degree must be >= 1")
 	}
 	return k.Degree
-}
-
-func powi(x float64, p int) float64 {
-	r := 1.0
-	for p > 0 {
-		if p&1 == 1 {
-			r *= x
-		}
-		x *= x
-		p >>= 1
-	}
-	return r
 }

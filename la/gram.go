@@ -261,7 +261,7 @@ func GramPolyTo(dst, a, b blas64.General, amp, g, off float64, p int) {
 		return
 	}
 	if a.Cols == 0 {
-		fill(dst, amp*powi(off, p))
+		fill(dst, amp*Powi(off, p))
 		return
 	}
 	sym := same(a, b)
@@ -483,13 +483,14 @@ func gramPolyRef(dst, a, b blas64.General, amp, g, off float64, p int) {
 			for k, v := range ai {
 				s += v * bj[k]
 			}
-			di[j] = amp * powi(g*s+off, p)
+			di[j] = amp * Powi(g*s+off, p)
 		}
 	}
 }
 
-// powi returns x^p for integer p >= 0 by repeated squaring.
-func powi(x float64, p int) float64 {
+// Powi returns x^p for integer p >= 0 by repeated squaring (the scalar
+// reference of the polynomial Gram map).
+func Powi(x float64, p int) float64 {
 	r := 1.0
 	for p > 0 {
 		if p&1 == 1 {

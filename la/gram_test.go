@@ -175,7 +175,7 @@ func TestGramPolyTo(t *testing.T) {
 						}
 						y := g*dot + off
 						delta := 2 * float64(c.d+2) * eps * math.Sqrt(sqNorm(row(a, i))*sqNorm(row(b, j)))
-						tol := float64(p)*amp*powi(math.Abs(y), max(p-1, 0))*g*delta + 4*float64(p+1)*eps*math.Abs(w)
+						tol := float64(p)*amp*Powi(math.Abs(y), max(p-1, 0))*g*delta + 4*float64(p+1)*eps*math.Abs(w)
 						if math.Abs(gv-w) > tol+1e-300 || math.IsNaN(gv) {
 							if bad++; bad <= 3 {
 								t.Errorf("%v p=%d: K[%d,%d] = %v, want %v (tol %.3g)", c, p, i, j, gv, w, tol)
