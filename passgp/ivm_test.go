@@ -94,6 +94,16 @@ func TestIVMMatchesRecompute(t *testing.T) {
 }
 
 func TestIVMTrain(t *testing.T) {
+	for _, site := range []bool{true, false} {
+		t.Run(map[bool]string{true: "site-evidence", false: "ep-evidence"}[site], func(t *testing.T) {
+			defer func(v bool) { ivmSiteHyp = v }(ivmSiteHyp)
+			ivmSiteHyp = site
+			testIVMTrain(t)
+		})
+	}
+}
+
+func testIVMTrain(t *testing.T) {
 	x, y := toy(300, 21)
 	res, err := Train(context.Background(), x, y, &Options{Method: IVM, M: 40, Passes: 3, HypMaxEvals: 4})
 	if err != nil {

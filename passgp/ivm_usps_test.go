@@ -3,32 +3,36 @@ package passgp
 import (
 	"context"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 )
 
 // TestIVMUSPSBinary times IVM (paper setting: SE+lin, M = 300, Passes
 // alternations of selection and θ optimisation) on one USPS digit.
-// Gated: PASSGP_USPS_IVM=1 go test -run IVMUSPS -v ./passgp
+// Gated: PASSGP_USPS_IVM=<digit> go test -run IVMUSPS -v ./passgp
 func TestIVMUSPSBinary(t *testing.T) {
 	if os.Getenv("PASSGP_USPS_IVM") == "" {
-		t.Skip("set PASSGP_USPS_IVM=1 to time IVM on USPS digit 0")
+		t.Skip("set PASSGP_USPS_IVM=<digit> to time IVM on one USPS digit")
 	}
+	digit, _ := strconv.ParseFloat(os.Getenv("PASSGP_USPS_IVM"), 64)
 	xtr, ytr, _, _ := loadUSPS(t)
 	y := make([]float64, len(ytr))
 	for i, v := range ytr {
 		y[i] = -1
-		if v == 0 {
+		if v == digit {
 			y[i] = 1
 		}
 	}
+	o := &Options{Method: IVM, Threads: 1}
+	o.HypMaxEvals, _ = strconv.Atoi(os.Getenv("PASSGP_EVALS"))
 	start := time.Now()
-	res, err := Train(context.Background(), xtr, y, &Options{Method: IVM, Threads: 1})
+	res, err := Train(context.Background(), xtr, y, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, b := range res.Batches {
-		t.Logf("pass %d: selection %v, θ %v (%d evals) -> %.4g", b.Pass, b.ScoreTime.Round(time.Millisecond), b.HypTime.Round(time.Millisecond), b.HypEvals, b.Theta)
+		t.Logf("pass %d: selection %v, θ %v (%d evals) logZ %.3f -> %.4g", b.Pass, b.ScoreTime.Round(time.Millisecond), b.HypTime.Round(time.Millisecond), b.HypEvals, b.LogZ, b.Theta)
 	}
-	t.Logf("IVM digit 0: %v", time.Since(start).Round(time.Millisecond))
+	t.Logf("IVM digit %v: %v", digit, time.Since(start).Round(time.Millisecond))
 }

@@ -1,0 +1,140 @@
+package passgp
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
+
+	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/kernel"
+)
+
+// ivmSiteEvidence returns the IVM approximation of the log marginal
+// likelihood of the selected set with its ADF sites held fixed
+// (Lawrence, Seeger & Herbrich 2003): the sites are Gaussian
+// pseudo-observations m̃ = ν̃/τ̃ with noise variance 1/τ̃, so
+// log Z = log N(m̃ | 0, C), C = K_AA + diag(1/τ̃), and its gradient in
+// log θ, ½ Σ_ik W_ik ∂K_ik/∂log θ_j with W = C⁻¹m̃m̃ᵀC⁻¹ − C⁻¹.
+// grad may be nil. ok is false when C is not positive definite.
+func ivmSiteEvidence(k kernel.Kernel, xa *mat.Dense, tau, nu, grad []float64) (logZ float64, ok bool) {
+	n, _ := xa.Dims()
+	c := mat.NewDense(n, n, nil)
+	k.TrainTo(c, xa)
+	mt := mat.NewVecDense(n, nil)
+	for i := 0; i < n; i++ {
+		c.Set(i, i, c.At(i, i)+1/tau[i])
+		mt.SetVec(i, nu[i]/tau[i])
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(mat.NewSymDense(n, c.RawMatrix().Data)) {
+		return math.Inf(-1), false
+	}
+	var a mat.VecDense
+	if err := ch.SolveVecTo(&a, mt); err != nil {
+		return math.Inf(-1), false
+	}
+	logZ = -0.5*mat.Dot(mt, &a) - 0.5*ch.LogDet() - 0.5*float64(n)*math.Log(2*math.Pi)
+	if grad != nil {
+		var w mat.SymDense
+		if err := ch.InverseTo(&w); err != nil {
+			return logZ, false
+		}
+		wd := mat.NewDense(n, n, nil)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				wd.Set(i, j, a.AtVec(i)*a.AtVec(j)-w.At(i, j))
+			}
+		}
+		k.GradTraceTo(grad, wd, xa)
+		for j := range grad {
+			grad[j] *= 0.5
+		}
+	}
+	return logZ, true
+}
+
+// ivmOptimize maximises ivmSiteEvidence over log θ with L-BFGS, θ clamped
+// to [lo, hi] (nil: ep's default bounds; a bound component's gradient is
+// zeroed, as in ep.Optimize), free components as fixed says. It returns the
+// best kernel found and the number of evaluations.
+func ivmOptimize(k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool, lo, hi []float64, maxEvals int) (kernel.Kernel, int) {
+	th0 := k.Params()
+	np := len(th0)
+	lower, upper := make([]float64, np), make([]float64, np)
+	var free []int
+	for j := range th0 {
+		lower[j], upper[j] = ep.DefaultLower, ep.DefaultUpper
+		if lo != nil {
+			lower[j] = lo[j]
+		}
+		if hi != nil {
+			upper[j] = hi[j]
+		}
+		lower[j], upper[j] = math.Min(lower[j], th0[j]), math.Max(upper[j], th0[j])
+		if fixed == nil || !fixed[j] {
+			free = append(free, j)
+		}
+	}
+	if len(free) == 0 {
+		return k, 0
+	}
+	best, bestF, evals := k, math.Inf(1), 0
+	g := make([]float64, np)
+	theta := func(u []float64) ([]float64, []bool) {
+		th, at := slices.Clone(th0), make([]bool, np)
+		for i, j := range free {
+			th[j] = math.Exp(u[i])
+			if th[j] <= lower[j] {
+				th[j], at[j] = lower[j], true
+			} else if th[j] >= upper[j] {
+				th[j], at[j] = upper[j], true
+			}
+		}
+		return th, at
+	}
+	fg := func(u, grad []float64) float64 {
+		th, at := theta(u)
+		kk := k.WithParams(th)
+		evals++
+		lz, ok := ivmSiteEvidence(kk, xa, tau, nu, g)
+		if !ok {
+			clear(grad)
+			return math.Inf(1)
+		}
+		if -lz < bestF {
+			best, bestF = kk, -lz
+		}
+		for i, j := range free {
+			grad[i] = 0
+			if !at[j] {
+				grad[i] = -g[j]
+			}
+		}
+		return -lz
+	}
+	u0 := make([]float64, len(free))
+	for i, j := range free {
+		u0[i] = math.Log(th0[j])
+	}
+	var lastU, lastG []float64
+	var lastF float64
+	eval := func(u []float64) (float64, []float64) {
+		if lastU != nil && slices.Equal(u, lastU) {
+			return lastF, lastG
+		}
+		gr := make([]float64, len(u))
+		f := fg(u, gr)
+		lastU, lastF, lastG = slices.Clone(u), f, gr
+		return f, gr
+	}
+	p := optimize.Problem{
+		Func: func(u []float64) float64 { f, _ := eval(u); return f },
+		Grad: func(grad, u []float64) { _, gr := eval(u); copy(grad, gr) },
+	}
+	// A failed line search still leaves the best point evaluated so far.
+	_, _ = optimize.Minimize(p, u0, &optimize.Settings{FuncEvaluations: maxEvals, GradientThreshold: 1e-6,
+		Converger: &optimize.FunctionConverge{Absolute: 1e-6, Iterations: 5}}, &optimize.LBFGS{})
+	return best, evals
+}
