@@ -114,3 +114,41 @@ func BenchmarkPASSGP(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkIVM times IVM on USPS: one greedy selection of M = 300 of 7291
+// points at fixed θ (the sequential hot path, O(N·M·(M+d))), and the
+// paper's 10-class setting (8 alternations of selection and θ optimisation,
+// SE+lin).
+func BenchmarkIVM(b *testing.B) {
+	b.Run("usps/select/m=300", func(b *testing.B) {
+		tr, _ := loadUSPS(b)
+		y := make([]float64, tr.N)
+		for i, l := range tr.Y {
+			y[i] = -1
+			if l == 0 {
+				y[i] = 1
+			}
+		}
+		x := tr.Dense()
+		for b.Loop() {
+			if _, err := passgp.Train(context.Background(), x, y, &passgp.Options{Method: passgp.IVM, M: 300, FixedTheta: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("usps/multiclass/ivm", func(b *testing.B) {
+		tr, te := loadUSPS(b)
+		x, xt := tr.Dense(), te.Dense()
+		var errRate float64
+		for b.Loop() {
+			res, err := passgp.TrainMulti(context.Background(), x, tr.Y, &passgp.Options{Method: passgp.IVM})
+			if err != nil {
+				b.Fatal(err)
+			}
+			pred := make([]float64, te.N)
+			res.Model.PredictTo(pred, xt)
+			errRate = passgp.ErrorRate(pred, te.Y)
+		}
+		b.ReportMetric(100*errRate, "test_err_%")
+	})
+}
