@@ -55,6 +55,7 @@ func (fg *Fig) plot() (*plot.Plot, error) {
 	}
 	p.Add(plotter.NewGrid())
 	xmin, xmax := math.Inf(1), math.Inf(-1)
+	ymin, ymax := math.Inf(1), math.Inf(-1)
 	for i, s := range fg.Series {
 		var pts plotter.XYs
 		var errs plotter.YErrors
@@ -69,6 +70,7 @@ func (fg *Fig) plot() (*plot.Plot, error) {
 			}
 			errs = append(errs, struct{ Low, High float64 }{e, e})
 			xmin, xmax = math.Min(xmin, s.X[j]), math.Max(xmax, s.X[j])
+			ymin, ymax = math.Min(ymin, s.Y[j]), math.Max(ymax, s.Y[j])
 		}
 		if len(pts) == 0 {
 			continue
@@ -105,6 +107,22 @@ func (fg *Fig) plot() (*plot.Plot, error) {
 			}
 		}
 		p.Legend.Add(s.Name, thumb)
+	}
+	if math.IsInf(xmin, 0) {
+		return nil, fmt.Errorf("figure %q has no data points", fg.Title)
+	}
+	// Log axes get explicit ranges: gonum pads a degenerate range into
+	// non-positive values and panics.
+	if fg.LogX {
+		p.X.Min, p.X.Max = xmin/1.25, xmax*1.25
+	}
+	if fg.LogY {
+		for _, h := range fg.HLines {
+			if h.Y > 0 {
+				ymin, ymax = math.Min(ymin, h.Y), math.Max(ymax, h.Y)
+			}
+		}
+		p.Y.Min, p.Y.Max = ymin/1.25, ymax*1.25
 	}
 	for k, h := range fg.HLines {
 		if math.IsNaN(h.Y) || math.IsInf(xmin, 0) {
