@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/la"
@@ -53,18 +54,8 @@ func (m *MultiClass) PredictTo(dst []float64, x *mat.Dense) {
 		}
 	}
 	for i := 0; i < n; i++ {
-		dst[i] = m.Classes[argmax(z.RawRowView(i))]
+		dst[i] = m.Classes[floats.MaxIdx(z.RawRowView(i))]
 	}
-}
-
-func argmax(v []float64) int {
-	best := 0
-	for i, x := range v {
-		if x > v[best] {
-			best = i
-		}
-	}
-	return best
 }
 
 // MultiResult is a trained multi-class classifier with each class's

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/data"
@@ -146,7 +147,7 @@ func TestUSPS(t *testing.T) {
 	}
 	pm := make([]float64, n)
 	for i := range pm {
-		pm[i] = res.Model.Classes[argmax(lm.RawRowView(i))]
+		pm[i] = res.Model.Classes[floats.MaxIdx(lm.RawRowView(i))]
 	}
 	t.Logf("argmax of the latent mean: error %.2f%%", 100*ErrorRate(pm, yte))
 	sizes := make([]int, len(res.PerClass))

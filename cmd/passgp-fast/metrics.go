@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/model"
@@ -75,7 +76,7 @@ func computeMetrics(m *model.Model, prob, raw *mat.Dense, truth []int) metrics {
 	var nerr int
 	for i := 0; i < n; i++ {
 		row := prob.RawRowView(i)
-		pred := argmax(row)
+		pred := floats.MaxIdx(row)
 		t := truth[i]
 		r.Confusion[t][pred]++
 		r.PerClassN[t]++
@@ -129,17 +130,6 @@ func computeMetrics(m *model.Model, prob, raw *mat.Dense, truth []int) metrics {
 		r.ActiveSize = append(r.ActiveSize, len(b.Y))
 	}
 	return r
-}
-
-// argmax returns the first index of the largest value.
-func argmax(v []float64) int {
-	best := 0
-	for i, x := range v {
-		if x > v[best] {
-			best = i
-		}
-	}
-	return best
 }
 
 // print writes the human-readable report.

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/model"
@@ -54,27 +55,14 @@ func plotAll(models string, df *dataFlags, out, xAxis string) ([]string, error) 
 		return nil, errUsage("--model FILE is required")
 	}
 	var sizes, errs []float64
-	var first struct {
-		m         *model.Model
-		prob, raw *mat.Dense
-		truth     []int
-		met       *metrics
-	}
+	var first *scored
 	paths := strings.Split(models, ",")
 	for i, p := range paths {
-		m, ds, err := loadForPrediction(p, df)
+		sc, err := score(p, df)
 		if err != nil {
 			return nil, err
 		}
-		if ds.Y == nil {
-			return nil, fmt.Errorf("%s: no labels (give --labels FILE for IDX images)", df.path)
-		}
-		truth, err := truthIndex(m, ds.Y, df.path)
-		if err != nil {
-			return nil, err
-		}
-		prob, raw := predictAll(m, ds)
-		met := computeMetrics(m, prob, raw, truth)
+		m, met := sc.m, &sc.met
 		total := 0
 		for _, a := range met.ActiveSize {
 			total += a
@@ -92,10 +80,10 @@ func plotAll(models string, df *dataFlags, out, xAxis string) ([]string, error) 
 		sizes = append(sizes, x)
 		errs = append(errs, 100*met.Error)
 		if i == 0 {
-			first.m, first.prob, first.raw, first.truth, first.met = m, prob, raw, truth, &met
+			first = sc
 		}
 	}
-	if err := testPlots(out, first.m, first.prob, first.raw, first.truth, first.met); err != nil {
+	if err := testPlots(out, first.m, first.prob, first.raw, first.truth, &first.met); err != nil {
 		return nil, err
 	}
 	files := []string{"per_class.png", "densities.png", "reliability.png"}
@@ -156,7 +144,7 @@ func testPlots(dir string, m *model.Model, prob, raw *mat.Dense, truth []int, me
 	var correct, incorrect []float64
 	for i := 0; i < n; i++ {
 		row := prob.RawRowView(i)
-		p := argmax(row)
+		p := floats.MaxIdx(row)
 		if p == truth[i] {
 			correct = append(correct, row[p])
 		} else {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/data"
@@ -106,7 +107,7 @@ func writeCSV(w io.Writer, m *model.Model, prob *mat.Dense) error {
 	n, _ := prob.Dims()
 	for i := 0; i < n; i++ {
 		row := prob.RawRowView(i)
-		bw.WriteString(outs[argmax(row)])
+		bw.WriteString(outs[floats.MaxIdx(row)])
 		for _, p := range row {
 			bw.WriteByte(',')
 			bw.WriteString(strconv.FormatFloat(p, 'g', -1, 64))
@@ -142,6 +143,24 @@ classifier's error: the paper's per-digit error) and the confusion matrix.`)
 }
 
 func evaluate(modelPath string, df *dataFlags) (*metrics, error) {
+	s, err := score(modelPath, df)
+	if err != nil {
+		return nil, err
+	}
+	return &s.met, nil
+}
+
+// scored is a model's predictions on labelled data and their metrics.
+type scored struct {
+	m         *model.Model
+	prob, raw *mat.Dense
+	truth     []int
+	met       metrics
+}
+
+// score loads the model and the labelled data, predicts and computes the
+// metrics (shared by eval and plot).
+func score(modelPath string, df *dataFlags) (*scored, error) {
 	m, ds, err := loadForPrediction(modelPath, df)
 	if err != nil {
 		return nil, err
@@ -154,8 +173,7 @@ func evaluate(modelPath string, df *dataFlags) (*metrics, error) {
 		return nil, err
 	}
 	prob, raw := predictAll(m, ds)
-	r := computeMetrics(m, prob, raw, truth)
-	return &r, nil
+	return &scored{m: m, prob: prob, raw: raw, truth: truth, met: computeMetrics(m, prob, raw, truth)}, nil
 }
 
 func printJSON(stdout, stderr io.Writer, cmd string, v any) int {
