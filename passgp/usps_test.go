@@ -150,6 +150,34 @@ func TestUSPS(t *testing.T) {
 		pm[i] = res.Model.Classes[floats.MaxIdx(lm.RawRowView(i))]
 	}
 	t.Logf("argmax of the latent mean: error %.2f%%", 100*ErrorRate(pm, yte))
+	// Kinds of multi-class errors: the true class's q above 1/2 but beaten
+	// by another class's (competing positives), only wrong classes above
+	// 1/2, or no class above 1/2.
+	var compete, wrongPos, none int
+	for i := range pred {
+		if pred[i] == yte[i] {
+			continue
+		}
+		row := prob.RawRowView(i)
+		truePos, anyPos := false, false
+		for j, q := range row {
+			if q > 0.5 {
+				anyPos = true
+				if res.Model.Classes[j] == yte[i] {
+					truePos = true
+				}
+			}
+		}
+		switch {
+		case truePos:
+			compete++
+		case anyPos:
+			wrongPos++
+		default:
+			none++
+		}
+	}
+	t.Logf("multi-class errors: %d with the true class above 1/2 but beaten, %d with only wrong classes above 1/2, %d with no class above 1/2", compete, wrongPos, none)
 	sizes := make([]int, len(res.PerClass))
 	for j, r := range res.PerClass {
 		sizes[j] = len(r.Model.Active)

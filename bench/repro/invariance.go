@@ -17,7 +17,7 @@ import (
 // Options.Augment does inside passgp.Train, without retraining the first
 // stage, so one first-stage run serves both the tables without and with
 // invariances.
-func augmentStage(ctx context.Context, b *passgp.Binary, w, h, dirs int, pinc float64, sub int, seed uint64, threads int) (*passgp.Result, error) {
+func augmentStage(ctx context.Context, b *passgp.Binary, w, h, dirs int, pinc float64, sub, passes int, seed uint64, threads int) (*passgp.Result, error) {
 	xa, ya := passgp.AugmentShifts(b.X, b.Y, w, h, dirs)
 	na, d := xa.Dims()
 	m := len(b.Y)
@@ -35,7 +35,7 @@ func augmentStage(ctx context.Context, b *passgp.Binary, w, h, dirs int, pinc fl
 	st := &passgp.State{Method: passgp.PASSGP, N: na, D: d, Theta: b.Kernel.Params(), Active: act,
 		Tau: append([]float64(nil), b.Post.Sites.Tau...), Nu: append([]float64(nil), b.Post.Sites.Nu...),
 		Perm: perm, Bounds: bounds}
-	o := passgp.Options{Method: passgp.PASSGP, Kernel: b.Kernel, FixedTheta: true, PInc: pinc, Sub: sub,
+	o := passgp.Options{Method: passgp.PASSGP, Kernel: b.Kernel, FixedTheta: true, PInc: pinc, Sub: sub, Passes: passes,
 		Seed: seed, Threads: threads, Resume: st}
 	return passgp.Train(ctx, xa, ya, &o)
 }
@@ -44,13 +44,13 @@ func augmentStage(ctx context.Context, b *passgp.Binary, w, h, dirs int, pinc fl
 // repetition and evaluates the combined classifier. Classes run one after
 // the other with all threads (the augmented EP problems are large).
 func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stage1Times []float64, te *Dataset, out *multiRuns,
-	w, h, dirs int, pinc float64, sub int, seed uint64) error {
+	w, h, dirs int, pinc float64, sub, passes int, seed uint64) error {
 	mc := &passgp.MultiClass{Classes: stage1.Classes, Models: make([]*passgp.Binary, len(stage1.Models))}
 	mr := &passgp.MultiResult{Model: mc, PerClass: make([]*passgp.Result, len(stage1.Models))}
 	start := time.Now()
 	for j, b := range stage1.Models {
 		env.logf("%s: class %v, %d active images x %d shifts", out.Name, stage1.Classes[j], len(b.Y), dirs)
-		res, err := augmentStage(ctx, b, w, h, dirs, pinc, sub, seed, env.Cfg.Threads)
+		res, err := augmentStage(ctx, b, w, h, dirs, pinc, sub, passes, seed, env.Cfg.Threads)
 		if err != nil {
 			out.PartialNote = partialNote(mc, mr, te, j, err)
 			return err

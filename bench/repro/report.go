@@ -141,15 +141,18 @@ func trimNum(v float64) string {
 
 // Section is one experiment's part of results.md.
 type Section struct {
-	Key      string    `json:"key"`   // usps, ijcnn, mnist
-	Title    string    `json:"title"` // heading
-	Markdown string    `json:"markdown"`
-	Targets  []Target  `json:"targets,omitempty"`
-	Mode     string    `json:"mode"` // "full" or "quick"
-	Command  string    `json:"command"`
-	Machine  string    `json:"machine"`
-	Updated  time.Time `json:"updated"`
-	Complete bool      `json:"complete"` // false while the experiment is still running
+	Key      string `json:"key"`   // usps, ijcnn, mnist
+	Title    string `json:"title"` // heading
+	Markdown string `json:"markdown"`
+	// Parts holds the markdown of each named part, so that a later run
+	// can carry a part it does not rerun (--no-svm keeps the LIBSVM part).
+	Parts    map[string]string `json:"parts,omitempty"`
+	Targets  []Target          `json:"targets,omitempty"`
+	Mode     string            `json:"mode"` // "full" or "quick"
+	Command  string            `json:"command"`
+	Machine  string            `json:"machine"`
+	Updated  time.Time         `json:"updated"`
+	Complete bool              `json:"complete"` // false while the experiment is still running
 }
 
 // Doc is the persistent state behind results.md: one Section per

@@ -218,3 +218,18 @@ func TestBinaryErr(t *testing.T) {
 		t.Errorf("binaryErr = %v, want 50", got)
 	}
 }
+
+func TestOldSVMPart(t *testing.T) {
+	md := "### Multi\n\ntext\n\n### LIBSVM side by side (mnist)\n\nRBF SVM.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n_MNIST fPASS-GP: not run._\n\nPeak resident memory 1 GiB."
+	got := oldSVMPart(&Section{Markdown: md})
+	want := "### LIBSVM side by side (mnist)\n\nRBF SVM.\n\n| a | b |\n|---|---|\n| 1 | 2 |"
+	if got != want {
+		t.Errorf("oldSVMPart = %q, want %q", got, want)
+	}
+	if got := oldSVMPart(&Section{Markdown: md, Parts: map[string]string{"svm": "stored"}}); got != "stored" {
+		t.Errorf("stored part: got %q", got)
+	}
+	if got := oldSVMPart(&Section{Markdown: "### Other\n"}); got != "" {
+		t.Errorf("no LIBSVM block: got %q", got)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/passgp-fast/passgp-fast/la"
@@ -30,7 +31,36 @@ func newBuilder(env *Env, key, title, intro string) *builder {
 		parts: map[string]string{},
 	}
 	b.set("intro", intro)
+	if old := env.Doc.Sections[key]; env.Cfg.NoSVM && old != nil && old.Mode == b.sec.Mode {
+		if s := oldSVMPart(old); s != "" {
+			b.parts["svm"] = fmt.Sprintf("_LIBSVM part kept from the earlier run written %s UTC (`%s`); this run used --no-svm._\n\n%s",
+				old.Updated.Format("2006-01-02 15:04"), old.Command, s)
+		}
+	}
 	return b
+}
+
+// oldSVMPart returns the LIBSVM part of an earlier section: its stored
+// part, or for sections written before parts were stored, the block of its
+// markdown from the "### LIBSVM side by side" heading to the next heading
+// or italic note.
+func oldSVMPart(old *Section) string {
+	if s, ok := old.Parts["svm"]; ok {
+		return s
+	}
+	md := old.Markdown
+	i := strings.Index(md, "### LIBSVM side by side")
+	if i < 0 {
+		return ""
+	}
+	rest := md[i:]
+	end := len(rest)
+	for _, stop := range []string{"\n### ", "\n_", "\nPeak resident memory"} {
+		if j := strings.Index(rest[1:], stop); j >= 0 && j+1 < end {
+			end = j + 1
+		}
+	}
+	return strings.TrimSpace(rest[:end])
 }
 
 // declare fixes the order of parts (parts set but not declared go last).
@@ -67,6 +97,7 @@ func (b *builder) flush() {
 		}
 	}
 	b.sec.Markdown = sb.String()
+	b.sec.Parts = b.parts
 	if err := b.env.Doc.Put(b.sec); err != nil {
 		b.env.logf("writing results: %v", err)
 	}
