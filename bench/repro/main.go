@@ -192,6 +192,7 @@ func run(cfg *Config) error {
 	}
 	env := &Env{Cfg: cfg, Doc: doc, Start: time.Now(), relFig: rel}
 	setThreads(cfg.Threads)
+	limitMemory()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
