@@ -233,3 +233,33 @@ func TestOldSVMPart(t *testing.T) {
 		t.Errorf("no LIBSVM block: got %q", got)
 	}
 }
+
+// TestNoSVMKeepsPart checks that a run with --no-svm carries the LIBSVM
+// part of the earlier section of the same mode, labelled, and that a run
+// without --no-svm does not.
+func TestNoSVMKeepsPart(t *testing.T) {
+	for _, noSVM := range []bool{true, false} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "results")
+		d, err := OpenDoc(out+".md", out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := "### Multi\n\nold gp\n\n### LIBSVM side by side (mnist)\n\nold svm table"
+		if err := d.Put(&Section{Key: "mnist", Title: "MNIST", Markdown: old, Mode: "full", Command: "old command"}); err != nil {
+			t.Fatal(err)
+		}
+		env := &Env{Cfg: &Config{NoSVM: noSVM}, Doc: d}
+		b := newBuilder(env, "mnist", "MNIST", "new intro")
+		b.declare("gp", "svm", "mem")
+		b.set("gp", "new gp")
+		md := d.Sections["mnist"].Markdown
+		kept := strings.Contains(md, "old svm table") && strings.Contains(md, "kept from the earlier run") && strings.Contains(md, "old command")
+		if kept != noSVM {
+			t.Errorf("NoSVM=%v: LIBSVM part kept = %v:\n%s", noSVM, kept, md)
+		}
+		if strings.Contains(md, "old gp") {
+			t.Errorf("NoSVM=%v: the earlier GP part was kept:\n%s", noSVM, md)
+		}
+	}
+}

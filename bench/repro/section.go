@@ -23,15 +23,17 @@ type builder struct {
 
 // newBuilder starts a section. If the document already has this section
 // from an earlier run in the same mode, its parts are not kept: a section
-// always reflects one run.
+// reflects one run, except that with --no-svm the earlier LIBSVM part is
+// carried over, labelled with the run that measured it.
 func newBuilder(env *Env, key, title, intro string) *builder {
 	b := &builder{
 		env:   env,
 		sec:   &Section{Key: key, Title: title, Mode: env.Cfg.Mode(), Command: env.Doc.Command, Machine: env.Doc.Machine},
 		parts: map[string]string{},
 	}
+	old := env.Doc.Sections[key] // before set replaces it
 	b.set("intro", intro)
-	if old := env.Doc.Sections[key]; env.Cfg.NoSVM && old != nil && old.Mode == b.sec.Mode {
+	if env.Cfg.NoSVM && old != nil && old.Mode == b.sec.Mode {
 		if s := oldSVMPart(old); s != "" {
 			b.parts["svm"] = fmt.Sprintf("_LIBSVM part kept from the earlier run written %s UTC (`%s`); this run used --no-svm._\n\n%s",
 				old.Updated.Format("2006-01-02 15:04"), old.Command, s)
