@@ -17,13 +17,7 @@ func TestIVMUSPSBinary(t *testing.T) {
 	}
 	digit, _ := strconv.ParseFloat(os.Getenv("PASSGP_USPS_IVM"), 64)
 	xtr, ytr, _, _ := loadUSPS(t)
-	y := make([]float64, len(ytr))
-	for i, v := range ytr {
-		y[i] = -1
-		if v == digit {
-			y[i] = 1
-		}
-	}
+	y := oneVsRest(t, ytr, digit)
 	o := &Options{Method: IVM, Threads: 1}
 	o.HypMaxEvals, _ = strconv.Atoi(os.Getenv("PASSGP_EVALS"))
 	start := time.Now()

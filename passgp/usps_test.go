@@ -34,6 +34,15 @@ func loadUSPS(t testing.TB) (xtr *mat.Dense, ytr []float64, xte *mat.Dense, yte 
 	return tr.Dense(), tr.Y, te.Dense(), te.Y
 }
 
+// oneVsRest returns the ±1 labels of class c against the rest.
+func oneVsRest(t testing.TB, y []float64, c float64) []float64 {
+	b, err := data.BinaryLabels(y, &c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // TestUSPS runs the paper's USPS multi-class experiment (Section 6.1).
 // It is slow and gated: PASSGP_USPS=1 go test -run USPS -v ./passgp
 // PASSGP_METHOD selects the method (default passgp), PASSGP_SEED the seed,

@@ -20,17 +20,7 @@ func TestUSPSTrajectory(t *testing.T) {
 	}
 	digit, _ := strconv.ParseFloat(ds, 64)
 	xtr, ytr, xte, yte := loadUSPS(t)
-	pm := func(lab []float64) []float64 {
-		y := make([]float64, len(lab))
-		for i, v := range lab {
-			y[i] = -1
-			if v == digit {
-				y[i] = 1
-			}
-		}
-		return y
-	}
-	y, yt := pm(ytr), pm(yte)
+	y, yt := oneVsRest(t, ytr, digit), oneVsRest(t, yte, digit)
 	o := &Options{Threads: 1}
 	o.HypMaxEvals, _ = strconv.Atoi(os.Getenv("PASSGP_EVALS"))
 	o.FinalHypEvals, _ = strconv.Atoi(os.Getenv("PASSGP_FINALEVALS"))
