@@ -116,7 +116,12 @@ type Posterior struct {
 	Sweeps int       // EP sweeps run
 
 	n     int
-	k     []float64 // n×n training covariance (jitter included), row-major, full
+	// k is the n×n training covariance (jitter included), row-major,
+	// full. Only the EP sweeps use it: it is released (nil) once Infer,
+	// InferCov, FromSites or FromSitesCov return, because a trained
+	// posterior keeps |A|² floats in l already and the classifiers of a
+	// large multi-class problem must not keep two such matrices each.
+	k     []float64
 	l     []float64 // lower Cholesky factor of B = I + S^½ K S^½ (upper part unused)
 	sw    []float64 // S^½
 	mean0 []float64 // prior mean (nil = zero)
@@ -199,6 +204,7 @@ func FromSites(k kernel.Kernel, x *mat.Dense, y []float64, s Sites) (*Posterior,
 	if !p.refresh(ws, nil) {
 		return nil, errNotPD
 	}
+	p.k = nil
 	return p, nil
 }
 
@@ -227,6 +233,7 @@ func FromSitesCov(K *mat.Dense, mean, y []float64, s Sites) (*Posterior, error) 
 	if !p.refresh(ws, nil) {
 		return nil, errNotPD
 	}
+	p.k = nil
 	return p, nil
 }
 

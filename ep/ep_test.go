@@ -356,3 +356,51 @@ func TestEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestCovarianceReleased: posteriors returned by Infer, FromSites and a
+// closed Iteration no longer hold the n×n prior covariance (a trained
+// classifier keeps only the Cholesky factor), and they predict and
+// differentiate exactly as the open iteration's posterior did.
+func TestCovarianceReleased(t *testing.T) {
+	x, y := blobs(40, 9)
+	k := kernel.SE{Var: 2, Len2: 1, Jitter: 1e-6}
+	p, err := Infer(k, x, y, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := FromSites(k, x, y, p.Sites)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := NewIteration(k, x, y, &p.Sites, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := it.Posterior()
+	if open.k == nil {
+		t.Fatal("open iteration has no covariance")
+	}
+	xs, _ := blobs(7, 10)
+	wantM, wantV := make([]float64, 7), make([]float64, 7)
+	open.PredictTo(wantM, wantV, nil, xs)
+	wantG := open.GradientTo(nil)
+	it.Close()
+	for name, q := range map[string]*Posterior{"Infer": p, "FromSites": fs, "closed Iteration": open} {
+		if q.k != nil {
+			t.Errorf("%s: covariance kept", name)
+		}
+		m, v := make([]float64, 7), make([]float64, 7)
+		q.PredictTo(m, v, nil, xs)
+		g := q.GradientTo(nil)
+		for i := range m {
+			if math.Abs(m[i]-wantM[i]) > 1e-9 || math.Abs(v[i]-wantV[i]) > 1e-9 {
+				t.Errorf("%s: prediction %d = (%v, %v), want (%v, %v)", name, i, m[i], v[i], wantM[i], wantV[i])
+			}
+		}
+		for j := range g {
+			if math.Abs(g[j]-wantG[j]) > 1e-8*math.Max(1, math.Abs(wantG[j])) {
+				t.Errorf("%s: gradient %d = %v, want %v", name, j, g[j], wantG[j])
+			}
+		}
+	}
+}

@@ -42,17 +42,24 @@ func NewIteration(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Op
 // Posterior returns the posterior after the last sweep (or the start).
 func (it *Iteration) Posterior() *Posterior { return it.p }
 
-// Close returns the workspaces to the pool; the Posterior stays valid.
+// Close returns the workspaces to the pool and releases the n×n prior
+// covariance, which only the sweeps need; the Posterior stays valid for
+// prediction, cavities and the gradient.
 func (it *Iteration) Close() {
 	if it.w != nil {
 		putWork(it.w)
 		it.w, it.sigma = nil, nil
 	}
+	it.p.k = nil
 }
 
-// Sweep runs one EP sweep and returns the change of log Z_EP.
+// Sweep runs one EP sweep and returns the change of log Z_EP. It panics
+// after Close.
 func (it *Iteration) Sweep() (float64, error) {
 	p, w := it.p, it.w
+	if w == nil {
+		panic("ep: Sweep after Close")
+	}
 	old := p.LogZ
 	copy(w.oldTau, p.Sites.Tau)
 	copy(w.oldNu, p.Sites.Nu)

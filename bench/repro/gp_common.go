@@ -13,22 +13,30 @@ import (
 
 // multiEval is a multi-class classifier's test performance.
 type multiEval struct {
-	Err        float64   // multi-class test error %
-	DigitErr   []float64 // per-class binary (one-vs-rest) test error %
-	BrierMulti float64   // normalised multi-class Brier (passgp.BrierMulti)
-	BrierBin   float64   // mean over classes of the binary Brier score
-	NLP        float64   // mean negative log predictive probability (multi-class)
-	Prob       *mat.Dense
+	Err        float64    // multi-class test error %
+	DigitErr   []float64  // per-class binary (one-vs-rest) test error %
+	BrierMulti float64    // normalised multi-class Brier (passgp.BrierMulti)
+	BrierBin   float64    // mean over classes of the binary Brier score
+	NLP        float64    // mean negative log predictive probability (multi-class)
+	Prob       *mat.Dense // test probabilities, one column per class
+	Classes    []float64  // the columns' classes
 	PredTime   time.Duration
 }
 
 // evalMulti predicts the test set with m and scores it.
 func evalMulti(m *passgp.MultiClass, te *Dataset) multiEval {
-	n := te.N()
-	p := mat.NewDense(n, len(m.Classes), nil)
+	p := mat.NewDense(te.N(), len(m.Classes), nil)
 	t := time.Now()
 	m.PredictProbTo(p, te.X)
-	ev := multiEval{Prob: p, PredTime: time.Since(t)}
+	return scoreMulti(p, m.Classes, te, time.Since(t))
+}
+
+// scoreMulti scores the classes' test probabilities p (n×len(classes),
+// column j: q(y = classes[j] | x), one against the rest) as
+// passgp.MultiClass.PredictTo decides: by the largest probability.
+func scoreMulti(p *mat.Dense, classes []float64, te *Dataset, predTime time.Duration) multiEval {
+	n := te.N()
+	ev := multiEval{Prob: p, Classes: classes, PredTime: predTime}
 	wrong := 0
 	for i := 0; i < n; i++ {
 		row := p.RawRowView(i)
@@ -38,20 +46,20 @@ func evalMulti(m *passgp.MultiClass, te *Dataset) multiEval {
 				best = j
 			}
 		}
-		if m.Classes[best] != te.Y[i] {
+		if classes[best] != te.Y[i] {
 			wrong++
 		}
 	}
 	ev.Err = 100 * float64(wrong) / float64(n)
 	col := make([]float64, n)
-	for j, c := range m.Classes {
+	for j, c := range classes {
 		y := binaryLabels(te.Y, c)
 		mat.Col(col, j, p)
 		ev.DigitErr = append(ev.DigitErr, binaryErr(col, y))
-		ev.BrierBin += passgp.Brier(col, y) / float64(len(m.Classes))
+		ev.BrierBin += passgp.Brier(col, y) / float64(len(classes))
 	}
-	ev.BrierMulti = passgp.BrierMulti(p, m.Classes, te.Y)
-	ev.NLP = passgp.MeanNLPMulti(p, m.Classes, te.Y)
+	ev.BrierMulti = passgp.BrierMulti(p, classes, te.Y)
+	ev.NLP = passgp.MeanNLPMulti(p, classes, te.Y)
 	return ev
 }
 

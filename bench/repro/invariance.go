@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
@@ -42,42 +44,56 @@ func augmentStage(ctx context.Context, b *passgp.Binary, w, h, dirs int, pinc fl
 
 // augmentMulti runs augmentStage for every class of a first-stage
 // repetition and evaluates the combined classifier. Classes run one after
-// the other with all threads (the augmented EP problems are large).
+// the other with all threads (the augmented EP problems are large). Each
+// class's model predicts the test set as soon as it is trained and is then
+// released: the ten second-stage models hold about 8 GiB of Cholesky
+// factors on MNIST, and keeping them would put the run over its memory
+// bound while the largest digit trains.
 func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stage1Times []float64, te *Dataset, out *multiRuns,
 	w, h, dirs int, pinc float64, sub, passes int, seed uint64) error {
-	mc := &passgp.MultiClass{Classes: stage1.Classes, Models: make([]*passgp.Binary, len(stage1.Models))}
-	mr := &passgp.MultiResult{Model: mc, PerClass: make([]*passgp.Result, len(stage1.Models))}
+	k := len(stage1.Models)
+	mr := &passgp.MultiResult{PerClass: make([]*passgp.Result, k)}
+	prob := mat.NewDense(te.N(), k, nil)
+	col := make([]float64, te.N())
+	act := make([]float64, k)
+	var predTime time.Duration
 	start := time.Now()
 	for j, b := range stage1.Models {
 		env.logf("%s: class %v, %d active images x %d shifts", out.Name, stage1.Classes[j], len(b.Y), dirs)
 		res, err := augmentStage(ctx, b, w, h, dirs, pinc, sub, passes, seed, env.Cfg.Threads)
 		if err != nil {
-			out.PartialNote = partialNote(mc, mr, te, j, err)
+			out.PartialNote = partialNote(stage1.Classes, prob, act, mr, te, j, err)
 			return err
 		}
 		res.Elapsed += time.Duration(stage1Times[j] * float64(time.Second))
-		mc.Models[j], mr.PerClass[j] = res.Model, res
-		env.logf("%s: class %v done, |A| %d, %.1fs", out.Name, stage1.Classes[j], len(res.Model.Y), res.Elapsed.Seconds())
+		t := time.Now()
+		res.Model.PredictTo(col, te.X)
+		predTime += time.Since(t)
+		prob.SetCol(j, col)
+		act[j] = float64(len(res.Model.Active))
+		res.Model = nil
+		mr.PerClass[j] = res
+		env.logf("%s: class %v done, |A| %d, %.1fs", out.Name, stage1.Classes[j], int(act[j]), res.Elapsed.Seconds())
 	}
 	mr.Elapsed = time.Since(start)
-	ev := evalMulti(mc, te)
-	out.add(mr, ev)
+	out.addSizes(mr, act, scoreMulti(prob, stage1.Classes, te, predTime))
 	out.testY = te.Y
 	return nil
 }
 
 // partialNote describes the classes whose second stage finished before an
-// interruption (class done is the one that failed or was stopped).
-func partialNote(mc *passgp.MultiClass, mr *passgp.MultiResult, te *Dataset, failed int, err error) string {
+// interruption (class failed is the one that failed or was stopped); prob
+// and act hold the finished classes' test probabilities and |A|.
+func partialNote(classes []float64, prob *mat.Dense, act []float64, mr *passgp.MultiResult, te *Dataset, failed int, err error) string {
 	var m md
-	m.p("The second stage stopped at class %v (`%v`); classes finished before that (measured here):", mc.Classes[failed], err)
+	m.p("The second stage stopped at class %v (`%v`); classes finished before that (measured here):", classes[failed], err)
 	var t Table
 	t.Header = []string{"digit", "error % with invariances", "|A|", "time, both stages (s)"}
 	p := make([]float64, te.N())
 	for j := 0; j < failed; j++ {
-		mc.Models[j].PredictTo(p, te.X)
-		t.Row(ffmt(mc.Classes[j]), f(binaryErr(p, binaryLabels(te.Y, mc.Classes[j])), 2),
-			fmt.Sprint(len(mc.Models[j].Y)), f(mr.PerClass[j].Elapsed.Seconds(), 0))
+		mat.Col(p, j, prob)
+		t.Row(ffmt(classes[j]), f(binaryErr(p, binaryLabels(te.Y, classes[j])), 2),
+			fmt.Sprint(int(act[j])), f(mr.PerClass[j].Elapsed.Seconds(), 0))
 	}
 	m.table(&t)
 	return m.String()

@@ -42,9 +42,23 @@ type multiRuns struct {
 }
 
 func (r *multiRuns) add(mr *passgp.MultiResult, ev multiEval) {
-	var act, tm []float64
+	act := make([]float64, len(mr.PerClass))
+	for j, pc := range mr.PerClass {
+		act[j] = float64(len(pc.Model.Active))
+	}
+	r.addSizes(mr, act, ev)
+	r.Models = append(r.Models, mr.Model)
+	if r.Model == nil {
+		r.Model = mr.Model
+	}
+}
+
+// addSizes records one repetition whose models were released after
+// prediction (mr.Model and the per-class models may be nil); act are the
+// classes' active set sizes.
+func (r *multiRuns) addSizes(mr *passgp.MultiResult, act []float64, ev multiEval) {
+	var tm []float64
 	for _, pc := range mr.PerClass {
-		act = append(act, float64(len(pc.Model.Active)))
 		tm = append(tm, pc.Elapsed.Seconds())
 	}
 	r.Errs = append(r.Errs, ev.DigitErr)
@@ -56,9 +70,8 @@ func (r *multiRuns) add(mr *passgp.MultiResult, ev multiEval) {
 	r.NLP = append(r.NLP, ev.NLP)
 	r.Total = append(r.Total, mr.Elapsed.Seconds())
 	r.Pred = append(r.Pred, ev.PredTime.Seconds())
-	r.Models = append(r.Models, mr.Model)
-	if r.Model == nil {
-		r.Model, r.Prob, r.Classes = mr.Model, ev.Prob, mr.Model.Classes
+	if r.Prob == nil {
+		r.Prob, r.Classes = ev.Prob, ev.Classes
 	}
 }
 
