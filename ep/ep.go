@@ -115,7 +115,7 @@ type Posterior struct {
 	LogZ   float64   // log Z_EP
 	Sweeps int       // EP sweeps run
 
-	n     int
+	n int
 	// k is the n×n training covariance (jitter included), row-major,
 	// full. Only the EP sweeps use it: it is released (nil) once Infer,
 	// InferCov, FromSites or FromSitesCov return, because a trained

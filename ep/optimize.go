@@ -28,7 +28,34 @@ type OptimizeOptions struct {
 	MaxEvals     int       // EP runs (function+gradient evaluations); 0 means 100
 	Lower, Upper []float64 // optional bounds on θ (not log); nil = DefaultLower/DefaultUpper
 	GradTol      float64   // stop when max |∂ log Z/∂ log θ_j| over free j < GradTol; 0 means 1e-6
-	EP           Options
+	// Prior, when not nil, is a log-normal hyperprior per θ component
+	// (paper order): Optimize then maximises log Z_EP + Σ_j log N(log θ_j;
+	// Mean_j, SD_j²) (MAP-II) instead of log Z_EP alone. A component with
+	// SD = 0 has a flat prior. A weak prior identifies directions in which
+	// log Z_EP keeps rising without a maximum (the signal variance on
+	// separable data).
+	Prior []LogNormal
+	EP    Options
+}
+
+// LogNormal is a Gaussian on log θ_j with mean Mean and standard
+// deviation SD (SD = 0: flat).
+type LogNormal struct{ Mean, SD float64 }
+
+// logPrior returns Σ_j log N(u_j; Mean_j, SD_j²) over the free
+// components (u = log θ_free) up to a constant, and adds its negative
+// gradient to g.
+func logPrior(prior []LogNormal, free []int, u, g []float64) float64 {
+	var lp float64
+	for i, j := range free {
+		if prior[j].SD == 0 {
+			continue
+		}
+		d := (u[i] - prior[j].Mean) / prior[j].SD
+		lp -= d * d / 2
+		g[i] += d / prior[j].SD
+	}
+	return lp
 }
 
 // OptimizeResult is the outcome of Optimize.
@@ -60,6 +87,9 @@ func Optimize(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Optimi
 	names := k.ParamNames()
 	if o.Fixed != nil && len(o.Fixed) != np {
 		panic(fmt.Sprintf("ep: Optimize: len(Fixed) = %d, want %d", len(o.Fixed), np))
+	}
+	if o.Prior != nil && len(o.Prior) != np {
+		panic(fmt.Sprintf("ep: Optimize: len(Prior) = %d, want %d", len(o.Prior), np))
 	}
 	lo, hi := make([]float64, np), make([]float64, np)
 	for j := range theta0 {
@@ -156,6 +186,20 @@ func Optimize(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Optimi
 		for i, j := range free {
 			if !e.bounds[j] {
 				e.g[i] = -grad[j]
+			}
+		}
+		if o.Prior != nil {
+			// The prior is evaluated at the clamped θ, like log Z.
+			uc := make([]float64, len(free))
+			for i, j := range free {
+				uc[i] = math.Log(e.theta[j])
+			}
+			gp := make([]float64, len(free))
+			e.f -= logPrior(o.Prior, free, uc, gp)
+			for i, j := range free {
+				if !e.bounds[j] {
+					e.g[i] += gp[i]
+				}
 			}
 		}
 		s := p.Sites.Clone()

@@ -2,6 +2,7 @@ package passgp
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/data"
+	"github.com/passgp-fast/passgp-fast/ep"
 )
 
 // loadUSPS returns the USPS train and test sets, skipping the test when
@@ -104,6 +106,15 @@ func TestUSPS(t *testing.T) {
 	if s := os.Getenv("PASSGP_UPPER1"); s != "" {
 		v, _ := strconv.ParseFloat(s, 64)
 		o.Upper = []float64{v, 1e6, 1e6}
+	}
+	if s := os.Getenv("PASSGP_PRIOR1"); s != "" {
+		// "t1,sd": log t1 ~ N(log t1, sd²), the other components flat.
+		var v [2]float64
+		for i, f := range strings.SplitN(s, ",", 2) {
+			v[i], _ = strconv.ParseFloat(f, 64)
+		}
+		o.Prior = make([]ep.LogNormal, 3)
+		o.Prior[0] = ep.LogNormal{Mean: math.Log(v[0]), SD: v[1]}
 	}
 	if s := os.Getenv("PASSGP_PASSES"); s != "" {
 		o.Passes, _ = strconv.Atoi(s)
