@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/data"
+	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/passgp"
@@ -27,22 +28,24 @@ type trainConfig struct {
 	Gamma      float64   `json:"gamma,omitempty"`
 	Theta      []float64 `json:"theta,omitempty"` // initial θ; empty = the method's default
 	FixedTheta bool      `json:"fixed_theta,omitempty"`
-	Init       int       `json:"init"`
-	Sub        int       `json:"sub"`
-	Passes     int       `json:"passes,omitempty"` // 0 = method default
-	PInc       float64   `json:"p_inc"`
-	PDel       float64   `json:"p_del"`
-	PExc       float64   `json:"p_exc"`
-	M          int       `json:"m,omitempty"`
-	HypEvery   int       `json:"hyp_every"`
-	Augment    string    `json:"augment,omitempty"`
-	ImageW     int       `json:"image_w,omitempty"`
-	ImageH     int       `json:"image_h,omitempty"`
-	Seed       uint64    `json:"seed"`
-	Positive   *float64  `json:"positive,omitempty"`
-	Data       string    `json:"data,omitempty"`
-	N          int       `json:"n"`
-	D          int       `json:"d"`
+	// Prior is the log-normal hyperprior (--prior; nil: maximum evidence).
+	Prior    []ep.LogNormal `json:"prior,omitempty"`
+	Init     int            `json:"init"`
+	Sub      int            `json:"sub"`
+	Passes   int            `json:"passes,omitempty"` // 0 = method default
+	PInc     float64        `json:"p_inc"`
+	PDel     float64        `json:"p_del"`
+	PExc     float64        `json:"p_exc"`
+	M        int            `json:"m,omitempty"`
+	HypEvery int            `json:"hyp_every"`
+	Augment  string         `json:"augment,omitempty"`
+	ImageW   int            `json:"image_w,omitempty"`
+	ImageH   int            `json:"image_h,omitempty"`
+	Seed     uint64         `json:"seed"`
+	Positive *float64       `json:"positive,omitempty"`
+	Data     string         `json:"data,omitempty"`
+	N        int            `json:"n"`
+	D        int            `json:"d"`
 }
 
 // trainFlags holds the command line of train.
@@ -52,7 +55,7 @@ type trainFlags struct {
 	cfg                       trainConfig
 	modelOut, positive, augm  string
 	image, checkpoint, resume string
-	plots, test               string
+	plots, test, prior        string
 	threads                   int
 	quiet                     bool
 }
@@ -65,6 +68,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.StringVar(&t.positive, "positive", "", "train the binary task `LABEL` against the rest")
 	fs.StringVar(&c.Method, "method", "passgp", "active set method: passgp, fpassgp, ivm, random or full")
 	fs.BoolVar(&c.FixedTheta, "fixed-theta", false, "do not optimise the hyperparameters")
+	fs.StringVar(&t.prior, "prior", "", "log-normal hyperprior `MEAN:SD,...` per hyperparameter (log θ_j ~ N(log MEAN, SD²); empty or - for flat), e.g. 4:2,, for t1 of se: maximise log Z_EP plus the log prior (MAP-II)")
 	fs.IntVar(&c.Init, "init", passgp.DefaultInit, "initial active set size N_init")
 	fs.IntVar(&c.Sub, "sub", passgp.DefaultSub, "number of batches N_sub")
 	fs.IntVar(&c.Passes, "passes", 0, "passes N_pass over the data (0: 2 for passgp, 4 for fpassgp)")
@@ -109,6 +113,12 @@ func (c *trainConfig) options(d int) (passgp.Options, error) {
 		}
 	}
 	o.FixedTheta = c.FixedTheta
+	if c.Prior != nil {
+		if np := len(o.Kernel.Params()); len(c.Prior) != np {
+			return o, errUsage("--prior: %d components, kernel %s has %d hyperparameters", len(c.Prior), o.Kernel.Name(), np)
+		}
+		o.Prior = c.Prior
+	}
 	switch {
 	case c.Init < 1:
 		return o, errUsage("--init must be at least 1, got %d", c.Init)
@@ -192,6 +202,9 @@ func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
 	}
 	if _, err := t.kf.kernel(c.Theta); err != nil {
 		return nil, nil, err
+	}
+	if c.Prior, err = parsePrior(t.prior); err != nil {
+		return nil, nil, errUsage("--prior: %v", err)
 	}
 	if t.positive != "" {
 		v, err := parseFloats(t.positive)
