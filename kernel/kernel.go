@@ -11,7 +11,7 @@ import (
 // Kernel is a covariance function with positive hyperparameters θ, given in
 // the paper's order (Params). Implementations are immutable values.
 type Kernel interface {
-	// Name is "se", "se+lin" or "poly".
+	// Name is "se", "se+lin", "se+bias" or "poly".
 	Name() string
 	// Params returns a copy of θ in the paper's order.
 	Params() []float64
@@ -37,9 +37,9 @@ type Kernel interface {
 	GradTraceTo(dst []float64, w, x *mat.Dense)
 }
 
-// New returns the kernel called name ("se", "se+lin" or "poly") with
-// hyperparameters theta in the paper's order: se [t1,t2,t3], se+lin
-// [t1,t2,t3,t4], poly [t1,t3]. degree and gamma are used by poly only
+// New returns the kernel called name ("se", "se+lin", "se+bias" or
+// "poly") with hyperparameters theta in the paper's order: se [t1,t2,t3],
+// se+lin and se+bias [t1,t2,t3,t4], poly [t1,t3]. degree and gamma are used by poly only
 // (gamma 0 means 1/d). It returns an error for unknown names, a wrong
 // number of parameters, or non-positive or non-finite values.
 func New(name string, theta []float64, degree int, gamma float64) (Kernel, error) {
@@ -49,6 +49,8 @@ func New(name string, theta []float64, degree int, gamma float64) (Kernel, error
 		k = SE{Var: 1, Len2: 1, Jitter: 1e-6}
 	case "se+lin", "selin":
 		k = SELin{SE: SE{Var: 1, Len2: 1, Jitter: 1e-6}, Lin: 1}
+	case "se+bias", "sebias":
+		k = SEBias{SE: SE{Var: 1, Len2: 1, Jitter: 1e-6}, Bias: 1}
 	case "poly":
 		if degree < 1 {
 			return nil, fmt.Errorf("kernel: poly degree must be a positive integer, got %d", degree)
@@ -58,7 +60,7 @@ func New(name string, theta []float64, degree int, gamma float64) (Kernel, error
 		}
 		k = Poly{Var: 1, Jitter: 1e-6, Degree: degree, Gamma: gamma}
 	default:
-		return nil, fmt.Errorf("kernel: unknown kernel %q (want se, se+lin or poly)", name)
+		return nil, fmt.Errorf("kernel: unknown kernel %q (want se, se+lin, se+bias or poly)", name)
 	}
 	if theta == nil {
 		return k, nil

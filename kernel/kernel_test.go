@@ -32,6 +32,8 @@ func direct(k Kernel, a, b []float64) float64 {
 		return k.Var * math.Exp(-d2/(2*k.Len2))
 	case SELin:
 		return k.Var*math.Exp(-d2/(2*k.Len2)) + k.Lin*dot
+	case SEBias:
+		return k.Var*math.Exp(-d2/(2*k.Len2)) + k.Bias
 	case Poly:
 		g := k.Gamma
 		if g == 0 {
@@ -45,6 +47,7 @@ func direct(k Kernel, a, b []float64) float64 {
 var testKernels = []Kernel{
 	SE{Var: 1.7, Len2: 0.8, Jitter: 1e-3},
 	SELin{SE: SE{Var: 0.6, Len2: 2.5, Jitter: 1e-2}, Lin: 0.3},
+	SEBias{SE: SE{Var: 0.6, Len2: 2.5, Jitter: 1e-2}, Bias: 0.4},
 	Poly{Var: 1.3, Jitter: 1e-3, Degree: 3},             // Gamma 0: 1/d
 	Poly{Var: 0.9, Jitter: 1e-4, Degree: 9, Gamma: 0.1}, // explicit scale
 	Poly{Var: 1, Jitter: 1e-4, Degree: 1, Gamma: 1},
@@ -176,6 +179,7 @@ func TestNew(t *testing.T) {
 	}{
 		{"se", []float64{2, 3, 1e-4}, 0, 0, SE{Var: 2, Len2: 3, Jitter: 1e-4}},
 		{"SE+lin", []float64{2, 3, 1e-4, 0.5}, 0, 0, SELin{SE: SE{Var: 2, Len2: 3, Jitter: 1e-4}, Lin: 0.5}},
+		{"se+bias", []float64{2, 3, 1e-4, 0.5}, 0, 0, SEBias{SE: SE{Var: 2, Len2: 3, Jitter: 1e-4}, Bias: 0.5}},
 		{"poly", []float64{1, 1e-4}, 9, 0, Poly{Var: 1, Jitter: 1e-4, Degree: 9}},
 		{"poly", []float64{1, 1e-4}, 9, 1, Poly{Var: 1, Jitter: 1e-4, Degree: 9, Gamma: 1}},
 	} {

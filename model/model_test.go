@@ -78,6 +78,7 @@ func toyModel(t testing.TB, mode Mode, k kernel.Kernel, seed uint64) *Model {
 var kernels = []kernel.Kernel{
 	kernel.SE{Var: 2, Len2: 3, Jitter: 1e-3},
 	kernel.SELin{SE: kernel.SE{Var: 1.5, Len2: 2, Jitter: 1e-2}, Lin: 0.2},
+	kernel.SEBias{SE: kernel.SE{Var: 1.5, Len2: 2, Jitter: 1e-2}, Bias: 0.7},
 	kernel.Poly{Var: 1, Jitter: 1e-2, Degree: 3, Gamma: 0},
 	kernel.Poly{Var: 0.5, Jitter: 1e-2, Degree: 2, Gamma: 0.3},
 }

@@ -43,7 +43,7 @@ type Batch struct {
 // Classifier is one stored binary classifier in plain form: everything
 // ep.FromSites needs to rebuild its posterior.
 type Classifier struct {
-	Kernel string    // "se", "se+lin" or "poly"
+	Kernel string    // "se", "se+lin", "se+bias" or "poly"
 	Theta  []float64 // hyperparameters in the paper's order (kernel.Kernel.Params)
 	Degree int       // poly only
 	Gamma  float64   // poly only; 0 means 1/d
@@ -225,9 +225,9 @@ func (c *Classifier) validate() error {
 		if len(c.Theta) != 3 {
 			return fmt.Errorf("kernel se needs 3 hyperparameters, has %d", len(c.Theta))
 		}
-	case "se+lin":
+	case "se+lin", "se+bias":
 		if len(c.Theta) != 4 {
-			return fmt.Errorf("kernel se+lin needs 4 hyperparameters, has %d", len(c.Theta))
+			return fmt.Errorf("kernel %s needs 4 hyperparameters, has %d", c.Kernel, len(c.Theta))
 		}
 	case "poly":
 		if len(c.Theta) != 2 {

@@ -122,7 +122,7 @@ type kernelFlags struct {
 }
 
 func (k *kernelFlags) register(fs *flagSet, thetaHelp string) {
-	fs.StringVar(&k.name, "kernel", "se", "covariance function: se, se+lin or poly")
+	fs.StringVar(&k.name, "kernel", "se", "covariance function: se, se+lin, se+bias (SE plus a constant t4) or poly")
 	fs.IntVar(&k.degree, "degree", 9, "polynomial degree p of the poly kernel (the paper's MNIST setting)")
 	fs.Float64Var(&k.gamma, "gamma", 0, "input scale g of the poly kernel (default 1/d, as LIBSVM)")
 	fs.StringVar(&k.theta, "theta", "", thetaHelp)
@@ -132,9 +132,9 @@ func (k *kernelFlags) register(fs *flagSet, thetaHelp string) {
 // the kernel's own start values).
 func (k *kernelFlags) kernel(theta []float64) (kernel.Kernel, error) {
 	switch k.name {
-	case "se", "se+lin", "poly":
+	case "se", "se+lin", "se+bias", "poly":
 	default:
-		return nil, errUsage("--kernel: unknown kernel %q (want se, se+lin or poly)", k.name)
+		return nil, errUsage("--kernel: unknown kernel %q (want se, se+lin, se+bias or poly)", k.name)
 	}
 	if k.degree < 1 {
 		return nil, errUsage("--degree must be a positive integer, got %d", k.degree)
