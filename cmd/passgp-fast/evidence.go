@@ -26,12 +26,13 @@ type evidenceResult struct {
 }
 
 func runEvidence(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("evidence", "--data FILE --kernel se|se+lin|poly [--degree P] [--gamma G] --theta t1,t2,... [--json]",
+	fs := newFlags("evidence", "--data FILE --kernel se|se+lin|se+bias|poly [--degree P] [--gamma G] --theta t1,t2,... [--json]",
 		`Runs EP on every point of a binary data set (labels: two distinct values,
 the larger is +1) and prints log Z_EP and its gradient with respect to
 log θ, in the order of --theta (SPEC.md section 1):
   se      t1,t2,t3     signal variance, squared length scale, jitter
   se+lin  t1,t2,t3,t4  SE plus linear weight t4
+  se+bias t1,t2,t3,t4  SE plus constant (bias variance) t4
   poly    t1,t3        signal variance, jitter (degree and gamma are fixed)`)
 	var df dataFlags
 	df.register(fs, true)

@@ -62,7 +62,7 @@ type trainFlags struct {
 
 func (t *trainFlags) register(fs *flagSet) {
 	t.df.register(fs, true)
-	t.kf.register(fs, "initial hyperparameters `t1,t2,...` (se: t1,t2,t3; se+lin: t1,..,t4; poly: t1,t3); default: t1=4, t2=d/4, t3=0.01 for se")
+	t.kf.register(fs, "initial hyperparameters `t1,t2,...` (se: t1,t2,t3; se+lin, se+bias: t1,..,t4; poly: t1,t3); default: t1=4, t2=d/4, t3=0.01 for se")
 	c := &t.cfg
 	fs.StringVar(&t.modelOut, "model", "", "output model `FILE` (required)")
 	fs.StringVar(&t.positive, "positive", "", "train the binary task `LABEL` against the rest")
