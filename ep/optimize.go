@@ -42,18 +42,21 @@ type OptimizeOptions struct {
 // deviation SD (SD = 0: flat).
 type LogNormal struct{ Mean, SD float64 }
 
-// logPrior returns Σ_j log N(u_j; Mean_j, SD_j²) over the free
-// components (u = log θ_free) up to a constant, and adds its negative
-// gradient to g.
-func logPrior(prior []LogNormal, free []int, u, g []float64) float64 {
+// LogPrior returns Σ_j log N(log θ_j; Mean_j, SD_j²) up to a constant
+// (components with SD = 0 contribute nothing) and, when grad is not nil,
+// sets grad[j] to its derivative in log θ_j.
+func LogPrior(prior []LogNormal, theta, grad []float64) float64 {
 	var lp float64
-	for i, j := range free {
-		if prior[j].SD == 0 {
-			continue
+	for j, p := range prior {
+		g := 0.0
+		if p.SD > 0 {
+			d := (math.Log(theta[j]) - p.Mean) / p.SD
+			lp -= d * d / 2
+			g = -d / p.SD
 		}
-		d := (u[i] - prior[j].Mean) / prior[j].SD
-		lp -= d * d / 2
-		g[i] += d / prior[j].SD
+		if grad != nil {
+			grad[j] = g
+		}
 	}
 	return lp
 }
@@ -190,15 +193,11 @@ func Optimize(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Optimi
 		}
 		if o.Prior != nil {
 			// The prior is evaluated at the clamped θ, like log Z.
-			uc := make([]float64, len(free))
-			for i, j := range free {
-				uc[i] = math.Log(e.theta[j])
-			}
-			gp := make([]float64, len(free))
-			e.f -= logPrior(o.Prior, free, uc, gp)
+			gp := make([]float64, np)
+			e.f -= LogPrior(o.Prior, e.theta, gp)
 			for i, j := range free {
 				if !e.bounds[j] {
-					e.g[i] += gp[i]
+					e.g[i] -= gp[j]
 				}
 			}
 		}

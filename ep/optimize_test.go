@@ -3,6 +3,7 @@ package ep
 import (
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -154,5 +155,31 @@ func TestOptimizePrior(t *testing.T) {
 	}
 	if flat.Post.LogZ != none.Post.LogZ || flat.Evals != none.Evals {
 		t.Errorf("flat prior: log Z %v in %d evals, no prior %v in %d", flat.Post.LogZ, flat.Evals, none.Post.LogZ, none.Evals)
+	}
+}
+
+// TestLogPrior: LogPrior's gradient matches finite differences in log θ
+// and flat components contribute nothing.
+func TestLogPrior(t *testing.T) {
+	prior := []LogNormal{{Mean: math.Log(3), SD: 0.5}, {}, {Mean: -1, SD: 2}}
+	th := []float64{7, 0.3, 0.05}
+	g := make([]float64, 3)
+	lp := LogPrior(prior, th, g)
+	want := -math.Pow((math.Log(7)-math.Log(3))/0.5, 2)/2 - math.Pow((math.Log(0.05)+1)/2, 2)/2
+	if math.Abs(lp-want) > 1e-12 {
+		t.Errorf("LogPrior = %v, want %v", lp, want)
+	}
+	const h = 1e-6
+	for j := range th {
+		p, m := slices.Clone(th), slices.Clone(th)
+		p[j] *= math.Exp(h)
+		m[j] *= math.Exp(-h)
+		fd := (LogPrior(prior, p, nil) - LogPrior(prior, m, nil)) / (2 * h)
+		if math.Abs(fd-g[j]) > 1e-6 {
+			t.Errorf("component %d: gradient %v, finite difference %v", j, g[j], fd)
+		}
+	}
+	if g[1] != 0 {
+		t.Errorf("flat component has gradient %v", g[1])
 	}
 }

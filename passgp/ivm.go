@@ -156,7 +156,7 @@ func trainIVM(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runn
 			}
 			var ne int
 			if ivmSiteHyp {
-				k, ne = ivmOptimize(k, xa, st.tau, st.nu, c.Fixed, c.lower, c.upper, evals)
+				k, ne = ivmOptimize(k, xa, st.tau, st.nu, c.Fixed, c.lower, c.upper, c.Prior, evals)
 			} else {
 				o, err := ep.Optimize(k, xa, ya, &ep.Sites{Tau: slices.Clone(st.tau), Nu: slices.Clone(st.nu)},
 					c.optimizeOptions(evals, c.epOptions()))

@@ -57,9 +57,10 @@ func ivmSiteEvidence(k kernel.Kernel, xa *mat.Dense, tau, nu, grad []float64) (l
 
 // ivmOptimize maximises ivmSiteEvidence over log θ with L-BFGS, θ clamped
 // to [lo, hi] (nil: ep's default bounds; a bound component's gradient is
-// zeroed, as in ep.Optimize), free components as fixed says. It returns the
-// best kernel found and the number of evaluations.
-func ivmOptimize(k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool, lo, hi []float64, maxEvals int) (kernel.Kernel, int) {
+// zeroed, as in ep.Optimize), free components as fixed says, plus the log
+// hyperprior when prior is not nil (ep.LogPrior). It returns the best
+// kernel found and the number of evaluations.
+func ivmOptimize(k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool, lo, hi []float64, prior []ep.LogNormal, maxEvals int) (kernel.Kernel, int) {
 	th0 := k.Params()
 	np := len(th0)
 	lower, upper := make([]float64, np), make([]float64, np)
@@ -81,7 +82,7 @@ func ivmOptimize(k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool
 		return k, 0
 	}
 	best, bestF, evals := k, math.Inf(1), 0
-	g := make([]float64, np)
+	g, gp := make([]float64, np), make([]float64, np)
 	theta := func(u []float64) ([]float64, []bool) {
 		th, at := slices.Clone(th0), make([]bool, np)
 		for i, j := range free {
@@ -102,6 +103,12 @@ func ivmOptimize(k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool
 		if !ok {
 			clear(grad)
 			return math.Inf(1)
+		}
+		if prior != nil {
+			lz += ep.LogPrior(prior, th, gp)
+			for j := range g {
+				g[j] += gp[j]
+			}
 		}
 		if -lz < bestF {
 			best, bestF = kk, -lz
