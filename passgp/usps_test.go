@@ -113,7 +113,7 @@ func TestUSPS(t *testing.T) {
 		for i, f := range strings.SplitN(s, ",", 2) {
 			v[i], _ = strconv.ParseFloat(f, 64)
 		}
-		o.Prior = make([]ep.LogNormal, 3)
+		o.Prior = make([]ep.LogNormal, len(DefaultKernel(m, 256).Params()))
 		o.Prior[0] = ep.LogNormal{Mean: math.Log(v[0]), SD: v[1]}
 	}
 	if s := os.Getenv("PASSGP_PASSES"); s != "" {
