@@ -47,7 +47,7 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 	}
 	chosen := opt.Kernel.(kernel.SEBias)
 	thetaNote := fmt.Sprintf("for the SE covariance plus a constant t4 (kernel se+bias) theta chosen by maximising log Z_EP on a random %d-point training subsample (%d EP runs, %.1f s, %s): "+
-		"[%.3g, %.3g, %.3g, %.3g] (signal variance, squared length scale, jitter, bias variance).", evN, opt.Evals, time.Since(t0).Seconds(), opt.Status,
+		"[%.3g, %.3g, %.3g, %.3g] (signal variance, squared length scale, jitter, bias variance), used by the untagged fPASS-GP and IVM rows.", evN, opt.Evals, time.Since(t0).Seconds(), opt.Status,
 		chosen.Var, chosen.Len2, chosen.Jitter, chosen.Bias)
 	env.logf("IJCNN %s", thetaNote)
 	type meth struct {
