@@ -3,6 +3,7 @@
 //
 //	SE:     k(x,x') = t1 exp(-|x-x'|²/(2 t2)) + t3 δ(x,x')
 //	SE+lin: SE + t4 x·x'
+//	SE+bias: SE + t4 (a constant: the variance of a shared offset)
 //	poly:   k(x,x') = t1 (g x·x' + 1)^p + t3 δ(x,x')
 //
 // δ is one only for the same training point: the training covariance
