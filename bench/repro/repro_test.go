@@ -261,5 +261,18 @@ func TestNoSVMKeepsPart(t *testing.T) {
 		if strings.Contains(md, "old gp") {
 			t.Errorf("NoSVM=%v: the earlier GP part was kept:\n%s", noSVM, md)
 		}
+		if !noSVM {
+			continue
+		}
+		// A second --no-svm run carries the part again with the note that
+		// names the run that measured it, not the run that carried it.
+		d.Sections["mnist"].Command = "carrying command"
+		b = newBuilder(env, "mnist", "MNIST", "newer intro")
+		b.declare("gp", "svm", "mem")
+		b.set("gp", "newer gp")
+		md = d.Sections["mnist"].Markdown
+		if n := strings.Count(md, "kept from the earlier run"); n != 1 || !strings.Contains(md, "old command") || strings.Contains(md, "carrying command") {
+			t.Errorf("carried twice: %d notes, want one naming the old command:\n%s", n, md)
+		}
 	}
 }

@@ -34,13 +34,20 @@ func newBuilder(env *Env, key, title, intro string) *builder {
 	old := env.Doc.Sections[key] // before set replaces it
 	b.set("intro", intro)
 	if env.Cfg.NoSVM && old != nil && old.Mode == b.sec.Mode {
-		if s := oldSVMPart(old); s != "" {
-			b.parts["svm"] = fmt.Sprintf("_LIBSVM part kept from the earlier run written %s UTC (`%s`); this run used --no-svm._\n\n%s",
+		switch s := oldSVMPart(old); {
+		case strings.HasPrefix(s, keptSVMNote):
+			// Carried before: it keeps the note naming the run that measured it.
+			b.parts["svm"] = s
+		case s != "":
+			b.parts["svm"] = fmt.Sprintf(keptSVMNote+" written %s UTC (`%s`); this run used --no-svm._\n\n%s",
 				old.Updated.Format("2006-01-02 15:04"), old.Command, s)
 		}
 	}
 	return b
 }
+
+// keptSVMNote starts the note on a LIBSVM part carried over by --no-svm.
+const keptSVMNote = "_LIBSVM part kept from the earlier run"
 
 // oldSVMPart returns the LIBSVM part of an earlier section: its stored
 // part, or for sections written before parts were stored, the block of its
