@@ -52,14 +52,11 @@ func (k SEBias) GradTo(dst, x *mat.Dense, j int) {
 // GradTraceTo: the SE contractions, and t4 Σ_ik W_ik for the bias.
 func (k SEBias) GradTraceTo(dst []float64, w, x *mat.Dense) {
 	k.SE.GradTraceTo(dst[:3], w, x)
-	n, _ := x.Dims()
-	var s float64
-	for i := 0; i < n; i++ {
-		for _, v := range w.RawRowView(i)[:n] {
-			s += v
-		}
+	if n, _ := x.Dims(); n == 0 {
+		dst[3] = 0
+		return
 	}
-	dst[3] = k.Bias * s
+	dst[3] = k.Bias * mat.Sum(w)
 }
 
 // addConst adds c to every entry of dst.

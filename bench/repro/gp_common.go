@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/passgp"
@@ -39,14 +40,7 @@ func scoreMulti(p *mat.Dense, classes []float64, te *Dataset, predTime time.Dura
 	ev := multiEval{Prob: p, Classes: classes, PredTime: predTime}
 	wrong := 0
 	for i := 0; i < n; i++ {
-		row := p.RawRowView(i)
-		best := 0
-		for j, v := range row {
-			if v > row[best] {
-				best = j
-			}
-		}
-		if classes[best] != te.Y[i] {
+		if classes[floats.MaxIdx(p.RawRowView(i))] != te.Y[i] {
 			wrong++
 		}
 	}
