@@ -12,6 +12,20 @@ import (
 
 func init() { gpMNIST = mnistGP }
 
+// mnistScale is the input scale of the MNIST polynomial kernel in units of
+// 1/784: k(x,x') = t1 (mnistScale x.x'/784 + 1)^9 on pixels/255. With the
+// scale 1 (LIBSVM's default gamma = 1/d) the Gram entries range over about
+// 1-3 and the kernel behaves like a smooth low-order one (its Taylor terms
+// of order > 2 are small); 3 was chosen on a validation split of the
+// training set, never the test set (mnistScaleNote).
+const mnistScale = 3.0
+
+const mnistScaleNote = "the scale 3/784 was chosen on a validation split of the training set (digit 9 against the rest, " +
+	"PASS-GP trained on the first 50000 training images, validated on the last 10000; `go run ./bench/mnistscale`): " +
+	"validation error 0.79 / 0.66 / 0.65 / 0.61% and Brier score 0.0126 / 0.0161 / 0.0209 / 0.0299 for scales 1 / 3 / 6 / 12, " +
+	"so 3 takes most of the error reduction while the Brier score (calibration) worsens quickly beyond it; " +
+	"runs of 1.5 min at scale 3 against 3.7 min at scale 1"
+
 var paperInvMNIST = struct{ err, act []float64 }{
 	[]float64{0.14, 0.14, 0.24, 0.24, 0.29, 0.22, 0.17, 0.35, 0.29, 0.35},
 	[]float64{6505, 4372, 11401, 12988, 9776, 11960, 7360, 9872, 15194, 14790},
@@ -25,9 +39,10 @@ func mnistGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 	b.declare("gp-main", "gp-digits", "gp-inv", "gp-inv-partial", "svm", "gp-fpass", "mem")
 	d := tr.D()
 	// Polynomial covariance of degree 9 on pixels/255 with the input scale
-	// gamma = 1/d = 1/784 (kernel.Poly's default, as LIBSVM's gamma): the
-	// Gram entries (x.x'/784 + 1)^9 stay of order 1-30.
-	poly := kernel.Poly{Var: 1, Jitter: 1e-2, Degree: 9, Gamma: 1 / float64(d)}
+	// g = mnistScale/d. The paper does not state its input scaling; the
+	// scale was chosen on a validation split of the training set (see
+	// mnistScaleNote; bench/mnistscale measures it).
+	poly := kernel.Poly{Var: 1, Jitter: 1e-2, Degree: 9, Gamma: mnistScale / float64(d)}
 	// The invariance stage makes one pass in 5 batches over the augmented
 	// set: every batch runs EP on the whole growing active set (up to about
 	// 15000 points, the paper's sizes), so its cost is about the sum of
@@ -38,11 +53,11 @@ func mnistGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 	if cfg.Quick {
 		sub, hypEvery, sub2, mFix = 10, 2, 10, 500
 	}
-	settings := fmt.Sprintf("Covariance k(x,x') = t1 (x.x'/784 + 1)^9 + t3 delta(x,x') on pixels/255 (the paper writes t1 (x.x' + 1)^9 without "+
-		"stating its input scaling; gamma = 1/784 keeps the kernel well scaled), t1 and t3 optimised from t1 = 1, t3 = 0.01. "+
+	settings := fmt.Sprintf("Covariance k(x,x') = t1 (%g x.x'/784 + 1)^9 + t3 delta(x,x') on pixels/255 (the paper writes t1 (x.x' + 1)^9 without "+
+		"stating its input scaling; %s), t1 and t3 optimised from t1 = 1, t3 = 0.01. "+
 		"PASS-GP: N_init = 300, N_sub = %d, N_pass = 2, p_inc = 0.6, p_del = 0.99, theta optimised on every %d-th batch (counting from the first); "+
 		"fPASS-GP: M = N_init = %d, N_sub = %d, N_pass = 4, p_exc = 0.02, theta on every %d-th batch. Ten one-vs-rest classifiers, "+
-		"two trained at a time on the two cores. %d repetition(s) (the paper used 10).", sub, hypEvery, mFix, sub, hypEvery, cfg.Reps)
+		"two trained at a time on the two cores. %d repetition(s) (the paper used 10).", mnistScale, mnistScaleNote, sub, hypEvery, mFix, sub, hypEvery, cfg.Reps)
 	if cfg.Quick {
 		settings += " Quick mode: N_sub = 10, theta every 2nd batch, fPASS-GP M = 500."
 	}

@@ -1,0 +1,122 @@
+// Command mnistscale chooses the input scale g of the MNIST polynomial
+// covariance k(x,x') = t1 (g x·x' + 1)^9 + t3 δ(x,x') on a validation split
+// of the training set (never the test set): for each scale it trains
+// PASS-GP (MNIST settings of bench/repro: N_sub = 100, θ on every 10th
+// batch) for one digit against the rest on the first -ntr training images
+// and reports the error and Brier score on the remaining ones. With -ev N
+// it reports instead the optimised log Z_EP of a random N-point subset for
+// each scale (the evidence, for comparison).
+//
+//	go run ./bench/mnistscale --data ../shared/data --digit 9 --g 1,3,6,12
+//
+// Scales are given in units of 1/784 (1 is LIBSVM's default gamma = 1/d).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/data"
+	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/passgp"
+)
+
+func main() {
+	log.SetFlags(0)
+	dir := flag.String("data", "../shared/data", "directory with train-images-idx3-ubyte.gz and train-labels-idx1-ubyte.gz")
+	digit := flag.Int("digit", 9, "digit trained against the rest")
+	gs := flag.String("g", "1,3,6,12", "comma-separated input scales, in units of 1/784")
+	ntr := flag.Int("ntr", 50000, "training images used for training; the rest validate")
+	sub := flag.Int("sub", 100, "number of batches N_sub")
+	hypEvery := flag.Int("hyp-every", 10, "optimise θ on every K-th batch")
+	seed := flag.Uint64("seed", 1, "random seed")
+	threads := flag.Int("threads", 0, "threads (0: all cores)")
+	evn := flag.Int("ev", 0, "evidence mode: optimised log Z_EP on a random subset of this size")
+	flag.Parse()
+
+	ds, err := data.Load(filepath.Join(*dir, "train-images-idx3-ubyte.gz"),
+		data.Options{Labels: filepath.Join(*dir, "train-labels-idx1-ubyte.gz")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if *ntr <= 0 || *ntr >= ds.N {
+		log.Fatalf("mnistscale: -ntr %d: want 0 < ntr < %d", *ntr, ds.N)
+	}
+	var scales []float64
+	for _, s := range strings.Split(*gs, ",") {
+		g, err := strconv.ParseFloat(s, 64)
+		if err != nil || g <= 0 {
+			log.Fatalf("mnistscale: -g: bad scale %q", s)
+		}
+		scales = append(scales, g)
+	}
+	d := ds.D
+	x := mat.NewDense(*ntr, d, ds.X[:*ntr*d])
+	xv := mat.NewDense(ds.N-*ntr, d, ds.X[*ntr*d:])
+	y, yv := oneVsRest(ds.Y[:*ntr], *digit), oneVsRest(ds.Y[*ntr:], *digit)
+	polyAt := func(g float64) kernel.Poly {
+		return kernel.Poly{Var: 1, Jitter: 1e-2, Degree: 9, Gamma: g / float64(d)}
+	}
+
+	if *evn > 0 {
+		rng := rand.New(rand.NewPCG(*seed, 0))
+		xs := mat.NewDense(*evn, d, nil)
+		ys := make([]float64, *evn)
+		for i, j := range rng.Perm(*ntr)[:*evn] {
+			xs.SetRow(i, x.RawRowView(j))
+			ys[i] = y[j]
+		}
+		for _, g := range scales {
+			t0 := time.Now()
+			r, err := ep.Optimize(polyAt(g), xs, ys, nil, &ep.OptimizeOptions{MaxEvals: 60})
+			if err != nil {
+				log.Fatalf("scale %g: %v", g, err)
+			}
+			fmt.Printf("digit %d scale %g/784: n %d log Z_EP %.3f theta %.4g (%d evaluations, %s) %v\n",
+				*digit, g, *evn, r.Post.LogZ, r.Kernel.Params(), r.Evals, r.Status, time.Since(t0).Round(time.Second))
+		}
+		return
+	}
+	for _, g := range scales {
+		o := passgp.Options{Method: passgp.PASSGP, Kernel: polyAt(g), Sub: *sub, HypEvery: *hypEvery, Seed: *seed, Threads: *threads}
+		t0 := time.Now()
+		res, err := passgp.Train(context.Background(), x, y, &o)
+		if err != nil {
+			log.Fatalf("scale %g: %v", g, err)
+		}
+		el := time.Since(t0)
+		prob := make([]float64, len(yv))
+		res.Model.PredictTo(prob, xv)
+		pred := make([]float64, len(yv))
+		for i, p := range prob {
+			pred[i] = -1
+			if p > 0.5 {
+				pred[i] = 1
+			}
+		}
+		fmt.Printf("digit %d scale %g/784: validation error %.3f%% Brier %.4f |A| %d theta %.4g training %v\n", *digit, g,
+			100*passgp.ErrorRate(pred, yv), passgp.Brier(prob, yv), len(res.Model.Y), res.Model.Kernel.Params(), el.Round(time.Second))
+	}
+}
+
+// oneVsRest returns +1 where labels == digit and -1 elsewhere.
+func oneVsRest(labels []float64, digit int) []float64 {
+	y := make([]float64, len(labels))
+	for i, l := range labels {
+		y[i] = -1
+		if int(l) == digit {
+			y[i] = 1
+		}
+	}
+	return y
+}
