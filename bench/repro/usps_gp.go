@@ -553,7 +553,8 @@ func (f *fullGPC) allDigits() bool {
 
 // uspsFull runs EP on the whole training set for each digit, with theta
 // fixed at the first PASS-GP repetition's (the paper's "GPC with fixed
-// theta"); in full mode only digits 2, 3 and 4 unless time allows.
+// theta"); in full mode digits 2 and 4 (Figure 4's dashed lines), all
+// digits with --full-gpc-all.
 func uspsFull(ctx context.Context, b *builder, tr, te *Dataset, pass *multiRuns) *fullGPC {
 	env := b.env
 	if pass == nil || pass.Model == nil {
@@ -591,9 +592,7 @@ func uspsFull(ctx context.Context, b *builder, tr, te *Dataset, pass *multiRuns)
 			continue
 		}
 		col := make([]float64, te.N())
-		t := time.Now()
 		res.Model.PredictTo(col, te.X)
-		_ = t
 		prob.SetCol(j, col)
 		yt := binaryLabels(te.Y, c)
 		fg.digitErr[c] = binaryErr(col, yt)
@@ -606,22 +605,8 @@ func uspsFull(ctx context.Context, b *builder, tr, te *Dataset, pass *multiRuns)
 	}
 	if len(fg.digitErr) == len(cls) {
 		fg.prob = prob
-		wrong := 0
-		for i := 0; i < te.N(); i++ {
-			row := prob.RawRowView(i)
-			best := 0
-			for j, v := range row {
-				if v > row[best] {
-					best = j
-				}
-			}
-			if cls[best] != te.Y[i] {
-				wrong++
-			}
-		}
-		fg.multi = 100 * float64(wrong) / float64(te.N())
-		fg.brierM = passgp.BrierMulti(prob, cls, te.Y)
-		fg.nlp = passgp.MeanNLPMulti(prob, cls, te.Y)
+		ev := scoreMulti(prob, cls, te, 0)
+		fg.multi, fg.brierM, fg.nlp = ev.Err, ev.BrierMulti, ev.NLP
 	}
 	b.set("gp-full", fg.markdown(note))
 	if len(fg.digitErr) == 0 {
