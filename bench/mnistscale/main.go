@@ -63,7 +63,15 @@ func main() {
 	d := ds.D
 	x := mat.NewDense(*ntr, d, ds.X[:*ntr*d])
 	xv := mat.NewDense(ds.N-*ntr, d, ds.X[*ntr*d:])
-	y, yv := oneVsRest(ds.Y[:*ntr], *digit), oneVsRest(ds.Y[*ntr:], *digit)
+	pos := float64(*digit)
+	y, err := data.BinaryLabels(ds.Y[:*ntr], &pos)
+	if err != nil {
+		log.Fatalf("mnistscale: training part: %v", err)
+	}
+	yv, err := data.BinaryLabels(ds.Y[*ntr:], &pos)
+	if err != nil {
+		log.Fatalf("mnistscale: validation part: %v", err)
+	}
 	polyAt := func(g float64) kernel.Poly {
 		return kernel.Poly{Var: 1, Jitter: 1e-2, Degree: 9, Gamma: g / float64(d)}
 	}
@@ -107,16 +115,4 @@ func main() {
 		fmt.Printf("digit %d scale %g/784: validation error %.3f%% Brier %.4f |A| %d theta %.4g training %v\n", *digit, g,
 			100*passgp.ErrorRate(pred, yv), passgp.Brier(prob, yv), len(res.Model.Y), res.Model.Kernel.Params(), el.Round(time.Second))
 	}
-}
-
-// oneVsRest returns +1 where labels == digit and -1 elsewhere.
-func oneVsRest(labels []float64, digit int) []float64 {
-	y := make([]float64, len(labels))
-	for i, l := range labels {
-		y[i] = -1
-		if int(l) == digit {
-			y[i] = 1
-		}
-	}
-	return y
 }
