@@ -50,14 +50,8 @@ func ExampleTrain() {
 	xt, yt := twoMoons(2, 500)
 	prob := make([]float64, len(yt))
 	res.Model.PredictTo(prob, xt)
-	wrong := 0
-	for i, p := range prob {
-		if (p > 0.5) != (yt[i] > 0) {
-			wrong++
-		}
-	}
 	fmt.Println("active set smaller than the data:", len(res.Model.Y) < 1000)
-	fmt.Println("test error below 5%:", float64(wrong)/float64(len(yt)) < 0.05)
+	fmt.Println("test error below 5%:", passgp.ProbErrorRate(prob, yt) < 0.05)
 	// Output:
 	// active set smaller than the data: true
 	// test error below 5%: true

@@ -118,15 +118,10 @@ func testIVMTrain(t *testing.T) {
 	xt, yt := toy(300, 22)
 	p := make([]float64, 300)
 	res.Model.PredictTo(p, xt)
-	e := 0
-	for i, v := range p {
-		if (v > 0.5) != (yt[i] > 0) {
-			e++
-		}
-	}
-	t.Logf("IVM error %.3f θ %v", float64(e)/300, res.Model.Kernel.Params())
-	if e > 60 {
-		t.Errorf("IVM error %d/300", e)
+	e := ProbErrorRate(p, yt)
+	t.Logf("IVM error %.3f θ %v", e, res.Model.Kernel.Params())
+	if e > 60.0/300 {
+		t.Errorf("IVM error %.3f > 60/300", e)
 	}
 }
 

@@ -23,6 +23,25 @@ func ErrorRate(pred, truth []float64) float64 {
 	return float64(e) / float64(len(pred))
 }
 
+// ProbErrorRate returns the fraction of i whose predictive probability
+// prob[i] = q(+1|x_i) falls on the wrong side of 1/2 for the label y[i]
+// (±1): the binary error of predicting +1 exactly when q > 1/2.
+func ProbErrorRate(prob, y []float64) float64 {
+	if len(prob) != len(y) {
+		panic("passgp: length mismatch")
+	}
+	if len(prob) == 0 {
+		return 0
+	}
+	e := 0
+	for i, p := range prob {
+		if (p > 0.5) != (y[i] > 0) {
+			e++
+		}
+	}
+	return float64(e) / float64(len(prob))
+}
+
 // Brier returns the binary Brier score mean_i (q_i − [y_i = +1])² for
 // predictive probabilities q_i = q(+1|x_i) and labels ±1.
 func Brier(prob, y []float64) float64 {

@@ -143,14 +143,7 @@ func TestPASSGPLearns(t *testing.T) {
 	xt, yt := toy(400, 7)
 	p := make([]float64, 400)
 	res.Model.PredictTo(p, xt)
-	pred := make([]float64, 400)
-	for i, v := range p {
-		pred[i] = -1
-		if v > 0.5 {
-			pred[i] = 1
-		}
-	}
-	e := ErrorRate(pred, yt)
+	e := ProbErrorRate(p, yt)
 	t.Logf("error %.3f, |A| = %d, θ = %v, batches %d", e, len(res.Model.Active), res.Model.Kernel.Params(), len(res.Batches))
 	if e > 0.15 {
 		t.Errorf("test error %.3f > 0.15", e)

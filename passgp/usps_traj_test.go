@@ -38,14 +38,7 @@ func TestUSPSTrajectory(t *testing.T) {
 	n, _ := xte.Dims()
 	prob := make([]float64, n)
 	res.Model.PredictTo(prob, xte)
-	pred := make([]float64, n)
-	for i, p := range prob {
-		pred[i] = -1
-		if p > 0.5 {
-			pred[i] = 1
-		}
-	}
-	t.Logf("final θ %.4g  logZ %.3f  test error %.2f%%", res.Model.Kernel.Params(), res.Model.Post.LogZ, 100*ErrorRate(pred, yt))
+	t.Logf("final θ %.4g  logZ %.3f  test error %.2f%%", res.Model.Kernel.Params(), res.Model.Post.LogZ, 100*ProbErrorRate(prob, yt))
 	// A converged optimisation on the final active set, for comparison.
 	_, d := xtr.Dims()
 	c, err := resolve(o, d)

@@ -105,14 +105,7 @@ func main() {
 		el := time.Since(t0)
 		prob := make([]float64, len(yv))
 		res.Model.PredictTo(prob, xv)
-		pred := make([]float64, len(yv))
-		for i, p := range prob {
-			pred[i] = -1
-			if p > 0.5 {
-				pred[i] = 1
-			}
-		}
 		fmt.Printf("digit %d scale %g/784: validation error %.3f%% Brier %.4f |A| %d theta %.4g training %v\n", *digit, g,
-			100*passgp.ErrorRate(pred, yv), passgp.Brier(prob, yv), len(res.Model.Y), res.Model.Kernel.Params(), el.Round(time.Second))
+			100*passgp.ProbErrorRate(prob, yv), passgp.Brier(prob, yv), len(res.Model.Y), res.Model.Kernel.Params(), el.Round(time.Second))
 	}
 }

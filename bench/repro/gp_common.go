@@ -59,13 +59,7 @@ func scoreMulti(p *mat.Dense, classes []float64, te *Dataset, predTime time.Dura
 
 // binaryErr is the error % of probabilities q(+1|x) thresholded at 1/2.
 func binaryErr(prob, y []float64) float64 {
-	w := 0
-	for i, p := range prob {
-		if (p > 0.5) != (y[i] > 0) {
-			w++
-		}
-	}
-	return 100 * float64(w) / float64(len(prob))
+	return 100 * passgp.ProbErrorRate(prob, y)
 }
 
 // evalBinary predicts with one binary classifier: error %, Brier, time.
