@@ -91,6 +91,16 @@ func (e *Env) seeds() []uint64 {
 	return s
 }
 
+// figSeeds returns the seeds of the figure sweeps' repetitions (the
+// first --fig-reps of seeds).
+func (e *Env) figSeeds() []uint64 { return e.seeds()[:e.Cfg.FigReps] }
+
+// repsNote says how many repetitions a figure sweep averages.
+func (e *Env) repsNote() string {
+	c := e.Cfg
+	return fmt.Sprintf("%d repetition(s) with seeds %d..%d (mean ± sd where more than one).", c.FigReps, c.Seed, c.Seed+uint64(c.FigReps)-1)
+}
+
 // skipIfLate reports (with a markdown note) whether a part must be skipped
 // because the run's deadline (--deadline) is too close: it needs at least
 // est of time.

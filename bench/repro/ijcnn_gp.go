@@ -86,7 +86,7 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 			"p_exc = 0.02. IVM selects M points greedily from all training points. Training uses both cores; the time axis is training "+
 			"time (prediction of the %d test points is listed separately). The paper gives IJCNN results only as a figure (mean errors "+
 			"of roughly 2-4%% over this range of M, fPASS-GP slightly below RSVM and IVM), so there is no paper column. For scale: "+
-			"always predicting the majority class gives %.2f%% test error.", thetaNote, sub, te.N(), majorityErr(te.Y))
+			"always predicting the majority class gives %.2f%% test error. %s", thetaNote, sub, te.N(), majorityErr(te.Y), env.repsNote())
 		var t Table
 		t.Header = []string{"method", "M", "error % (measured here)", "Brier", "train (s)", "predict (s)"}
 		for _, meth := range methods {
@@ -164,7 +164,7 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 		if mm > 500 {
 			b.svm() // LIBSVM before the costliest active set sizes
 		}
-		for _, seed := range env.seeds() {
+		for _, seed := range env.figSeeds() {
 			if skip, note := env.skipIfLate(ctx, fmt.Sprintf("IJCNN %s M = %d and later", meth.name, mm), est); skip {
 				render(note)
 				return ctx.Err()

@@ -213,7 +213,7 @@ func (d *Doc) Render() string {
 	b.WriteString("not measured here. Do not edit by hand: rerun the command.\n\n")
 	b.WriteString("Each section below names the command and machine that produced it; `--quick` sections ran on subsamples and are " +
 		"not comparable with the paper. Full mode: `go run ./bench/repro --data ../shared/data --out docs/results` " +
-		"(optionally `--only usps,ijcnn,mnist`, `--reps N`, `--deadline HH:MM`).\n\n")
+		"(optionally `--only usps,ijcnn,mnist`, `--reps N`, `--fig-reps K`, `--deadline HH:MM`).\n\n")
 
 	// Targets of issue 5 across all sections.
 	var tg Table

@@ -186,6 +186,25 @@ func TestParseFlags(t *testing.T) {
 	if c.wantGP() || !c.wantExp("mnist") {
 		t.Errorf("--only svm: config %+v", c)
 	}
+	for _, tc := range []struct {
+		args          []string
+		reps, figReps int
+	}{
+		{nil, 1, 1},
+		{[]string{"--reps", "10"}, 10, 10},
+		{[]string{"--reps", "10", "--fig-reps", "2"}, 10, 2},
+		{[]string{"--reps", "3", "--fig-reps", "5"}, 3, 3},
+		{[]string{"--fig-reps", "4"}, 1, 1},
+	} {
+		c, err := parseFlags(tc.args)
+		if err != nil || c.Reps != tc.reps || c.FigReps != tc.figReps {
+			t.Errorf("%q: reps %d fig-reps %d (%v), want %d %d", tc.args, c.Reps, c.FigReps, err, tc.reps, tc.figReps)
+		}
+		env := &Env{Cfg: c}
+		if n := len(env.figSeeds()); n != tc.figReps || env.figSeeds()[0] != c.Seed {
+			t.Errorf("%q: figSeeds %v", tc.args, env.figSeeds())
+		}
+	}
 	if _, err := parseFlags([]string{"--only", "cifar"}); err == nil {
 		t.Error("unknown experiment accepted")
 	}

@@ -429,7 +429,7 @@ func uspsFig4(ctx context.Context, b *builder, tr, te *Dataset, d *fig4Data) err
 				job{"random", passgp.Options{Method: passgp.Random, M: mm}, float64(mm)})
 		}
 	}
-	for _, seed := range env.seeds() {
+	for _, seed := range env.figSeeds() {
 		for _, j := range jobs {
 			for _, digit := range digits {
 				y := binaryLabels(tr.Y, digit)
@@ -464,9 +464,9 @@ func uspsFig4(ctx context.Context, b *builder, tr, te *Dataset, d *fig4Data) err
 func (d *fig4Data) render(env *Env, full *fullGPC) string {
 	var m md
 	m.h(3, "Error against active set size and time, digits 2 and 4 (paper Figure 4)")
-	m.p("PASS-GP over p_inc in {0.2, ..., 0.9} (active set size is its outcome); fPASS-GP, IVM (SE+linear) and a random active " +
-		"set over M in {200, ..., 600}; hyperparameters optimised in every method. Binary classifiers trained one at a time with " +
-		"both cores. The dashed line is the full GPC (theta fixed at PASS-GP's) where it was run.")
+	m.p("%s", "PASS-GP over p_inc in {0.2, ..., 0.9} (active set size is its outcome); fPASS-GP, IVM (SE+linear) and a random active "+
+		"set over M in {200, ..., 600}; hyperparameters optimised in every method. Binary classifiers trained one at a time with "+
+		"both cores. The dashed line is the full GPC (theta fixed at PASS-GP's) where it was run. "+env.repsNote())
 	var t Table
 	t.Header = []string{"digit", "method", "p_inc or M", "error % (measured here)", "|A|", "time (s)"}
 	pts := append([]*fig4Point(nil), d.pts...)
@@ -674,9 +674,10 @@ func uspsFig6(ctx context.Context, b *builder, tr *Dataset) error {
 		}
 		var m md
 		m.h(3, "Marginal likelihood approximations, digit 3 (paper Figure 6)")
-		m.p("PASS-GP on digit 3 vs rest for each p_inc; then, at the hyperparameters it found: log Z_EP,A (EP on the active set), " +
-			"log Z_APP (plus the inactive points' log predictive probabilities), log Z_ACC (plus EP on the inactive set with the " +
-			"conditional prior m_I|A, C_II|A); and log Z_EP of the full GPC (EP on all training points) at the theta of the largest p_inc.")
+		m.p("%s", "PASS-GP on digit 3 vs rest for each p_inc; then, at the hyperparameters it found: log Z_EP,A (EP on the active set), "+
+			"log Z_APP (plus the inactive points' log predictive probabilities), log Z_ACC (plus EP on the inactive set with the "+
+			"conditional prior m_I|A, C_II|A); and log Z_EP of the full GPC (EP on all training points) at the theta of the largest p_inc. "+
+			env.repsNote())
 		var t Table
 		t.Header = []string{"p_inc", "|A|", "log Z_EP,A", "log Z_APP", "log Z_ACC", "log Z_EP (full)", "time Z_APP+Z_EP,A (s)", "time Z_ACC (s)", "time full EP (s)", "training (s)"}
 		for _, r := range rows {
@@ -747,7 +748,7 @@ func uspsFig6(ctx context.Context, b *builder, tr *Dataset) error {
 	for _, pinc := range pincs {
 		r := &row{pinc: pinc}
 		rows = append(rows, r)
-		for _, seed := range env.seeds() {
+		for _, seed := range env.figSeeds() {
 			if skip, note := env.skipIfLate(ctx, "Figure 6 (remaining p_inc)", 30*time.Second); skip {
 				render(note)
 				return nil
