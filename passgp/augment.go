@@ -2,6 +2,7 @@ package passgp
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
 
@@ -61,12 +62,38 @@ func AugmentShifts(x *mat.Dense, y []float64, w, h, dirs int) (*mat.Dense, []flo
 	return out, ya
 }
 
-// augmentRetrain is paper Section 6.3: the active images and their
-// one-pixel translations form a new training set, on which PASS-GP runs
-// again at the θ found first, with p_inc = AugmentPInc, starting from the
-// first stage's active set and sites.
-func augmentRetrain(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner, class string, first *Result) (*Result, error) {
-	b := first.Model
+// TrainAugmented runs the invariance stage of paper Section 6.3 on a
+// trained binary classifier b (from Train or TrainMulti): b's active
+// images and their o.Augment (4 or 8) one-pixel translations form a new
+// training set of (1+o.Augment)·|A| points, on which PASS-GP continues
+// from b's active set and sites with b's θ fixed and p_inc =
+// o.AugmentPInc, in o.Sub batches and o.Passes passes (Seed, Threads, EP
+// and Progress as in Train). o.Method, Kernel and FixedTheta are taken
+// from b; o.Checkpoint and o.Resume must be nil. Train with o.Augment runs
+// both stages in one call; TrainAugmented lets one first stage serve
+// several second stages. The result's Active holds b's indices into the
+// original training data for original images and −1 for translated ones;
+// its Batches, Elapsed and Evals are those of the second stage alone.
+func TrainAugmented(ctx context.Context, b *Binary, o *Options) (*Result, error) {
+	if o == nil || o.Augment == 0 {
+		return nil, errors.New("passgp: TrainAugmented needs Options.Augment (4 or 8)")
+	}
+	if o.Checkpoint != nil || o.Resume != nil {
+		return nil, errors.New("passgp: TrainAugmented does not checkpoint or resume")
+	}
+	_, d := b.X.Dims()
+	oc := *o
+	oc.Method, oc.Kernel, oc.FixedTheta = PASSGP, b.Kernel, true
+	c, err := resolve(&oc, d)
+	if err != nil {
+		return nil, err
+	}
+	return augmentStage(ctx, b, &c, &runner{threads: c.threads, ownBLAS: true}, "")
+}
+
+// augmentStage is the second stage of TrainAugmented, with c's Sub,
+// Passes, AugmentPInc and image geometry.
+func augmentStage(ctx context.Context, b *Binary, c *config, r *runner, class string) (*Result, error) {
 	m := len(b.Active)
 	xa, ya := AugmentShifts(b.X, b.Y, c.ImageW, c.ImageH, c.Augment)
 	c2 := *c
@@ -79,13 +106,13 @@ func augmentRetrain(ctx context.Context, x *mat.Dense, y []float64, c *config, r
 	perm, bounds := splitBatches(rng, na, c.Sub)
 	act := make([]int, m)
 	for i := range act {
-		act[i] = i
+		act[i] = i // AugmentShifts puts the original rows first
 	}
 	t.st = State{Method: PASSGP, N: na, D: t.d, Theta: b.Kernel.Params(), Active: act,
 		Tau: slices.Clone(b.Post.Sites.Tau), Nu: slices.Clone(b.Post.Sites.Nu), Perm: perm, Bounds: bounds}
 	res, err := t.run(ctx)
 	if res == nil {
-		return first, err
+		return nil, err
 	}
 	// Map active indices back to the original training data.
 	for i, a := range res.Model.Active {
@@ -94,6 +121,17 @@ func augmentRetrain(ctx context.Context, x *mat.Dense, y []float64, c *config, r
 		} else {
 			res.Model.Active[i] = -1
 		}
+	}
+	return res, err
+}
+
+// augmentRetrain is Train's invariance stage (Options.Augment): the second
+// stage on the first stage's classifier, with the first stage's batches,
+// time and evaluations included in the result.
+func augmentRetrain(ctx context.Context, c *config, r *runner, class string, first *Result) (*Result, error) {
+	res, err := augmentStage(ctx, first.Model, c, r, class)
+	if res == nil {
+		return first, err
 	}
 	res.Batches = append(slices.Clone(first.Batches), res.Batches...)
 	res.Elapsed += first.Elapsed

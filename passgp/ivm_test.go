@@ -194,19 +194,7 @@ func TestShiftImage(t *testing.T) {
 // runs at fixed θ from the first active set and maps the indices back.
 func TestAugmentTrain(t *testing.T) {
 	n := 120
-	x := mat.NewDense(n, 16, nil)
-	y := make([]float64, n)
-	xs, ys := toy(n, 24)
-	for i := 0; i < n; i++ {
-		// A bright pixel whose position encodes the 2-D point.
-		r := int(math.Min(3, math.Max(0, (xs.At(i, 0)+1.5)/0.75)))
-		c := int(math.Min(3, math.Max(0, (xs.At(i, 1)+1.5)/0.75)))
-		for p := 0; p < 16; p++ {
-			x.Set(i, p, -1)
-		}
-		x.Set(i, r*4+c, 1)
-		y[i] = ys[i]
-	}
+	x, y := toyImages(n)
 	res, err := Train(context.Background(), x, y, &Options{Init: 20, Sub: 2, HypMaxEvals: 3, Augment: 4, ImageW: 4, ImageH: 4})
 	if err != nil {
 		t.Fatal(err)

@@ -116,7 +116,7 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	if err != nil || c.Augment == 0 {
 		return res, err
 	}
-	return augmentRetrain(ctx, x, y, c, r, class, res)
+	return augmentRetrain(ctx, c, r, class, res)
 }
 
 // trainer runs paper Algorithm 1.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -12,34 +11,14 @@ import (
 )
 
 // augmentStage is the second stage of paper Section 6.3 for one trained
-// binary classifier, through passgp's exported API: the active images and
-// their one-pixel translations (passgp.AugmentShifts) form a new training
-// set, and PASS-GP continues on it from the first stage's active set and
-// sites (Options.Resume) with theta fixed and p_inc = pinc. It is what
-// Options.Augment does inside passgp.Train, without retraining the first
-// stage, so one first-stage run serves both the tables without and with
-// invariances.
+// binary classifier (passgp.TrainAugmented): the active images and their
+// one-pixel translations form a new training set, and PASS-GP continues
+// on it from the first stage's active set and sites with theta fixed and
+// p_inc = pinc. One first-stage run thus serves both the tables without
+// and with invariances.
 func augmentStage(ctx context.Context, b *passgp.Binary, w, h, dirs int, pinc float64, sub, passes int, seed uint64, threads int) (*passgp.Result, error) {
-	xa, ya := passgp.AugmentShifts(b.X, b.Y, w, h, dirs)
-	na, d := xa.Dims()
-	m := len(b.Y)
-	act := make([]int, m)
-	for i := range act {
-		act[i] = i // AugmentShifts puts the original rows first
-	}
-	rng := rand.New(rand.NewPCG(seed+1, seed^0x2545f4914f6cdd1d))
-	perm := rng.Perm(na)
-	sub = max(min(sub, na), 1)
-	bounds := make([]int, sub+1)
-	for j := range bounds {
-		bounds[j] = j * na / sub
-	}
-	st := &passgp.State{Method: passgp.PASSGP, N: na, D: d, Theta: b.Kernel.Params(), Active: act,
-		Tau: append([]float64(nil), b.Post.Sites.Tau...), Nu: append([]float64(nil), b.Post.Sites.Nu...),
-		Perm: perm, Bounds: bounds}
-	o := passgp.Options{Method: passgp.PASSGP, Kernel: b.Kernel, FixedTheta: true, PInc: pinc, Sub: sub, Passes: passes,
-		Seed: seed, Threads: threads, Resume: st}
-	return passgp.Train(ctx, xa, ya, &o)
+	o := passgp.Options{Augment: dirs, ImageW: w, ImageH: h, AugmentPInc: pinc, Sub: sub, Passes: passes, Seed: seed, Threads: threads}
+	return passgp.TrainAugmented(ctx, b, &o)
 }
 
 // augmentMulti runs augmentStage for every class of a first-stage
