@@ -5,9 +5,14 @@
 // batch) for one digit against the rest on the first -ntr training images
 // and reports the error and Brier score on the remaining ones. With -ev N
 // it reports instead the optimised log Z_EP of a random N-point subset for
-// each scale (the evidence, for comparison).
+// each scale (the evidence, for comparison). With -shifts it also runs the
+// invariance stage of bench/repro (8 one-pixel shifts of the active images,
+// θ fixed, p_inc = 0.9, -sub2 batches, -passes2 passes) and reports the
+// validation error after it; -prior SD puts the weak hyperprior log t1 ~
+// N(log 1, SD²) on the first stage's θ (centred at the initial t1 = 1).
 //
 //	go run ./bench/mnistscale --data ../shared/data --digit 9 --g 1,3,6,12
+//	go run ./bench/mnistscale --data ../shared/data --digit 0 --g 3 --shifts
 //
 // Scales are given in units of 1/784 (1 is LIBSVM's default gamma = 1/d).
 package main
@@ -41,6 +46,10 @@ func main() {
 	hypEvery := flag.Int("hyp-every", 10, "optimise θ on every K-th batch")
 	seed := flag.Uint64("seed", 1, "random seed")
 	threads := flag.Int("threads", 0, "threads (0: all cores)")
+	shifts := flag.Bool("shifts", false, "also run the invariance stage (8 shifts, p_inc 0.9) and validate after it")
+	sub2 := flag.Int("sub2", 5, "batches of the invariance stage (bench/repro: 5)")
+	passes2 := flag.Int("passes2", 1, "passes of the invariance stage (bench/repro: 1)")
+	priorSD := flag.Float64("prior", 0, "SD of a log-normal hyperprior on t1 centred at 1 (0: none)")
 	evn := flag.Int("ev", 0, "evidence mode: optimised log Z_EP on a random subset of this size")
 	flag.Parse()
 
@@ -95,17 +104,32 @@ func main() {
 		}
 		return
 	}
+	report := func(stage string, g float64, res *passgp.Result, el time.Duration) {
+		prob := make([]float64, len(yv))
+		res.Model.PredictTo(prob, xv)
+		fmt.Printf("digit %d scale %g/784%s: validation error %.3f%% Brier %.4f |A| %d theta %.4g training %v\n", *digit, g, stage,
+			100*passgp.ProbErrorRate(prob, yv), passgp.Brier(prob, yv), len(res.Model.Y), res.Model.Kernel.Params(), el.Round(time.Second))
+	}
 	for _, g := range scales {
 		o := passgp.Options{Method: passgp.PASSGP, Kernel: polyAt(g), Sub: *sub, HypEvery: *hypEvery, Seed: *seed, Threads: *threads}
+		if *priorSD > 0 {
+			o.Prior = []ep.LogNormal{{Mean: 0, SD: *priorSD}, {}}
+		}
 		t0 := time.Now()
 		res, err := passgp.Train(context.Background(), x, y, &o)
 		if err != nil {
 			log.Fatalf("scale %g: %v", g, err)
 		}
-		el := time.Since(t0)
-		prob := make([]float64, len(yv))
-		res.Model.PredictTo(prob, xv)
-		fmt.Printf("digit %d scale %g/784: validation error %.3f%% Brier %.4f |A| %d theta %.4g training %v\n", *digit, g,
-			100*passgp.ProbErrorRate(prob, yv), passgp.Brier(prob, yv), len(res.Model.Y), res.Model.Kernel.Params(), el.Round(time.Second))
+		report("", g, res, time.Since(t0))
+		if !*shifts {
+			continue
+		}
+		o2 := passgp.Options{Augment: 8, ImageW: 28, ImageH: 28, AugmentPInc: 0.9, Sub: *sub2, Passes: *passes2, Seed: *seed, Threads: *threads}
+		t0 = time.Now()
+		res2, err := passgp.TrainAugmented(context.Background(), res.Model, &o2)
+		if err != nil {
+			log.Fatalf("scale %g, invariance stage: %v", g, err)
+		}
+		report(" +8 shifts", g, res2, time.Since(t0))
 	}
 }
