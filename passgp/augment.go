@@ -68,8 +68,9 @@ func AugmentShifts(x *mat.Dense, y []float64, w, h, dirs int) (*mat.Dense, []flo
 // training set of (1+o.Augment)·|A| points, on which PASS-GP continues
 // from b's active set and sites with b's θ fixed and p_inc =
 // o.AugmentPInc, in o.Sub batches and o.Passes passes (Seed, Threads, EP
-// and Progress as in Train). o.Method, Kernel and FixedTheta are taken
-// from b; o.Checkpoint and o.Resume must be nil. Train with o.Augment runs
+// and Progress as in Train). o.Method, Kernel and FixedTheta are ignored
+// (the stage is PASS-GP at b's kernel and θ); o.Checkpoint and o.Resume
+// must be nil. Train with o.Augment runs
 // both stages in one call; TrainAugmented lets one first stage serve
 // several second stages. The result's Active holds b's indices into the
 // original training data for original images and −1 for translated ones;
