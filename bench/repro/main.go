@@ -45,7 +45,10 @@ type Config struct {
 	NoSVM   bool
 	Verbose bool
 	FullAll bool // full GPC on all ten USPS digits in full mode
-	Render  bool // only rewrite results.md from results.json
+	// MNISTScale (--mnist-scale) is the MNIST polynomial kernel's input
+	// scale in units of 1/784 (0: mnistScale).
+	MNISTScale float64
+	Render     bool // only rewrite results.md from results.json
 	// Deadline (--deadline): parts that cannot finish before it are
 	// skipped with a note, and a running part is stopped at it.
 	Deadline time.Time
@@ -106,6 +109,7 @@ func parseFlags(args []string) (*Config, error) {
 	fs.BoolVar(&c.NoSVM, "no-svm", false, "skip the LIBSVM side-by-side runs")
 	fs.BoolVar(&c.Verbose, "v", false, "log progress of every batch")
 	fs.BoolVar(&c.Render, "render", false, "only rewrite the markdown from <out>/results.json (no experiments)")
+	fs.Float64Var(&c.MNISTScale, "mnist-scale", mnistScale, "input scale g of the MNIST polynomial kernel, in units of 1/784 (bench/mnistscale validates it)")
 	fs.BoolVar(&c.FullAll, "full-gpc-all", false, "run the USPS full GPC on all ten digits (default: digits 2 and 4; quick: 2)")
 	var deadline string
 	fs.StringVar(&deadline, "deadline", "", "wall-clock deadline, HH:MM (UTC, today) or RFC 3339: later parts are skipped, a running one stopped")

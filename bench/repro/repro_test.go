@@ -205,6 +205,12 @@ func TestParseFlags(t *testing.T) {
 			t.Errorf("%q: figSeeds %v", tc.args, env.figSeeds())
 		}
 	}
+	if c, _ := parseFlags([]string{"--mnist-scale", "6"}); c.MNISTScale != 6 {
+		t.Errorf("--mnist-scale 6: %v", c.MNISTScale)
+	}
+	if c, _ := parseFlags(nil); c.MNISTScale != mnistScale {
+		t.Errorf("default MNIST scale %v, want %v", c.MNISTScale, mnistScale)
+	}
 	if _, err := parseFlags([]string{"--only", "cifar"}); err == nil {
 		t.Error("unknown experiment accepted")
 	}
