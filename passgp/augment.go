@@ -70,9 +70,8 @@ func AugmentShifts(x *mat.Dense, y []float64, w, h, dirs int) (*mat.Dense, []flo
 // o.AugmentPInc, in o.Sub batches and o.Passes passes (Seed, Threads, EP
 // and Progress as in Train). o.Method, Kernel and FixedTheta are ignored
 // (the stage is PASS-GP at b's kernel and θ); o.Checkpoint and o.Resume
-// must be nil. Train with o.Augment runs
-// both stages in one call; TrainAugmented lets one first stage serve
-// several second stages. The result's Active holds b's indices into the
+// must be nil. Train with o.Augment runs both stages in one call;
+// TrainAugmented lets one first stage serve several second stages. The result's Active holds b's indices into the
 // original training data for original images and −1 for translated ones;
 // its Batches, Elapsed and Evals are those of the second stage alone.
 func TrainAugmented(ctx context.Context, b *Binary, o *Options) (*Result, error) {

@@ -11,16 +11,7 @@ func ErrorRate(pred, truth []float64) float64 {
 	if len(pred) != len(truth) {
 		panic("passgp: length mismatch")
 	}
-	if len(pred) == 0 {
-		return 0
-	}
-	e := 0
-	for i, p := range pred {
-		if p != truth[i] {
-			e++
-		}
-	}
-	return float64(e) / float64(len(pred))
+	return missRate(len(pred), func(i int) bool { return pred[i] != truth[i] })
 }
 
 // ProbErrorRate returns the fraction of i whose predictive probability
@@ -30,16 +21,21 @@ func ProbErrorRate(prob, y []float64) float64 {
 	if len(prob) != len(y) {
 		panic("passgp: length mismatch")
 	}
-	if len(prob) == 0 {
+	return missRate(len(prob), func(i int) bool { return (prob[i] > 0.5) != (y[i] > 0) })
+}
+
+// missRate returns the fraction of i in [0, n) with miss(i) (0 when n = 0).
+func missRate(n int, miss func(i int) bool) float64 {
+	if n == 0 {
 		return 0
 	}
 	e := 0
-	for i, p := range prob {
-		if (p > 0.5) != (y[i] > 0) {
+	for i := range n {
+		if miss(i) {
 			e++
 		}
 	}
-	return float64(e) / float64(len(prob))
+	return float64(e) / float64(n)
 }
 
 // Brier returns the binary Brier score mean_i (q_i − [y_i = +1])² for

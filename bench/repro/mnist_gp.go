@@ -40,9 +40,9 @@ func mnistGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 	b.declare("gp-main", "gp-digits", "gp-inv", "gp-inv-partial", "svm", "gp-fpass", "mem")
 	d := tr.D()
 	// Polynomial covariance of degree 9 on pixels/255 with the input scale
-	// g = gScale/d (default mnistScale). The paper does not state its input scaling; the
-	// scale was chosen on a validation split of the training set (see
-	// mnistScaleNote; bench/mnistscale measures it).
+	// g = gScale/d (default mnistScale). The paper does not state its
+	// input scaling; the scale was chosen on a validation split of the
+	// training set (see mnistScaleNote; bench/mnistscale measures it).
 	gScale, scaleNote := mnistScale, mnistScaleNote
 	if cfg.MNISTScale > 0 && cfg.MNISTScale != mnistScale {
 		gScale = cfg.MNISTScale
