@@ -148,14 +148,9 @@ func (e *NotConvergedError) Error() string {
 // zeros for new points). As GPML's infEP does, warm sites are used only if
 // they give a larger log Z_EP than zero sites.
 func Infer(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Options) (*Posterior, error) {
-	n, _ := x.Dims()
-	p, err := newPosterior(n, y, nil)
+	p, err := newKernelPosterior(k, x, y)
 	if err != nil {
 		return nil, err
-	}
-	p.Kernel, p.X = k, x
-	if n > 0 {
-		k.TrainTo(mat.NewDense(n, n, p.k), x)
 	}
 	return p.run(warm, o)
 }
@@ -184,28 +179,11 @@ func InferCov(K *mat.Dense, mean, y []float64, warm *Sites, o *Options) (*Poster
 // FromSites builds the posterior for fixed sites without iterating (model
 // loading, IVM checks). Sites are copied.
 func FromSites(k kernel.Kernel, x *mat.Dense, y []float64, s Sites) (*Posterior, error) {
-	n, _ := x.Dims()
-	p, err := newPosterior(n, y, nil)
+	p, err := newKernelPosterior(k, x, y)
 	if err != nil {
 		return nil, err
 	}
-	p.Kernel, p.X = k, x
-	if err := p.setSites(&s); err != nil {
-		return nil, err
-	}
-	if n > 0 {
-		k.TrainTo(mat.NewDense(n, n, p.k), x)
-	}
-	if err := p.checkK(); err != nil {
-		return nil, err
-	}
-	ws := getWork(n)
-	defer putWork(ws)
-	if !p.refresh(ws, nil) {
-		return nil, errNotPD
-	}
-	p.k = nil
-	return p, nil
+	return p.fixSites(&s)
 }
 
 // FromSitesCov is FromSites for a given prior covariance and mean (as
@@ -219,16 +197,23 @@ func FromSitesCov(K *mat.Dense, mean, y []float64, s Sites) (*Posterior, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := p.setSites(&s); err != nil {
-		return nil, err
-	}
 	if n > 0 {
 		mat.NewDense(n, n, p.k).Copy(K)
+	}
+	return p.fixSites(&s)
+}
+
+// fixSites builds p's posterior for the fixed sites s (copied) without
+// iterating, once p's prior covariance is in place, and releases the
+// prior covariance as Infer's posteriors do.
+func (p *Posterior) fixSites(s *Sites) (*Posterior, error) {
+	if err := p.setSites(s); err != nil {
+		return nil, err
 	}
 	if err := p.checkK(); err != nil {
 		return nil, err
 	}
-	ws := getWork(n)
+	ws := getWork(p.n)
 	defer putWork(ws)
 	if !p.refresh(ws, nil) {
 		return nil, errNotPD
@@ -238,6 +223,21 @@ func FromSitesCov(K *mat.Dense, mean, y []float64, s Sites) (*Posterior, error) 
 }
 
 var errNotPD = fmt.Errorf("ep: B = I + S^1/2 K S^1/2 is not positive definite (K not positive semi-definite: increase the jitter)")
+
+// newKernelPosterior is newPosterior with the prior covariance k(x, x)
+// (Kernel and X set).
+func newKernelPosterior(k kernel.Kernel, x *mat.Dense, y []float64) (*Posterior, error) {
+	n, _ := x.Dims()
+	p, err := newPosterior(n, y, nil)
+	if err != nil {
+		return nil, err
+	}
+	p.Kernel, p.X = k, x
+	if n > 0 {
+		k.TrainTo(mat.NewDense(n, n, p.k), x)
+	}
+	return p, nil
+}
 
 func newPosterior(n int, y []float64, mean []float64) (*Posterior, error) {
 	if len(y) != n {

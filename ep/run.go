@@ -27,14 +27,9 @@ type Iteration struct {
 // NewIteration prepares EP for kernel k on x, y from warm (or zero) sites
 // with the schedule and damping of o, without running a sweep.
 func NewIteration(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Options) (*Iteration, error) {
-	n, _ := x.Dims()
-	p, err := newPosterior(n, y, nil)
+	p, err := newKernelPosterior(k, x, y)
 	if err != nil {
 		return nil, err
-	}
-	p.Kernel, p.X = k, x
-	if n > 0 {
-		k.TrainTo(mat.NewDense(n, n, p.k), x)
 	}
 	return p.start(warm, o)
 }

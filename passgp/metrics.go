@@ -3,6 +3,7 @@ package passgp
 import (
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -74,10 +75,7 @@ func BrierMulti(prob *mat.Dense, classes, labels []float64) float64 {
 	var s float64
 	for i := 0; i < n; i++ {
 		row := prob.RawRowView(i)
-		z := 0.0
-		for _, p := range row {
-			z += p
-		}
+		z := floats.Sum(row)
 		for c := 0; c < nc; c++ {
 			t := 0.0
 			if labels[i] == classes[c] {
@@ -97,10 +95,7 @@ func MeanNLPMulti(prob *mat.Dense, classes, labels []float64) float64 {
 	var s float64
 	for i := 0; i < n; i++ {
 		row := prob.RawRowView(i)
-		z := 0.0
-		for _, p := range row {
-			z += p
-		}
+		z := floats.Sum(row)
 		for c := 0; c < nc; c++ {
 			if labels[i] == classes[c] {
 				s -= math.Log(math.Max(row[c]/z, 1e-300))

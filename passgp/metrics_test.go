@@ -3,6 +3,8 @@ package passgp
 import (
 	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 func TestProbErrorRate(t *testing.T) {
@@ -38,4 +40,23 @@ func TestProbErrorRate(t *testing.T) {
 		}
 	}()
 	ProbErrorRate([]float64{0.2}, []float64{1, -1})
+}
+
+// TestMultiScores checks BrierMulti and MeanNLPMulti against hand-computed
+// values, one row already normalised and one that is not.
+func TestMultiScores(t *testing.T) {
+	prob := mat.NewDense(2, 3, []float64{
+		0.2, 0.6, 0.2, // label 1: sums to 1
+		0.5, 0.5, 1.0, // label 2: normalised to 0.25, 0.25, 0.5
+	})
+	classes := []float64{0, 1, 2}
+	labels := []float64{1, 2}
+	wantBrier := ((0.04 + 0.16 + 0.04) + (0.0625 + 0.0625 + 0.25)) / 2
+	if got := BrierMulti(prob, classes, labels); math.Abs(got-wantBrier) > 1e-15 {
+		t.Errorf("BrierMulti = %v, want %v", got, wantBrier)
+	}
+	wantNLP := -(math.Log(0.6) + math.Log(0.5)) / 2
+	if got := MeanNLPMulti(prob, classes, labels); math.Abs(got-wantNLP) > 1e-15 {
+		t.Errorf("MeanNLPMulti = %v, want %v", got, wantNLP)
+	}
 }

@@ -147,6 +147,24 @@ func nanSlice(n int) []float64 {
 }
 
 // transpose turns reps×classes into classes×reps.
+// perDigitMeans returns the names of the runs that have errors and, for
+// each, its per-class error averaged over repetitions: the series of a
+// per-digit bar figure (paper Figures 3a and 8a).
+func perDigitMeans(runs []*multiRuns) (names []string, vals [][]float64) {
+	for _, r := range runs {
+		if len(r.Errs) == 0 {
+			continue
+		}
+		names = append(names, r.Name)
+		var v []float64
+		for _, e := range transpose(r.Errs) {
+			v = append(v, meanOf(e))
+		}
+		vals = append(vals, v)
+	}
+	return names, vals
+}
+
 func transpose(a [][]float64) [][]float64 {
 	if len(a) == 0 {
 		return nil

@@ -120,19 +120,7 @@ func mnistGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 		dm.p("The paper reports MNIST per-digit errors without invariances only as a figure (about 0.2-0.5%%) with PASS-GP active sets " +
 			"below 4%% of the training set (2400 points). Per-digit time: wall time of that binary classifier trained on one core while " +
 			"another digit trained on the other; for +8 shifts, first stage plus second stage.")
-		var names []string
-		var vals [][]float64
-		for _, r := range append(runs, inv) {
-			if len(r.Errs) == 0 {
-				continue
-			}
-			names = append(names, r.Name)
-			var v []float64
-			for _, e := range transpose(r.Errs) {
-				v = append(v, meanOf(e))
-			}
-			vals = append(vals, v)
-		}
+		names, vals := perDigitMeans(append(runs, inv))
 		file, rel := env.figPath("mnist-fig8a-error-per-digit.png")
 		if err := barFig(file, "MNIST: test error per digit (one vs rest)", "error (%)", digitNames(cls), names, vals); err == nil {
 			dm.img("MNIST error per digit", rel)

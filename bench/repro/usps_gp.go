@@ -262,16 +262,7 @@ func uspsDigitTable(env *Env, runs []*multiRuns) string {
 	m.table(&t)
 	m.p("Per-digit time is the wall time of that binary classifier, trained on one core while another digit trained on the other.")
 	// Figure 3: bars of error per digit, and PASS-GP's active set sizes.
-	var names []string
-	var vals [][]float64
-	for _, r := range runs {
-		names = append(names, r.Name)
-		var v []float64
-		for _, e := range transpose(r.Errs) {
-			v = append(v, meanOf(e))
-		}
-		vals = append(vals, v)
-	}
+	names, vals := perDigitMeans(runs)
 	file, rel := env.figPath("usps-fig3a-error-per-digit.png")
 	if err := barFig(file, "USPS: test error per digit (one vs rest)", "error (%)", digitNames(cls), names, vals); err == nil {
 		m.img("USPS error per digit", rel)
