@@ -146,7 +146,6 @@ func nanSlice(n int) []float64 {
 	return s
 }
 
-// transpose turns reps×classes into classes×reps.
 // perDigitMeans returns the names of the runs that have errors and, for
 // each, its per-class error averaged over repetitions: the series of a
 // per-digit bar figure (paper Figures 3a and 8a).
@@ -165,6 +164,7 @@ func perDigitMeans(runs []*multiRuns) (names []string, vals [][]float64) {
 	return names, vals
 }
 
+// transpose turns reps×classes into classes×reps.
 func transpose(a [][]float64) [][]float64 {
 	if len(a) == 0 {
 		return nil
