@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/ep"
@@ -103,10 +104,7 @@ func (m *Model) ProbFromRaw(dst, raw *mat.Dense) {
 		for i := 0; i < n; i++ {
 			row := dst.RawRowView(i)
 			copy(row, raw.RawRowView(i))
-			var s float64
-			for _, p := range row {
-				s += p
-			}
+			s := floats.Sum(row)
 			for k := range row {
 				if s > 0 {
 					row[k] /= s

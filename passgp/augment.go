@@ -71,9 +71,10 @@ func AugmentShifts(x *mat.Dense, y []float64, w, h, dirs int) (*mat.Dense, []flo
 // and Progress as in Train). o.Method, Kernel and FixedTheta are ignored
 // (the stage is PASS-GP at b's kernel and θ); o.Checkpoint and o.Resume
 // must be nil. Train with o.Augment runs both stages in one call;
-// TrainAugmented lets one first stage serve several second stages. The result's Active holds b's indices into the
-// original training data for original images and −1 for translated ones;
-// its Batches, Elapsed and Evals are those of the second stage alone.
+// TrainAugmented lets one first stage serve several second stages. The
+// result's Active holds b's indices into the original training data for
+// original images and −1 for translated ones; its Batches, Elapsed and
+// Evals are those of the second stage alone.
 func TrainAugmented(ctx context.Context, b *Binary, o *Options) (*Result, error) {
 	if o == nil || o.Augment == 0 {
 		return nil, errors.New("passgp: TrainAugmented needs Options.Augment (4 or 8)")
