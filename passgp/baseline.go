@@ -62,7 +62,8 @@ func trainOn(x *mat.Dense, y []float64, a []int, c *config) (*Result, error) {
 		}
 		k = o.Kernel
 		bs.HypEvals = o.Evals
-		res.Evals = o.Evals
+		bs.AtBound = slices.Clone(o.AtBound)
+		res.Evals, res.AtBound = o.Evals, bs.AtBound
 	}
 	t0 := time.Now()
 	post, err := ep.Infer(k, xa, ya, nil, &epo)

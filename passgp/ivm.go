@@ -156,14 +156,14 @@ func trainIVM(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runn
 			}
 			var ne int
 			if ivmSiteHyp {
-				k, ne = ivmOptimize(k, xa, st.tau, st.nu, c.Fixed, c.lower, c.upper, c.Prior, evals)
+				k, bs.AtBound, ne = ivmOptimize(k, xa, st.tau, st.nu, c.Fixed, c.lower, c.upper, c.Prior, evals)
 			} else {
 				o, err := ep.Optimize(k, xa, ya, &ep.Sites{Tau: slices.Clone(st.tau), Nu: slices.Clone(st.nu)},
 					c.optimizeOptions(evals, c.epOptions()))
 				if o == nil || o.Kernel == nil {
 					return nil, err
 				}
-				k, ne = o.Kernel, o.Evals
+				k, ne, bs.AtBound = o.Kernel, o.Evals, slices.Clone(o.AtBound)
 				if o.Post != nil {
 					bs.LogZ = o.Post.LogZ
 				}
@@ -171,6 +171,7 @@ func trainIVM(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runn
 			bs.HypTime = time.Since(t0)
 			bs.HypEvals = ne
 			res.Evals += ne
+			res.AtBound = bs.AtBound
 		}
 		bs.Theta = k.Params()
 		res.Batches = append(res.Batches, bs)

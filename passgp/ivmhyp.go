@@ -59,8 +59,9 @@ func ivmSiteEvidence(k kernel.Kernel, xa *mat.Dense, tau, nu, grad []float64) (l
 // to [lo, hi] (nil: ep's default bounds; a bound component's gradient is
 // zeroed, as in ep.Optimize), free components as fixed says, plus the log
 // hyperprior when prior is not nil (ep.LogPrior). It returns the best
-// kernel found and the number of evaluations.
-func ivmOptimize(k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool, lo, hi []float64, prior []ep.LogNormal, maxEvals int) (kernel.Kernel, int) {
+// kernel found, which of its components sit at a bound, and the number of
+// evaluations.
+func ivmOptimize(k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool, lo, hi []float64, prior []ep.LogNormal, maxEvals int) (best kernel.Kernel, atBound []bool, evals int) {
 	th0 := k.Params()
 	np := len(th0)
 	lower, upper := make([]float64, np), make([]float64, np)
@@ -79,9 +80,10 @@ func ivmOptimize(k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool
 		}
 	}
 	if len(free) == 0 {
-		return k, 0
+		return k, make([]bool, np), 0
 	}
-	best, bestF, evals := k, math.Inf(1), 0
+	best, atBound = k, make([]bool, np)
+	bestF := math.Inf(1)
 	g, gp := make([]float64, np), make([]float64, np)
 	theta := func(u []float64) ([]float64, []bool) {
 		th, at := slices.Clone(th0), make([]bool, np)
@@ -111,7 +113,7 @@ func ivmOptimize(k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool
 			}
 		}
 		if -lz < bestF {
-			best, bestF = kk, -lz
+			best, bestF, atBound = kk, -lz, at
 		}
 		for i, j := range free {
 			grad[i] = 0
@@ -143,5 +145,5 @@ func ivmOptimize(k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool
 	// A failed line search still leaves the best point evaluated so far.
 	_, _ = optimize.Minimize(p, u0, &optimize.Settings{FuncEvaluations: maxEvals, GradientThreshold: 1e-6,
 		Converger: &optimize.FunctionConverge{Absolute: 1e-6, Iterations: 5}}, &optimize.LBFGS{})
-	return best, evals
+	return best, atBound, evals
 }

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
 func TestParseMethod(t *testing.T) {
@@ -273,7 +274,8 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	}
 	if !slices.Equal(full.Model.Active, res.Model.Active) ||
 		!slices.Equal(full.Model.Kernel.Params(), res.Model.Kernel.Params()) ||
-		!slices.Equal(full.Model.Post.Sites.Tau, res.Model.Post.Sites.Tau) {
+		!slices.Equal(full.Model.Post.Sites.Tau, res.Model.Post.Sites.Tau) ||
+		!slices.Equal(full.AtBound, res.AtBound) {
 		t.Error("resumed run differs from the uninterrupted one")
 	}
 	if len(res.Batches) != len(full.Batches) {
@@ -376,6 +378,42 @@ func TestMulti(t *testing.T) {
 	for j := range one.Model.Models {
 		if !slices.Equal(one.Model.Models[j].Active, res.Model.Models[j].Active) {
 			t.Errorf("class %d: active set depends on Threads", j)
+		}
+	}
+}
+
+// TestAtBound checks that a θ component held by its bound is reported in
+// Result.AtBound and in the batch record of the optimisation, for every
+// method, and that AtBound is nil when θ is fixed. The signal variance is
+// capped far below what the evidence of this data wants.
+func TestAtBound(t *testing.T) {
+	x, y := toy(200, 21)
+	for _, m := range []Method{PASSGP, FPASSGP, IVM, Random, Full} {
+		o := &Options{Method: m, Init: 30, Sub: 3, Passes: 2, Seed: 2, HypMaxEvals: 10,
+			Kernel: kernel.SE{Var: 0.2, Len2: 0.5, Jitter: 1e-4}, Upper: []float64{0.3, 1e6, 1e6}}
+		res, err := Train(context.Background(), x, y, o)
+		if err != nil {
+			t.Fatalf("%v: %v", m, err)
+		}
+		if want := []bool{true, false, false}; !slices.Equal(res.AtBound, want) {
+			t.Errorf("%v: AtBound %v, want %v (θ %v)", m, res.AtBound, want, res.Model.Kernel.Params())
+		}
+		if got := res.Model.Kernel.Params()[0]; got != 0.3 {
+			t.Errorf("%v: t1 = %v, want the bound 0.3", m, got)
+		}
+		recorded := false
+		for _, b := range res.Batches {
+			recorded = recorded || (b.AtBound != nil && b.AtBound[0])
+		}
+		if !recorded {
+			t.Errorf("%v: no batch record has t1 at its bound", m)
+		}
+		o.FixedTheta = true
+		if res, err = Train(context.Background(), x, y, o); err != nil {
+			t.Fatalf("%v fixed θ: %v", m, err)
+		}
+		if res.AtBound != nil {
+			t.Errorf("%v fixed θ: AtBound %v, want nil", m, res.AtBound)
 		}
 	}
 }

@@ -23,7 +23,10 @@ type BatchStats struct {
 	LogZ                      float64 // log Z_EP of A before the update
 	Theta                     []float64
 	HypEvals                  int // log Z_EP evaluations of the optimisation (0: none)
-	EPSweeps                  int
+	// AtBound marks the θ components at which the batch's optimisation
+	// stopped at a bound (nil: θ not optimised in this batch).
+	AtBound  []bool
+	EPSweeps int
 	// NotConverged is set when EP hit its sweep cap; the last iterate was
 	// used (the next batch continues from its sites).
 	NotConverged bool
@@ -58,6 +61,12 @@ type Result struct {
 	// on hyperparameters.
 	Theta0 []float64
 	Evals  int
+	// AtBound marks the components of the classifier's θ at which the
+	// optimisation that set them stopped at a bound (Options.Lower and
+	// Upper, or ep's defaults): there the evidence still rose beyond the
+	// bound, e.g. the signal variance of a separable active set, or a
+	// length scale collapsing to the floor. nil when θ was not optimised.
+	AtBound []bool
 }
 
 // Train trains a binary classifier on the rows of x with labels y (±1)
@@ -138,6 +147,8 @@ type trainer struct {
 	start  time.Time
 	evals  int
 	theta0 []float64
+	// atBound is AtBound of the last optimisation.
+	atBound []bool
 }
 
 func newTrainer(x *mat.Dense, y []float64, c *config, r *runner, class string) *trainer {
@@ -189,6 +200,12 @@ func (t *trainer) resume(s *State) error {
 	}
 	t.st = cloneState(s)
 	t.k = t.k.WithParams(t.st.Theta)
+	for _, b := range slices.Backward(t.st.Stats) {
+		if b.AtBound != nil {
+			t.atBound = b.AtBound
+			break
+		}
+	}
 	return nil
 }
 
@@ -292,6 +309,8 @@ func (t *trainer) inferEvals(xa *mat.Dense, ya []float64, optimise bool, maxEval
 		if res != nil && res.Kernel != nil {
 			t.k = res.Kernel
 			bs.HypEvals = res.Evals
+			bs.AtBound = slices.Clone(res.AtBound)
+			t.atBound = bs.AtBound
 			t.evals += res.Evals
 			if res.Post != nil && slices.Equal(res.Post.Kernel.Params(), t.k.Params()) {
 				post = res.Post
@@ -478,7 +497,7 @@ func (t *trainer) finish(complete bool) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Model: b, Batches: t.st.Stats, Elapsed: t.elapsed(), Theta0: t.theta0, Evals: t.evals}, nil
+	return &Result{Model: b, Batches: t.st.Stats, Elapsed: t.elapsed(), Theta0: t.theta0, Evals: t.evals, AtBound: t.atBound}, nil
 }
 
 // gatherRows returns the rows idx of x as a new matrix.

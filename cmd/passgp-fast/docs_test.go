@@ -38,7 +38,11 @@ Exit status 0 on success, 1 for bad input data or a failed computation,
 2 for a bad command line, 130 when training was interrupted (Ctrl-C).
 Errors are one line on stderr naming the file and the problem. Progress
 goes to stderr: a live line on a terminal, one log line per batch
-otherwise; ` + "`--quiet`" + ` silences it.
+otherwise; ` + "`--quiet`" + ` silences it. Numerical trouble that training worked
+around is not silenced: ` + "`train`" + ` prints a ` + "`warning: classifier L: ...`" + ` line
+when the hyperparameter search stopped at a bound (the evidence still
+rising beyond it, e.g. the signal variance of a separable active set) or
+when EP hit its sweep cap in some batches (the last iterate was used).
 
 `
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/passgp-fast/passgp-fast/data"
+	"github.com/passgp-fast/passgp-fast/kernel"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
@@ -621,5 +622,49 @@ func TestProgressLines(t *testing.T) {
 	out := b.String()
 	if strings.Count(out, "\r") != 2 || !strings.HasSuffix(out, "\n") {
 		t.Errorf("live progress %q", out)
+	}
+}
+
+// TestTrainWarnsAtBound: a hyperparameter search that stops at a bound is
+// reported on stderr, also with --quiet, and not when θ is fixed. On two
+// far-apart clusters the evidence pulls θ to a bound.
+func TestTrainWarnsAtBound(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sep.libsvm")
+	var b strings.Builder
+	for i := 0; i < 40; i++ {
+		y := float64(2*(i%2) - 1)
+		fmt.Fprintf(&b, "%v 1:%v 2:%v\n", y, 3*y+0.05*float64(i%7-3), 0.1*float64(i%5-2))
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := filepath.Join(dir, "sep.pgp")
+	code, _, e := runCLI(t, "train", "--data", path, "--model", m, "--method", "full", "--quiet")
+	if code != 0 {
+		t.Fatalf("train: %d %s", code, e)
+	}
+	if !strings.Contains(e, "warning: classifier 1: the hyperparameter search stopped at a bound (") {
+		t.Errorf("no bound warning on stderr: %q", e)
+	}
+	code, _, e = runCLI(t, "train", "--data", path, "--model", m, "--method", "full", "--theta", "4,2,0.01", "--fixed-theta", "--quiet")
+	if code != 0 || strings.Contains(e, "warning") {
+		t.Errorf("fixed θ: code %d, stderr %q", code, e)
+	}
+}
+
+func TestTrainWarnings(t *testing.T) {
+	res := &passgp.Result{
+		Model:   &passgp.Binary{Kernel: kernel.SE{Var: 3, Len2: 0.25, Jitter: 0.01}},
+		AtBound: []bool{false, true, false},
+		Batches: []passgp.BatchStats{{NotConverged: true}, {}, {}},
+	}
+	w := trainWarnings(res)
+	if len(w) != 2 || !strings.Contains(w[0], "(t2 = 0.25)") || !strings.Contains(w[1], "sweep cap in 1 of 3 batches") {
+		t.Errorf("warnings %q", w)
+	}
+	res.AtBound, res.Batches = []bool{false, false, false}, res.Batches[1:]
+	if w := trainWarnings(res); len(w) != 0 {
+		t.Errorf("warnings %q for a clean run", w)
 	}
 }

@@ -104,6 +104,18 @@ func (p *progress) logf(format string, args ...any) {
 	fmt.Fprintf(p.w, format+"\n", args...)
 }
 
+// warnf prints a warning line, also when quiet: --quiet silences
+// progress, not trouble.
+func (p *progress) warnf(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tty && p.width > 0 {
+		fmt.Fprintln(p.w)
+		p.width = 0
+	}
+	fmt.Fprintf(p.w, "warning: "+format+"\n", args...)
+}
+
 // done ends a live line.
 func (p *progress) done() {
 	p.mu.Lock()

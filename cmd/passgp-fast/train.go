@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -391,6 +392,9 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 			testHook("classifier", k)
 		}
 		pr.logf("classifier %s: |A| = %d, theta = %s, %s", label, len(c.Y), fmtTheta(c.Theta), fmtDur(res.Elapsed))
+		for _, w := range trainWarnings(res) {
+			pr.warnf("classifier %s: %s", label, w)
+		}
 		if k+1 < K {
 			if err := save(); err != nil {
 				return 0, err
@@ -460,6 +464,35 @@ func trainOne(ctx context.Context, x *mat.Dense, y []float64, o *passgp.Options,
 		wrapped(p)
 	}
 	return passgp.Train(ctx, x, y, o)
+}
+
+// trainWarnings describes the numerical trouble of a training run that
+// the classifier was still built from: θ components at which the
+// hyperparameter search stopped at a bound, and EP runs that hit their
+// sweep cap.
+func trainWarnings(res *passgp.Result) []string {
+	var w []string
+	names, theta := res.Model.Kernel.ParamNames(), res.Model.Kernel.Params()
+	var at []string
+	for j, b := range res.AtBound {
+		if b && j < len(names) {
+			at = append(at, fmt.Sprintf("%s = %.3g", names[j], theta[j]))
+		}
+	}
+	if len(at) > 0 {
+		w = append(w, fmt.Sprintf("the hyperparameter search stopped at a bound (%s): the evidence still rises beyond it; "+
+			"hold the component with --prior or --theta and --fixed-theta if that is not wanted", strings.Join(at, ", ")))
+	}
+	nc := 0
+	for _, b := range res.Batches {
+		if b.NotConverged {
+			nc++
+		}
+	}
+	if nc > 0 {
+		w = append(w, fmt.Sprintf("EP hit its sweep cap in %d of %d batches; the last iterate was used", nc, len(res.Batches)))
+	}
+	return w
 }
 
 func history(bs []passgp.BatchStats) []model.Batch {
