@@ -147,8 +147,6 @@ type trainer struct {
 	start  time.Time
 	evals  int
 	theta0 []float64
-	// atBound is AtBound of the last optimisation.
-	atBound []bool
 }
 
 func newTrainer(x *mat.Dense, y []float64, c *config, r *runner, class string) *trainer {
@@ -200,12 +198,6 @@ func (t *trainer) resume(s *State) error {
 	}
 	t.st = cloneState(s)
 	t.k = t.k.WithParams(t.st.Theta)
-	for _, b := range slices.Backward(t.st.Stats) {
-		if b.AtBound != nil {
-			t.atBound = b.AtBound
-			break
-		}
-	}
 	return nil
 }
 
@@ -310,7 +302,6 @@ func (t *trainer) inferEvals(xa *mat.Dense, ya []float64, optimise bool, maxEval
 			t.k = res.Kernel
 			bs.HypEvals = res.Evals
 			bs.AtBound = slices.Clone(res.AtBound)
-			t.atBound = bs.AtBound
 			t.evals += res.Evals
 			if res.Post != nil && slices.Equal(res.Post.Kernel.Params(), t.k.Params()) {
 				post = res.Post
@@ -497,7 +488,22 @@ func (t *trainer) finish(complete bool) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Model: b, Batches: t.st.Stats, Elapsed: t.elapsed(), Theta0: t.theta0, Evals: t.evals, AtBound: t.atBound}, nil
+	atBound := bs.AtBound // set when θ was optimised here
+	if !optimise {
+		atBound = lastAtBound(t.st.Stats)
+	}
+	return &Result{Model: b, Batches: t.st.Stats, Elapsed: t.elapsed(), Theta0: t.theta0, Evals: t.evals, AtBound: atBound}, nil
+}
+
+// lastAtBound returns AtBound of the last batch that optimised θ (nil if
+// none did): the optimisation that set the current θ.
+func lastAtBound(stats []BatchStats) []bool {
+	for _, b := range slices.Backward(stats) {
+		if b.AtBound != nil {
+			return b.AtBound
+		}
+	}
+	return nil
 }
 
 // gatherRows returns the rows idx of x as a new matrix.

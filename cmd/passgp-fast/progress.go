@@ -92,35 +92,37 @@ func (p *progress) update(pr passgp.Progress) {
 
 // logf prints a message line, ending a live line first.
 func (p *progress) logf(format string, args ...any) {
-	if p.quiet {
-		return
+	if !p.quiet {
+		p.printf(format, args...)
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.tty && p.width > 0 {
-		fmt.Fprintln(p.w)
-		p.width = 0
-	}
-	fmt.Fprintf(p.w, format+"\n", args...)
 }
 
 // warnf prints a warning line, also when quiet: --quiet silences
 // progress, not trouble.
 func (p *progress) warnf(format string, args ...any) {
+	p.printf("warning: "+format, args...)
+}
+
+// printf prints a line, ending a live line first.
+func (p *progress) printf(format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.tty && p.width > 0 {
-		fmt.Fprintln(p.w)
-		p.width = 0
-	}
-	fmt.Fprintf(p.w, "warning: "+format+"\n", args...)
+	p.endLive()
+	fmt.Fprintf(p.w, format+"\n", args...)
 }
 
 // done ends a live line.
 func (p *progress) done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.tty && p.width > 0 && !p.quiet {
+	if !p.quiet {
+		p.endLive()
+	}
+}
+
+// endLive ends the live line on a terminal, if one is shown; p.mu is held.
+func (p *progress) endLive() {
+	if p.tty && p.width > 0 {
 		fmt.Fprintln(p.w)
 		p.width = 0
 	}
