@@ -1,6 +1,7 @@
 package ep
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -86,10 +87,33 @@ func (o *Options) damping() float64 {
 	if o == nil || o.Damping == 0 {
 		return DefaultDamping
 	}
-	if !(o.Damping > 0 && o.Damping <= 1) {
-		panic(fmt.Sprintf("ep: Damping must be in (0,1], got %v", o.Damping))
-	}
 	return o.Damping
+}
+
+// Validate reports an error for options that no EP run can use: an
+// unknown Schedule, Damping outside (0, 1], a negative or non-finite Tol
+// or SiteTol, negative MinSweeps or MaxSweeps, or MinSweeps > MaxSweeps
+// (both set).
+// A nil *Options is valid (the defaults).
+func (o *Options) Validate() error {
+	if o == nil {
+		return nil
+	}
+	switch {
+	case o.Schedule != Parallel && o.Schedule != Sequential:
+		return fmt.Errorf("ep: unknown schedule %d (want Parallel or Sequential)", int(o.Schedule))
+	case o.Damping != 0 && !(o.Damping > 0 && o.Damping <= 1):
+		return fmt.Errorf("ep: Damping must be in (0,1], got %v", o.Damping)
+	case !(o.Tol >= 0) || math.IsInf(o.Tol, 0):
+		return fmt.Errorf("ep: Tol must be >= 0 and finite, got %v", o.Tol)
+	case !(o.SiteTol >= 0) || math.IsInf(o.SiteTol, 0):
+		return fmt.Errorf("ep: SiteTol must be >= 0 and finite, got %v", o.SiteTol)
+	case o.MinSweeps < 0 || o.MaxSweeps < 0:
+		return fmt.Errorf("ep: MinSweeps and MaxSweeps must be >= 0, got %d and %d", o.MinSweeps, o.MaxSweeps)
+	case o.MinSweeps > 0 && o.MaxSweeps > 0 && o.MinSweeps > o.MaxSweeps:
+		return fmt.Errorf("ep: MinSweeps %d exceeds MaxSweeps %d", o.MinSweeps, o.MaxSweeps)
+	}
+	return nil
 }
 
 // Sites holds the EP site parameters: site n is
@@ -148,11 +172,21 @@ func (e *NotConvergedError) Error() string {
 // zeros for new points). As GPML's infEP does, warm sites are used only if
 // they give a larger log Z_EP than zero sites.
 func Infer(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Options) (*Posterior, error) {
+	return InferContext(context.Background(), k, x, y, warm, o)
+}
+
+// InferContext is Infer that stops when ctx is done: ctx is checked before
+// every sweep, and its error is returned (wrapped in nothing) when it ends
+// the run.
+func InferContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Options) (*Posterior, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	p, err := newKernelPosterior(k, x, y)
 	if err != nil {
 		return nil, err
 	}
-	return p.run(warm, o)
+	return p.run(ctx, warm, o)
 }
 
 // InferCov runs EP with a given prior covariance K (n×n, jitter included;
@@ -173,7 +207,7 @@ func InferCov(K *mat.Dense, mean, y []float64, warm *Sites, o *Options) (*Poster
 	if n > 0 {
 		mat.NewDense(n, n, p.k).Copy(K)
 	}
-	return p.run(warm, o)
+	return p.run(context.Background(), warm, o)
 }
 
 // FromSites builds the posterior for fixed sites without iterating (model

@@ -1,6 +1,7 @@
 package ep
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -68,6 +69,13 @@ type OptimizeResult struct {
 	Evals   int           // EP runs
 	Status  string        // why the search stopped, and the components at a bound
 	AtBound []bool        // per θ component: at its lower or upper bound
+	// NotConverged is set when EP at the returned θ (Post) did not meet
+	// its stopping rule within the sweep cap, even after the sequential
+	// fallback: Post is then usable but not converged.
+	NotConverged bool
+	// NotConvergedEvals counts the EP runs of the search that did not
+	// converge.
+	NotConvergedEvals int
 }
 
 // Optimize maximises log Z_EP over log θ with gonum/optimize's L-BFGS,
@@ -79,9 +87,16 @@ type OptimizeResult struct {
 //
 // An EP run of the parallel schedule that does not converge within the
 // sweep cap is continued with the sequential schedule; one that still does
-// not converge is used as it is (its sites are a valid approximation). An
-// error is returned only if EP fails at the start.
+// not converge is used as it is (its sites are a valid approximation) and
+// counted in NotConvergedEvals (NotConverged when it is the returned one).
+// An error is returned only if EP fails at the start or o.EP is invalid.
 func Optimize(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *OptimizeOptions) (*OptimizeResult, error) {
+	return OptimizeContext(context.Background(), k, x, y, warm, o)
+}
+
+// OptimizeContext is Optimize that stops when ctx is done, within one EP
+// sweep: it then returns a nil result and ctx's error.
+func OptimizeContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *OptimizeOptions) (*OptimizeResult, error) {
 	if o == nil {
 		o = &OptimizeOptions{}
 	}
@@ -112,6 +127,12 @@ func Optimize(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Optimi
 			free = append(free, j)
 		}
 	}
+	if err := o.EP.Validate(); err != nil {
+		return nil, err
+	}
+	if o.MaxEvals < 0 || !(o.GradTol >= 0) {
+		return nil, fmt.Errorf("ep: Optimize: MaxEvals %d and GradTol %v must be >= 0", o.MaxEvals, o.GradTol)
+	}
 	maxEvals := o.MaxEvals
 	if maxEvals == 0 {
 		maxEvals = 100
@@ -134,10 +155,11 @@ func Optimize(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Optimi
 		post   *Posterior
 		kern   kernel.Kernel
 		bounds []bool
+		nc     bool // EP did not converge
 	}
 	var (
 		last, best *eval
-		evals      int
+		evals, ncs int
 		firstErr   error
 	)
 	thetaOf := func(u []float64) ([]float64, []bool) {
@@ -164,17 +186,19 @@ func Optimize(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Optimi
 		e.theta, e.bounds = thetaOf(u)
 		e.kern = k.WithParams(e.theta)
 		evals++
-		p, err := Infer(e.kern, x, y, sites, &o.EP)
+		p, err := InferContext(ctx, e.kern, x, y, sites, &o.EP)
 		var nc *NotConvergedError
 		if errors.As(err, &nc) && o.EP.Schedule == Parallel {
 			// Parallel EP can oscillate at extreme hyperparameters; the
 			// sequential schedule is the robust fallback.
 			seq := o.EP
 			seq.Schedule = Sequential
-			p, err = Infer(e.kern, x, y, &nc.Post.Sites, &seq)
+			p, err = InferContext(ctx, e.kern, x, y, &nc.Post.Sites, &seq)
 		}
 		if errors.As(err, &nc) {
 			p, err = nc.Post, nil
+			e.nc = true
+			ncs++
 		}
 		if err != nil {
 			if firstErr == nil {
@@ -215,6 +239,9 @@ func Optimize(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Optimi
 		u0[i] = math.Log(theta0[j])
 	}
 	e0 := evaluate(u0)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if e0.post == nil {
 		return nil, fmt.Errorf("ep: Optimize: EP at the start θ = %v failed: %w", theta0, firstErr)
 	}
@@ -223,9 +250,13 @@ func Optimize(k kernel.Kernel, x *mat.Dense, y []float64, warm *Sites, o *Optimi
 		status = minimize(func(u []float64) (float64, []float64, bool) {
 			e := evaluate(u)
 			return e.f, e.g, e.post != nil
-		}, u0, maxEvals, gradTol, math.Max(o.EP.tol(), 1e-12))
+		}, u0, maxEvals, gradTol, math.Max(o.EP.tol(), 1e-12), ctx.Err)
 	}
-	r := &OptimizeResult{Kernel: best.kern, Post: best.post, Evals: evals, AtBound: best.bounds}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	r := &OptimizeResult{Kernel: best.kern, Post: best.post, Evals: evals, AtBound: best.bounds,
+		NotConverged: best.nc, NotConvergedEvals: ncs}
 	var at []string
 	for j, b := range best.bounds {
 		if !b {

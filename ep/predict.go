@@ -16,8 +16,7 @@ import (
 // nil.
 func (p *Posterior) CavityTo(mean, variance []float64) {
 	for i := 0; i < p.n; i++ {
-		tc := 1/p.Var[i] - p.Sites.Tau[i]
-		nc := p.Mean[i]/p.Var[i] - p.Sites.Nu[i]
+		tc, nc := p.cavity(i)
 		if mean != nil {
 			mean[i] = nc / tc
 		}
@@ -25,6 +24,27 @@ func (p *Posterior) CavityTo(mean, variance []float64) {
 			variance[i] = 1 / tc
 		}
 	}
+}
+
+// minCavityPrec bounds the cavity precision from below, relative to the
+// marginal precision 1/Var: see cavity.
+const minCavityPrec = 1e-12
+
+// cavity returns the natural parameters τ_c = 1/v - τ̃, ν_c = μ/v - ν̃ of
+// site i's cavity. In exact arithmetic τ_c > 0 (it is the precision that
+// the prior and the other sites give f_i), but with a site precision much
+// larger than the prior's, 1/v - τ̃ can round to zero or below. τ_c is then
+// taken as minCavityPrec/v: a cavity that carries no information, which
+// keeps every quantity derived from it finite (a NaN must not reach the
+// deletion rule or a sort).
+func (p *Posterior) cavity(i int) (tc, nc float64) {
+	v := p.Var[i]
+	tc = 1/v - p.Sites.Tau[i]
+	nc = p.Mean[i]/v - p.Sites.Nu[i]
+	if !(tc > minCavityPrec/v) || math.IsInf(tc, 0) {
+		tc = minCavityPrec / v
+	}
+	return tc, nc
 }
 
 // CavityProbTo sets dst[n] = Φ(y_n m_c/√(1+v_c)), the cavity (leave-one-out)
@@ -35,8 +55,7 @@ func (p *Posterior) CavityProbTo(dst []float64) {
 		panic("ep: CavityProbTo: dst too short")
 	}
 	for i := 0; i < p.n; i++ {
-		tc := 1/p.Var[i] - p.Sites.Tau[i]
-		nc := p.Mean[i]/p.Var[i] - p.Sites.Nu[i]
+		tc, nc := p.cavity(i)
 		mc, vc := nc/tc, 1/tc
 		dst[i] = Phi(p.Y[i] * mc / math.Sqrt(1+vc))
 	}

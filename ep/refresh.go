@@ -165,7 +165,7 @@ func (p *Posterior) cholSolve(x []float64) {
 // and pᵀΣp = pᵀKp - |Vp|² (V = L⁻¹ S^½ K in w.v).
 func (p *Posterior) logZ(w *work) float64 {
 	n := p.n
-	tau, nu, v, mu := p.Sites.Tau, p.Sites.Nu, p.Var, p.Mean
+	tau, nu, v := p.Sites.Tau, p.Sites.Nu, p.Var
 	pv, kp, vp := w.b, w.c, w.a
 	for i := range pv {
 		pv[i] = nu[i]
@@ -182,8 +182,7 @@ func (p *Posterior) logZ(w *work) float64 {
 	var s float64
 	for i := 0; i < n; i++ {
 		s += math.Log(p.l[i*n+i])
-		tc := 1/v[i] - tau[i]
-		nc := mu[i]/v[i] - nu[i]
+		tc, nc := p.cavity(i)
 		mc, vc := nc/tc, 1/tc
 		s -= LogPhi(p.Y[i] * mc / math.Sqrt(1+vc))
 		q := nc

@@ -1,6 +1,7 @@
 package ep
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -94,15 +95,15 @@ const (
 // start checks the prior, chooses the starting sites and computes the
 // posterior there.
 func (p *Posterior) start(warm *Sites, o *Options) (*Iteration, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
 	if err := p.checkK(); err != nil {
 		return nil, err
 	}
 	sched := Parallel
 	if o != nil {
 		sched = o.Schedule
-	}
-	if sched != Parallel && sched != Sequential {
-		panic(fmt.Sprintf("ep: unknown schedule %d", int(sched)))
 	}
 	it := &Iteration{p: p, sched: sched, damp: 1, prev: math.Inf(1), w: getWork(p.n)}
 	if sched == Parallel {
@@ -135,7 +136,10 @@ func (p *Posterior) start(warm *Sites, o *Options) (*Iteration, error) {
 
 // run iterates EP from warm (or zero) sites until the stopping rule of o
 // holds (SPEC.md §2).
-func (p *Posterior) run(warm *Sites, o *Options) (*Posterior, error) {
+func (p *Posterior) run(ctx context.Context, warm *Sites, o *Options) (*Posterior, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	it, err := p.start(warm, o)
 	if err != nil {
 		return nil, err
@@ -155,6 +159,10 @@ func (p *Posterior) run(warm *Sites, o *Options) (*Posterior, error) {
 		siteTol = o.SiteTol
 	}
 	for {
+		// One sweep is the unit of cancellation: O(n³) at most.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		change, err := it.Sweep()
 		if err != nil {
 			return nil, err
