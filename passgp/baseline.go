@@ -1,6 +1,7 @@
 package passgp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -14,16 +15,16 @@ import (
 
 // trainRandom trains on a random active set of size M (seeded), optimising
 // θ on it unless fixed.
-func trainRandom(x *mat.Dense, y []float64, c *config, r *runner) (*Result, error) {
+func trainRandom(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner) (*Result, error) {
 	n, _ := x.Dims()
 	rng := rand.New(rand.NewPCG(c.Seed, c.Seed^0x5851f42d4c957f2d))
 	a := rng.Perm(n)[:min(c.M, n)]
-	return trainOn(x, y, a, c)
+	return trainOn(ctx, x, y, a, c)
 }
 
 // trainFull is the full GPC: EP on all N points. It refuses when one N×N
 // matrix would exceed Options.MaxFullBytes.
-func trainFull(x *mat.Dense, y []float64, c *config, r *runner) (*Result, error) {
+func trainFull(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner) (*Result, error) {
 	n, _ := x.Dims()
 	if err := checkFullMemory(n, c.MaxFullBytes, "full GPC"); err != nil {
 		return nil, err
@@ -32,7 +33,7 @@ func trainFull(x *mat.Dense, y []float64, c *config, r *runner) (*Result, error)
 	for i := range a {
 		a[i] = i
 	}
-	return trainOn(x, y, a, c)
+	return trainOn(ctx, x, y, a, c)
 }
 
 func checkFullMemory(n int, limit int64, what string) error {
@@ -45,7 +46,8 @@ func checkFullMemory(n int, limit int64, what string) error {
 }
 
 // trainOn optimises θ on the fixed set a (unless fixed) and runs EP on it.
-func trainOn(x *mat.Dense, y []float64, a []int, c *config) (*Result, error) {
+// It stops within one EP sweep when ctx ends, with no partial result.
+func trainOn(ctx context.Context, x *mat.Dense, y []float64, a []int, c *config) (*Result, error) {
 	start := time.Now()
 	xa, ya := gatherRows(x, a), gather(y, a)
 	k := c.Kernel
@@ -55,9 +57,9 @@ func trainOn(x *mat.Dense, y []float64, a []int, c *config) (*Result, error) {
 	if !c.FixedTheta {
 		t0 := time.Now()
 		// One cold optimisation: ep's default evaluation cap unless set.
-		o, err := ep.Optimize(k, xa, ya, nil, c.optimizeOptions(c.hypUser, epo))
+		o, err := ep.OptimizeContext(ctx, k, xa, ya, nil, c.optimizeOptions(c.hypUser, epo))
 		bs.HypTime = time.Since(t0)
-		if o == nil || o.Kernel == nil {
+		if err != nil {
 			return nil, fmt.Errorf("passgp: hyperparameter optimisation: %w", err)
 		}
 		k = o.Kernel
@@ -66,7 +68,7 @@ func trainOn(x *mat.Dense, y []float64, a []int, c *config) (*Result, error) {
 		res.Evals, res.AtBound = o.Evals, bs.AtBound
 	}
 	t0 := time.Now()
-	post, err := ep.Infer(k, xa, ya, nil, &epo)
+	post, err := ep.InferContext(ctx, k, xa, ya, nil, &epo)
 	bs.EPTime = time.Since(t0)
 	var nc *ep.NotConvergedError
 	if errors.As(err, &nc) && nc.Post != nil {
@@ -79,6 +81,6 @@ func trainOn(x *mat.Dense, y []float64, a []int, c *config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Model, res.Batches, res.Elapsed = b, []BatchStats{bs}, time.Since(start)
+	res.Model, res.Batches, res.Elapsed, res.NotConverged = b, []BatchStats{bs}, time.Since(start), bs.NotConverged
 	return res, nil
 }

@@ -3,6 +3,7 @@ package passgp
 import (
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -60,4 +61,27 @@ func grid() *mat.Dense {
 		}
 	}
 	return mat.NewDense(len(v)/2, 2, v)
+}
+
+// cancelKernel wraps a kernel and calls cancel at its after-th training
+// covariance (every EP run builds one): a cancellation that arrives in
+// the middle of a method's work. WithParams keeps the wrapper and the
+// shared count.
+type cancelKernel struct {
+	kernel.Kernel
+	cancel func()
+	after  int
+	calls  *atomic.Int64
+}
+
+func (k cancelKernel) WithParams(theta []float64) kernel.Kernel {
+	k.Kernel = k.Kernel.WithParams(theta)
+	return k
+}
+
+func (k cancelKernel) TrainTo(dst, x *mat.Dense) {
+	if k.calls.Add(1) >= int64(k.after) {
+		k.cancel()
+	}
+	k.Kernel.TrainTo(dst, x)
 }

@@ -2,6 +2,7 @@ package passgp
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"time"
@@ -36,7 +37,10 @@ type ivmState struct {
 // The point with the largest ΔH is included; its site is
 // τ̃ = 1/ŝ2 − 1/s2, ν̃ = m̂/ŝ2 − mu/s2, and the posterior is updated by the
 // rank-one step Σ ← Σ − ν s sᵀ, mu ← mu + s·y r/√(1+s2), s = Σ[:, j].
-func ivmSelect(k kernel.Kernel, x *mat.Dense, y []float64, m int) *ivmState {
+//
+// ctx is checked before every inclusion (O(N·M) work); when it ends,
+// ivmSelect returns nil and its error.
+func ivmSelect(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, m int) (*ivmState, error) {
 	n, _ := x.Dims()
 	st := &ivmState{mu: make([]float64, n), s2: make([]float64, n),
 		r: make([]float64, m*n), in: make([]bool, n)}
@@ -49,9 +53,15 @@ func ivmSelect(k kernel.Kernel, x *mat.Dense, y []float64, m int) *ivmState {
 	s := make([]float64, n)
 	rj := make([]float64, m)
 	for step := 0; step < m; step++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		best, bestScore := -1, math.Inf(-1)
 		for j := 0; j < n; j++ {
-			if st.in[j] {
+			// A latent whose variance has reached zero (rounding) has
+			// no information left to give, and its site would divide
+			// by zero.
+			if st.in[j] || !(st.s2[j] > 0) {
 				continue
 			}
 			_, nuj := ivmMoments(y[j], st.mu[j], st.s2[j])
@@ -59,6 +69,9 @@ func ivmSelect(k kernel.Kernel, x *mat.Dense, y []float64, m int) *ivmState {
 			if sc := nuj * st.s2[j]; sc > bestScore {
 				best, bestScore = j, sc
 			}
+		}
+		if best < 0 {
+			break // every remaining latent is determined
 		}
 		j := best
 		// s = K[:, j] − Rᵀ R[:, j]
@@ -75,10 +88,10 @@ func ivmSelect(k kernel.Kernel, x *mat.Dense, y []float64, m int) *ivmState {
 		mu, s2, yj := st.mu[j], st.s2[j], y[j]
 		g, nuj := ivmMoments(yj, mu, s2)
 		// Site of j from the moments (SPEC.md section 2, cavity = marginal).
-		sq := math.Sqrt(1 + s2)
 		mhat := mu + s2*g
-		vhat := s2 * (1 - nuj*s2)
-		_ = sq
+		// ν s2 < 1 for the probit likelihood; rounding must not make the
+		// matched variance zero (an infinite site precision).
+		vhat := max(s2*(1-nuj*s2), s2*minIVMVarRatio)
 		st.tau = append(st.tau, 1/vhat-1/s2)
 		st.nu = append(st.nu, mhat/vhat-mu/s2)
 		st.sel = append(st.sel, j)
@@ -94,8 +107,12 @@ func ivmSelect(k kernel.Kernel, x *mat.Dense, y []float64, m int) *ivmState {
 			st.mu[i] += v * g
 		}
 	}
-	return st
+	return st, nil
 }
+
+// minIVMVarRatio bounds the matched variance of an IVM site from below,
+// relative to its cavity variance, so that the site precision stays finite.
+const minIVMVarRatio = 1e-12
 
 // ivmMoments returns g = y r/√(1+s2) (so that the matched mean is
 // mu + s2·g) and ν = r(z+r)/(1+s2), for z = y mu/√(1+s2), r = N(z)/Φ(z).
@@ -127,23 +144,32 @@ func trainIVM(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runn
 		passes = 1
 	}
 	var st *ivmState
+	// stopped returns the partial result when ctx ends: the classifier
+	// of the last complete selection, if any.
+	stopped := func(err error) (*Result, error) {
+		if st == nil {
+			return nil, err
+		}
+		b, ferr := ivmModel(k, x, y, st)
+		if ferr != nil {
+			return nil, errors.Join(err, ferr)
+		}
+		res.Model, res.Elapsed = b, time.Since(start)
+		return res, err
+	}
 	for p := 0; p < passes; p++ {
 		if err := ctx.Err(); err != nil {
-			if st == nil {
-				return nil, err
-			}
-			b, ferr := ivmModel(k, x, y, st)
-			if ferr != nil {
-				return nil, ferr
-			}
-			res.Model, res.Elapsed = b, time.Since(start)
-			return res, err
+			return stopped(err)
 		}
 		bs := BatchStats{Pass: p}
 		t0 := time.Now()
-		st = ivmSelect(k, x, y, m)
+		next, err := ivmSelect(ctx, k, x, y, m)
+		if err != nil {
+			return stopped(err)
+		}
+		st = next
 		bs.ScoreTime = time.Since(t0)
-		bs.Active, bs.Included = m, m
+		bs.Active, bs.Included = len(st.sel), len(st.sel)
 		if !c.FixedTheta && p < passes-1 {
 			xa, ya := gatherRows(x, st.sel), gather(y, st.sel)
 			t0 = time.Now()
@@ -156,13 +182,17 @@ func trainIVM(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runn
 			}
 			var ne int
 			if ivmSiteHyp {
-				k, bs.AtBound, ne = ivmOptimize(k, xa, st.tau, st.nu, c.Fixed, c.lower, c.upper, c.Prior, evals)
+				k, bs.AtBound, ne = ivmOptimize(ctx, k, xa, st.tau, st.nu, c.Fixed, c.lower, c.upper, c.Prior, evals)
 			} else {
-				o, err := ep.Optimize(k, xa, ya, &ep.Sites{Tau: slices.Clone(st.tau), Nu: slices.Clone(st.nu)},
+				o, err := ep.OptimizeContext(ctx, k, xa, ya, &ep.Sites{Tau: slices.Clone(st.tau), Nu: slices.Clone(st.nu)},
 					c.optimizeOptions(evals, c.epOptions()))
-				if o == nil || o.Kernel == nil {
+				if err != nil {
+					if ctx.Err() != nil {
+						return stopped(ctx.Err())
+					}
 					return nil, err
 				}
+				bs.NotConverged = o.NotConverged
 				k, ne, bs.AtBound = o.Kernel, o.Evals, slices.Clone(o.AtBound)
 				if o.Post != nil {
 					bs.LogZ = o.Post.LogZ

@@ -1,6 +1,7 @@
 package passgp
 
 import (
+	"context"
 	"math"
 	"slices"
 
@@ -18,7 +19,24 @@ import (
 // log Z = log N(m̃ | 0, C), C = K_AA + diag(1/τ̃), and its gradient in
 // log θ, ½ Σ_ik W_ik ∂K_ik/∂log θ_j with W = C⁻¹m̃m̃ᵀC⁻¹ − C⁻¹.
 // grad may be nil. ok is false when C is not positive definite.
+//
+// A site with τ̃ = 0 (or not finite) is a pseudo-observation of infinite
+// noise: it contributes nothing that depends on θ, and 1/τ̃ cannot enter C,
+// so it is left out.
 func ivmSiteEvidence(k kernel.Kernel, xa *mat.Dense, tau, nu, grad []float64) (logZ float64, ok bool) {
+	if slices.ContainsFunc(tau, uninformativeSite) {
+		var keep []int
+		for i, t := range tau {
+			if !uninformativeSite(t) {
+				keep = append(keep, i)
+			}
+		}
+		if len(keep) == 0 {
+			clear(grad)
+			return 0, true
+		}
+		return ivmSiteEvidence(k, gatherRows(xa, keep), gather(tau, keep), gather(nu, keep), grad)
+	}
 	n, _ := xa.Dims()
 	c := mat.NewDense(n, n, nil)
 	k.TrainTo(c, xa)
@@ -55,13 +73,15 @@ func ivmSiteEvidence(k kernel.Kernel, xa *mat.Dense, tau, nu, grad []float64) (l
 	return logZ, true
 }
 
+func uninformativeSite(tau float64) bool { return !(tau > 0) || math.IsInf(tau, 0) }
+
 // ivmOptimize maximises ivmSiteEvidence over log θ with L-BFGS, θ clamped
 // to [lo, hi] (nil: ep's default bounds; a bound component's gradient is
 // zeroed, as in ep.Optimize), free components as fixed says, plus the log
 // hyperprior when prior is not nil (ep.LogPrior). It returns the best
 // kernel found, which of its components sit at a bound, and the number of
 // evaluations.
-func ivmOptimize(k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool, lo, hi []float64, prior []ep.LogNormal, maxEvals int) (best kernel.Kernel, atBound []bool, evals int) {
+func ivmOptimize(ctx context.Context, k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool, lo, hi []float64, prior []ep.LogNormal, maxEvals int) (best kernel.Kernel, atBound []bool, evals int) {
 	th0 := k.Params()
 	np := len(th0)
 	lower, upper := make([]float64, np), make([]float64, np)
@@ -144,6 +164,17 @@ func ivmOptimize(k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool
 	}
 	// A failed line search still leaves the best point evaluated so far.
 	_, _ = optimize.Minimize(p, u0, &optimize.Settings{FuncEvaluations: maxEvals, GradientThreshold: 1e-6,
-		Converger: &optimize.FunctionConverge{Absolute: 1e-6, Iterations: 5}}, &optimize.LBFGS{})
+		Converger: &optimize.FunctionConverge{Absolute: 1e-6, Iterations: 5},
+		Recorder:  ctxRecorder{ctx}}, &optimize.LBFGS{})
 	return best, atBound, evals
+}
+
+// ctxRecorder ends a gonum/optimize search (which stops when its Recorder
+// returns an error) once ctx is done.
+type ctxRecorder struct{ ctx context.Context }
+
+func (ctxRecorder) Init() error { return nil }
+
+func (r ctxRecorder) Record(*optimize.Location, optimize.Operation, *optimize.Stats) error {
+	return r.ctx.Err()
 }

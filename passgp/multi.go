@@ -80,6 +80,11 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 	if len(labels) != n {
 		return nil, fmt.Errorf("passgp: %d labels for %d rows", len(labels), n)
 	}
+	for i, l := range labels {
+		if math.IsNaN(l) || math.IsInf(l, 0) {
+			return nil, fmt.Errorf("passgp: label %d is %v, want a finite class label", i, l)
+		}
+	}
 	classes := slices.Clone(labels)
 	slices.Sort(classes)
 	classes = slices.Compact(classes)

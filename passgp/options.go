@@ -264,6 +264,13 @@ func resolve(o *Options, d int) (config, error) {
 		return c, fmt.Errorf("passgp: Augment must be 0, 4 or 8, got %d", c.Augment)
 	case c.Augment != 0 && (c.ImageW <= 0 || c.ImageH <= 0 || c.ImageW*c.ImageH != d):
 		return c, fmt.Errorf("passgp: Augment needs ImageW×ImageH (%d×%d) equal to the number of features %d", c.ImageW, c.ImageH, d)
+	case c.Method == FPASSGP && math.Round(c.PExc*float64(c.M)) < 1:
+		// The swap rule exchanges round(PExc·M) points per batch: with
+		// none, fPASS-GP would never change its random initial set.
+		return c, fmt.Errorf("passgp: fPASS-GP exchanges round(PExc·M) = round(%g·%d) = 0 points per batch, so the active set would never change; raise PExc or M", c.PExc, c.M)
+	}
+	if err := c.EP.Validate(); err != nil {
+		return c, fmt.Errorf("passgp: Options.EP: %w", err)
 	}
 	return c, nil
 }

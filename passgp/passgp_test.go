@@ -7,6 +7,8 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -415,5 +417,61 @@ func TestAtBound(t *testing.T) {
 		if res.AtBound != nil {
 			t.Errorf("%v fixed θ: AtBound %v, want nil", m, res.AtBound)
 		}
+	}
+}
+
+// TestBadOptionsAndLabels: bad options and labels are errors, not panics.
+func TestBadOptionsAndLabels(t *testing.T) {
+	x, y := toy(60, 21)
+	for _, tc := range []struct {
+		name string
+		o    Options
+	}{
+		{"EP damping", Options{EP: ep.Options{Damping: 2}}},
+		{"EP schedule", Options{EP: ep.Options{Schedule: ep.Schedule(9)}}},
+		{"EP tol", Options{EP: ep.Options{Tol: -1}}},
+		{"EP max sweeps", Options{EP: ep.Options{MaxSweeps: -3}}},
+		{"fPASS-GP exchanges none", Options{Method: FPASSGP, M: 10, PExc: 0.01}},
+	} {
+		if _, err := Train(context.Background(), x, y, &tc.o); err == nil {
+			t.Errorf("%s: Train accepted %+v", tc.name, tc.o)
+		}
+	}
+	one := make([]float64, len(y))
+	for i := range one {
+		one[i] = 1
+	}
+	if _, err := Train(context.Background(), x, one, nil); err == nil || !strings.Contains(err.Error(), "both classes") {
+		t.Errorf("single-class labels: err = %v", err)
+	}
+	nan := slices.Clone(y)
+	nan[3] = math.NaN()
+	if _, err := TrainMulti(context.Background(), x, nan, nil); err == nil || !strings.Contains(err.Error(), "label 3") {
+		t.Errorf("NaN label: err = %v", err)
+	}
+}
+
+// TestCancelEveryMethod: every method stops when its context ends during
+// training, and PASS-GP, fPASS-GP and IVM return the classifier of their
+// last complete step with the context's error.
+func TestCancelEveryMethod(t *testing.T) {
+	x, y := toy(300, 22)
+	for _, m := range []Method{PASSGP, FPASSGP, IVM, Random, Full} {
+		t.Run(m.String(), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			// Cancel from inside the first EP-heavy step: the first
+			// progress call for the loop methods, the kernel's first
+			// Gram evaluation for the one-shot ones.
+			o := &Options{Method: m, M: 50, Init: 20, Sub: 4, Seed: 3, Kernel: cancelKernel{Kernel: toyKernel(), cancel: cancel, after: 3, calls: new(atomic.Int64)},
+				Progress: func(Progress) { cancel() }}
+			res, err := Train(ctx, x, y, o)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want context.Canceled", err)
+			}
+			if res != nil && res.Model == nil {
+				t.Errorf("partial result without a classifier")
+			}
+		})
 	}
 }

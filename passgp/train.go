@@ -67,6 +67,11 @@ type Result struct {
 	// bound, e.g. the signal variance of a separable active set, or a
 	// length scale collapsing to the floor. nil when θ was not optimised.
 	AtBound []bool
+	// NotConverged is set when the EP run that gave the classifier's
+	// sites hit its sweep cap (Options.EP.MaxSweeps, or FinalTol's run):
+	// the classifier uses the last iterate. Batches[i].NotConverged
+	// records the same for each batch.
+	NotConverged bool
 }
 
 // Train trains a binary classifier on the rows of x with labels y (±1)
@@ -88,10 +93,17 @@ func checkInput(x *mat.Dense, y []float64, o *Options) (config, error) {
 	if len(y) != n {
 		return config{}, fmt.Errorf("passgp: %d labels for %d rows", len(y), n)
 	}
+	var pos int
 	for i, v := range y {
 		if v != 1 && v != -1 {
 			return config{}, fmt.Errorf("passgp: label %d is %v, want ±1", i, v)
 		}
+		if v == 1 {
+			pos++
+		}
+	}
+	if n > 0 && (pos == 0 || pos == n) {
+		return config{}, fmt.Errorf("passgp: all %d labels are %v: a classifier needs both classes", n, y[0])
 	}
 	raw := x.RawMatrix()
 	for i := 0; i < n; i++ {
@@ -118,9 +130,9 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	case IVM:
 		res, err = trainIVM(ctx, x, y, c, r)
 	case Random:
-		res, err = trainRandom(x, y, c, r)
+		res, err = trainRandom(ctx, x, y, c, r)
 	case Full:
-		res, err = trainFull(x, y, c, r)
+		res, err = trainFull(ctx, x, y, c, r)
 	}
 	if err != nil || c.Augment == 0 {
 		return res, err
@@ -232,13 +244,14 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 	total := t.c.Passes * nsub
 	for t.st.Pass < t.c.Passes {
 		if err := ctx.Err(); err != nil {
-			res, ferr := t.finish(false)
-			if ferr != nil {
-				return nil, errors.Join(err, ferr)
-			}
-			return res, err
+			return t.stopped(err)
 		}
-		if err := t.batch(); err != nil {
+		if err := t.batch(ctx); err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				// Cancelled inside the batch: the state is still that
+				// of the batch before.
+				return t.stopped(cerr)
+			}
 			return nil, err
 		}
 		t.st.Batch++
@@ -265,7 +278,24 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 			t.c.Checkpoint(&s)
 		}
 	}
-	return t.finish(true)
+	return t.finish(ctx)
+}
+
+// stopped returns the partial result of a run whose context ended with
+// err: the classifier at the sites of the last completed batch, built
+// without iterating EP (one factorisation), so that cancellation takes
+// effect at once.
+func (t *trainer) stopped(err error) (*Result, error) {
+	xa, ya := t.active()
+	if len(ya) == 0 {
+		return nil, err
+	}
+	b, ferr := newBinary(t.k, xa, ya, slices.Clone(t.st.Active), ep.Sites{Tau: slices.Clone(t.st.Tau), Nu: slices.Clone(t.st.Nu)})
+	if ferr != nil {
+		return nil, errors.Join(err, ferr)
+	}
+	return &Result{Model: b, Batches: t.st.Stats, Elapsed: t.elapsed(), Theta0: t.theta0, Evals: t.evals,
+		AtBound: lastAtBound(t.st.Stats)}, err
 }
 
 func (t *trainer) elapsed() time.Duration { return t.st.Elapsed + time.Since(t.start) }
@@ -277,13 +307,13 @@ func (t *trainer) active() (*mat.Dense, []float64) {
 
 // infer runs EP on A from the current sites, optimising θ first when
 // optimise is set. It returns the posterior and fills the stats' timings.
-func (t *trainer) infer(xa *mat.Dense, ya []float64, optimise bool, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
-	return t.inferEvals(xa, ya, optimise, 0, epo, bs)
+func (t *trainer) infer(ctx context.Context, xa *mat.Dense, ya []float64, optimise bool, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
+	return t.inferEvals(ctx, xa, ya, optimise, 0, epo, bs)
 }
 
 // inferEvals is infer with the optimiser's evaluation cap (0: the batch
 // cap HypMaxEvals, tripled for the first optimisation).
-func (t *trainer) inferEvals(xa *mat.Dense, ya []float64, optimise bool, maxEvals int, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
+func (t *trainer) inferEvals(ctx context.Context, xa *mat.Dense, ya []float64, optimise bool, maxEvals int, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
 	warm := &ep.Sites{Tau: slices.Clone(t.st.Tau), Nu: slices.Clone(t.st.Nu)}
 	var post *ep.Posterior
 	if optimise {
@@ -296,24 +326,24 @@ func (t *trainer) inferEvals(xa *mat.Dense, ya []float64, optimise bool, maxEval
 			// a previous optimum: give it room to get close.
 			evals *= 3
 		}
-		res, err := ep.Optimize(t.k, xa, ya, warm, t.c.optimizeOptions(evals, epo))
+		res, err := ep.OptimizeContext(ctx, t.k, xa, ya, warm, t.c.optimizeOptions(evals, epo))
 		bs.HypTime = time.Since(t0)
-		if res != nil && res.Kernel != nil {
-			t.k = res.Kernel
-			bs.HypEvals = res.Evals
-			bs.AtBound = slices.Clone(res.AtBound)
-			t.evals += res.Evals
-			if res.Post != nil && slices.Equal(res.Post.Kernel.Params(), t.k.Params()) {
-				post = res.Post
-				bs.EPSweeps = post.Sweeps
-			}
-		} else if err != nil {
+		if err != nil {
 			return nil, fmt.Errorf("passgp: hyperparameter optimisation: %w", err)
+		}
+		t.k = res.Kernel
+		bs.HypEvals = res.Evals
+		bs.AtBound = slices.Clone(res.AtBound)
+		t.evals += res.Evals
+		if res.Post != nil && slices.Equal(res.Post.Kernel.Params(), t.k.Params()) {
+			post = res.Post
+			bs.EPSweeps = post.Sweeps
+			bs.NotConverged = res.NotConverged
 		}
 	}
 	if post == nil {
 		t0 := time.Now()
-		p, err := ep.Infer(t.k, xa, ya, warm, &epo)
+		p, err := ep.InferContext(ctx, t.k, xa, ya, warm, &epo)
 		bs.EPTime = time.Since(t0)
 		var nc *ep.NotConvergedError
 		switch {
@@ -331,11 +361,11 @@ func (t *trainer) inferEvals(xa *mat.Dense, ya []float64, optimise bool, maxEval
 
 // batch processes batch t.st.Batch of pass t.st.Pass (paper Algorithm 1,
 // inner loop body).
-func (t *trainer) batch() error {
+func (t *trainer) batch(ctx context.Context) error {
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch, Augmented: t.stage2}
 	xa, ya := t.active()
 	optimise := !t.fixed && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.HypPasses
-	post, err := t.infer(xa, ya, optimise, t.c.epOptions(), &bs)
+	post, err := t.infer(ctx, xa, ya, optimise, t.c.epOptions(), &bs)
 	if err != nil {
 		return err
 	}
@@ -466,23 +496,25 @@ func argsort(v []float64) []int {
 	return idx
 }
 
-// finish optimises θ on the final active set (unless θ is fixed, was
-// fixed in the last pass, or training stopped early), runs EP on it to the final tolerance and builds the classifier
-// with ep.FromSites.
-func (t *trainer) finish(complete bool) (*Result, error) {
+// finish optimises θ on the final active set (unless θ is fixed or was
+// fixed in the last pass), runs EP on it to the final tolerance and builds
+// the classifier with ep.FromSites. If ctx ends meanwhile, the result is
+// stopped's.
+func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	xa, ya := t.active()
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch}
-	optimise := complete && !t.fixed && t.c.HypPasses >= t.c.Passes
-	post, err := t.inferEvals(xa, ya, optimise, t.c.FinalHypEvals, t.c.finalEPOptions(), &bs)
-	if err != nil {
-		return nil, err
-	}
-	if optimise {
+	optimise := !t.fixed && t.c.HypPasses >= t.c.Passes
+	post, err := t.inferEvals(ctx, xa, ya, optimise, t.c.FinalHypEvals, t.c.finalEPOptions(), &bs)
+	if err == nil && optimise {
 		// Optimize's posterior used the loop's tolerance: refine it.
 		t.st.Tau, t.st.Nu = post.Sites.Tau, post.Sites.Nu
-		if post, err = t.infer(xa, ya, false, t.c.finalEPOptions(), &bs); err != nil {
-			return nil, err
-		}
+		post, err = t.infer(ctx, xa, ya, false, t.c.finalEPOptions(), &bs)
+	}
+	if cerr := ctx.Err(); err != nil && cerr != nil {
+		return t.stopped(cerr)
+	}
+	if err != nil {
+		return nil, err
 	}
 	b, err := newBinary(t.k, xa, ya, slices.Clone(t.st.Active), post.Sites)
 	if err != nil {
@@ -492,7 +524,8 @@ func (t *trainer) finish(complete bool) (*Result, error) {
 	if !optimise {
 		atBound = lastAtBound(t.st.Stats)
 	}
-	return &Result{Model: b, Batches: t.st.Stats, Elapsed: t.elapsed(), Theta0: t.theta0, Evals: t.evals, AtBound: atBound}, nil
+	return &Result{Model: b, Batches: t.st.Stats, Elapsed: t.elapsed(), Theta0: t.theta0, Evals: t.evals, AtBound: atBound,
+		NotConverged: bs.NotConverged}, nil
 }
 
 // lastAtBound returns AtBound of the last batch that optimised θ (nil if

@@ -14,20 +14,64 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	go func() {
-		// After the first Ctrl-C, training stops at the next batch; restore
-		// the default handling so that a second one ends the process.
-		<-ctx.Done()
-		stop()
-		fmt.Fprintln(os.Stderr, "\npassgp-fast: stopping at the next batch (Ctrl-C again to abort)")
-	}()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go handleSignals(sigs, cancel, os.Stderr, os.Exit, time.After)
 	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	if c, ok := signalExit(context.Cause(ctx)); ok {
+		code = c
+	}
 	os.Exit(code)
+}
+
+// signalGrace is how long a command may take to stop after the first
+// signal (training writes its partial model in that time) before the
+// process ends anyway: a call that does not return, such as BLAS stuck
+// starting its threads, must not keep the process alive.
+const signalGrace = 10 * time.Second
+
+// signalError is the cause of the command context's cancellation when a
+// signal arrives.
+type signalError struct{ sig os.Signal }
+
+func (e signalError) Error() string { return "interrupted by " + e.sig.String() }
+
+// signalExit returns the shell's exit code for a command ended by the
+// signal in cause (130 for SIGINT, 143 for SIGTERM: 128 + the signal
+// number), and false when cause is not a signal.
+func signalExit(cause error) (int, bool) {
+	var se signalError
+	if !errors.As(cause, &se) {
+		return 0, false
+	}
+	if s, ok := se.sig.(syscall.Signal); ok {
+		return 128 + int(s), true
+	}
+	return 128 + int(syscall.SIGINT), true
+}
+
+// handleSignals waits for the first signal on sigs and cancels the
+// command's context with it as the cause; a second signal, or signalGrace
+// without the command returning, ends the process with the signal's exit
+// code. It is only ever woken by a real signal: a normal exit prints
+// nothing.
+func handleSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, stderr io.Writer, exit func(int), after func(time.Duration) <-chan time.Time) {
+	s := <-sigs
+	cancel(signalError{s})
+	code, _ := signalExit(signalError{s})
+	fmt.Fprintf(stderr, "\npassgp-fast: %v: stopping (training saves its partial model; a second signal ends it at once)\n", s)
+	select {
+	case s2 := <-sigs:
+		code, _ = signalExit(signalError{s2})
+	case <-after(signalGrace):
+		fmt.Fprintf(stderr, "passgp-fast: still running %v after %v; exiting\n", signalGrace, s)
+	}
+	exit(code)
 }
 
 // Exit codes.
