@@ -143,7 +143,10 @@ rest), evaluates on a held-out test set and prints a summary. Takes seconds.`)
 	if err != nil {
 		return fail(stderr, "demo", err)
 	}
-	prob, raw := predictAll(m, test)
+	prob, raw, err := predictAll(ctx, m, test)
+	if err != nil {
+		return fail(stderr, "demo", err)
+	}
 	met := computeMetrics(m, prob, raw, truth)
 	if *modelOut != "" {
 		if err := model.Save(*modelOut, m); err != nil {

@@ -145,6 +145,8 @@ Commands:
 	fmt.Fprint(w, `
 Run 'passgp-fast <command> --help' for the flags of a command.
 Data files: LIBSVM/svmlight, CSV or MNIST IDX, plain, .gz or .bz2.
+Exit status: 0 success, 1 error, 2 bad command line, 130 (SIGINT) or 143
+(SIGTERM) when stopped by a signal; train then writes the partial model.
 `)
 }
 

@@ -563,10 +563,7 @@ func TestEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
-	bin := filepath.Join(t.TempDir(), "passgp-fast")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	f := newFixture(t)
 	m := filepath.Join(f.dir, "m.pgp")
 	cmd := exec.Command(bin, append([]string{"train", "--data", f.train, "--model", m}, fast[:len(fast)-1]...)...)
@@ -576,7 +573,8 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("train: %v %s", err, stderr.String())
 	}
 	// stderr is not a terminal here: plain log lines, no carriage returns.
-	if s := stderr.String(); !strings.Contains(s, "pass 1/1 batch 3/3") || strings.Contains(s, "\r") {
+	// A normal exit prints no signal message.
+	if s := stderr.String(); !strings.Contains(s, "pass 1/1 batch 3/3") || strings.Contains(s, "\r") || strings.Contains(s, "stopping") {
 		t.Errorf("progress log: %q", s)
 	}
 	out, err := exec.Command(bin, "eval", "--model", m, "--data", f.test, "--json").Output()
@@ -666,5 +664,9 @@ func TestTrainWarnings(t *testing.T) {
 	res.AtBound, res.Batches = []bool{false, false, false}, res.Batches[1:]
 	if w := trainWarnings(res); len(w) != 0 {
 		t.Errorf("warnings %q for a clean run", w)
+	}
+	res.NotConverged = true
+	if w := trainWarnings(res); len(w) != 1 || !strings.Contains(w[0], "final active set hit its sweep cap") {
+		t.Errorf("warnings %q for a final EP at its cap", w)
 	}
 }

@@ -40,7 +40,7 @@ func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *xAxis != "size" && *xAxis != "p-inc" {
 		return usageErr(stderr, "plot", "--x: want size or p-inc, got %q", *xAxis)
 	}
-	files, err := plotAll(*models, &df, *out, *xAxis)
+	files, err := plotAll(ctx, *models, &df, *out, *xAxis)
 	if err != nil {
 		return exitFor(stderr, "plot", err)
 	}
@@ -50,7 +50,7 @@ func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func plotAll(models string, df *dataFlags, out, xAxis string) ([]string, error) {
+func plotAll(ctx context.Context, models string, df *dataFlags, out, xAxis string) ([]string, error) {
 	if models == "" {
 		return nil, errUsage("--model FILE is required")
 	}
@@ -58,7 +58,7 @@ func plotAll(models string, df *dataFlags, out, xAxis string) ([]string, error) 
 	var first *scored
 	paths := strings.Split(models, ",")
 	for i, p := range paths {
-		sc, err := score(p, df)
+		sc, err := score(ctx, p, df)
 		if err != nil {
 			return nil, err
 		}

@@ -45,14 +45,29 @@ func loadForPrediction(modelPath string, df *dataFlags) (*model.Model, *data.Dat
 	return m, ds, nil
 }
 
+// predictChunk is the number of rows that predictAll scores between two
+// checks of its context: a fraction of a second of work.
+const predictChunk = 4096
+
 // predictAll returns the class probabilities and the raw binary outputs.
-func predictAll(m *model.Model, ds *data.Dataset) (prob, raw *mat.Dense) {
+// It scores the rows in chunks and stops with ctx's error when ctx ends.
+func predictAll(ctx context.Context, m *model.Model, ds *data.Dataset) (prob, raw *mat.Dense, err error) {
+	if ds.N == 0 {
+		return nil, nil, errors.New("no data rows to predict")
+	}
 	x := ds.Dense()
-	raw = mat.NewDense(ds.N, len(m.Binaries), nil)
-	m.RawTo(raw, x)
+	nb := len(m.Binaries)
+	raw = mat.NewDense(ds.N, nb, nil)
+	for lo := 0; lo < ds.N; lo += predictChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		hi := min(lo+predictChunk, ds.N)
+		m.RawTo(raw.Slice(lo, hi, 0, nb).(*mat.Dense), x.Slice(lo, hi, 0, ds.D).(*mat.Dense))
+	}
 	prob = mat.NewDense(ds.N, len(m.Outputs()), nil)
 	m.ProbFromRaw(prob, raw)
-	return prob, raw
+	return prob, raw, nil
 }
 
 func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -72,7 +87,10 @@ Labels in the data file are ignored.`)
 	if err != nil {
 		return exitFor(stderr, "predict", err)
 	}
-	prob, _ := predictAll(m, ds)
+	prob, _, err := predictAll(ctx, m, ds)
+	if err != nil {
+		return fail(stderr, "predict", err)
+	}
 	w := stdout
 	var f *os.File
 	if *out != "" {
@@ -131,7 +149,7 @@ classifier's error: the paper's per-digit error) and the confusion matrix.`)
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
-	r, err := evaluate(*modelPath, &df)
+	r, err := evaluate(ctx, *modelPath, &df)
 	if err != nil {
 		return exitFor(stderr, "eval", err)
 	}
@@ -142,8 +160,8 @@ classifier's error: the paper's per-digit error) and the confusion matrix.`)
 	return exitOK
 }
 
-func evaluate(modelPath string, df *dataFlags) (*metrics, error) {
-	s, err := score(modelPath, df)
+func evaluate(ctx context.Context, modelPath string, df *dataFlags) (*metrics, error) {
+	s, err := score(ctx, modelPath, df)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +178,7 @@ type scored struct {
 
 // score loads the model and the labelled data, predicts and computes the
 // metrics (shared by eval and plot).
-func score(modelPath string, df *dataFlags) (*scored, error) {
+func score(ctx context.Context, modelPath string, df *dataFlags) (*scored, error) {
 	m, ds, err := loadForPrediction(modelPath, df)
 	if err != nil {
 		return nil, err
@@ -172,7 +190,10 @@ func score(modelPath string, df *dataFlags) (*scored, error) {
 	if err != nil {
 		return nil, err
 	}
-	prob, raw := predictAll(m, ds)
+	prob, raw, err := predictAll(ctx, m, ds)
+	if err != nil {
+		return nil, err
+	}
 	return &scored{m: m, prob: prob, raw: raw, truth: truth, met: computeMetrics(m, prob, raw, truth)}, nil
 }
 

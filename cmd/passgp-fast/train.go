@@ -416,7 +416,10 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 		if err != nil {
 			return 0, err
 		}
-		prob, raw := predictAll(m, test)
+		prob, raw, err := predictAll(ctx, m, test)
+		if err != nil {
+			return 0, err
+		}
 		r := computeMetrics(m, prob, raw, truth)
 		met = &r
 		fmt.Fprintf(stdout, "\nevaluation on %s:\n", t.test)
@@ -491,6 +494,9 @@ func trainWarnings(res *passgp.Result) []string {
 	}
 	if nc > 0 {
 		w = append(w, fmt.Sprintf("EP hit its sweep cap in %d of %d batches; the last iterate was used", nc, len(res.Batches)))
+	}
+	if res.NotConverged {
+		w = append(w, "EP on the final active set hit its sweep cap: the classifier uses the last iterate")
 	}
 	return w
 }

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+)
+
+// buildBinary builds the command once per test process.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "passgp-fast-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtBin = filepath.Join(dir, "passgp-fast")
+		if out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput(); err != nil {
+			buildErr = errors.New(string(out))
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("go build: %v", buildErr)
+	}
+	return builtBin
+}
+
+// cpuTicks returns the user+system CPU time of process pid in clock ticks
+// (/proc/pid/stat fields 14 and 15), or -1 once it has exited.
+func cpuTicks(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return -1
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	if f[0] == "Z" {
+		return -1
+	}
+	u, _ := strconv.Atoi(f[11])
+	st, _ := strconv.Atoi(f[12])
+	return u + st
+}
+
+// TestSignalExitCodes runs long commands, signals them once they are
+// working (at least 0.2 s of CPU time: the signal handler is installed
+// at the start of main, milliseconds in), and checks that they stop with
+// the shell's code for the signal (130 for SIGINT, 143 for SIGTERM).
+func TestSignalExitCodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc")
+	}
+	bin := buildBinary(t)
+	f := newFixture(t)
+	big := filepath.Join(f.dir, "big.libsvm")
+	writeLIBSVM(t, big, demoData(21, 2500, 2, 4))
+	for _, tc := range []struct {
+		name string
+		args []string
+		sig  syscall.Signal
+		code int
+	}{
+		{"train full SIGTERM", []string{"train", "--data", big, "--model", filepath.Join(f.dir, "full.pgp"), "--method", "full", "--threads", "1"}, syscall.SIGTERM, 143},
+		{"train full SIGINT", []string{"train", "--data", big, "--model", filepath.Join(f.dir, "full2.pgp"), "--method", "full", "--threads", "1"}, syscall.SIGINT, 130},
+		{"train passgp SIGINT", []string{"train", "--data", big, "--model", filepath.Join(f.dir, "pass.pgp"), "--threads", "1"}, syscall.SIGINT, 130},
+		{"demo SIGTERM", []string{"demo", "--n", "20000", "--threads", "1"}, syscall.SIGTERM, 143},
+		{"demo SIGINT", []string{"demo", "--n", "20000", "--threads", "1"}, syscall.SIGINT, 130},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(bin, tc.args...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			for {
+				c := cpuTicks(cmd.Process.Pid)
+				if c < 0 {
+					cmd.Wait()
+					t.Fatalf("finished before it could be signalled: %s", stderr.String())
+				}
+				if c >= 20 {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			// A safety net, not a timing requirement: a command that
+			// ignores the signal is killed after a minute and fails.
+			timer := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
+			defer timer.Stop()
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != tc.code {
+				t.Fatalf("exit: %v (code %d), want %d; stderr:\n%s", err, cmd.ProcessState.ExitCode(), tc.code, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "stopping") {
+				t.Errorf("no stopping message: %s", stderr.String())
+			}
+		})
+	}
+}
+
+// TestSignalEval: eval blocked on its input (a FIFO with no data yet) is
+// signalled, then its input ends; it exits with the signal's code, not
+// with the data error.
+func TestSignalEval(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	bin := buildBinary(t)
+	f := newFixture(t)
+	m := filepath.Join(f.dir, "m.pgp")
+	if code, _, e := runCLI(t, append([]string{"train", "--data", f.bin, "--model", m}, fast...)...); code != 0 {
+		t.Fatalf("train: %s", e)
+	}
+	fifo := filepath.Join(f.dir, "fifo.libsvm")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	cmd := exec.Command(bin, "eval", "--model", m, "--data", fifo)
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	stopping := make(chan struct{})
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		buf := make([]byte, 4096)
+		seen := false
+		for {
+			n, err := pipe.Read(buf)
+			stderr.Write(buf[:n])
+			if !seen && strings.Contains(stderr.String(), "stopping") {
+				seen = true
+				close(stopping)
+			}
+			if err != nil {
+				if !seen {
+					close(stopping)
+				}
+				return
+			}
+		}
+	}()
+	// Opening the FIFO for writing returns once eval has opened it for
+	// reading, that is, once main is running.
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// The input ends once the signal has been handled.
+	<-stopping
+	w.Close()
+	<-copied
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 143 {
+		t.Fatalf("exit: %v, want 143; stderr:\n%s", err, stderr.String())
+	}
+}
+
+// TestHandleSignals: the first signal cancels with its cause; a second
+// one, or the grace period, ends the process with the code of the signal.
+func TestHandleSignals(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		second os.Signal // nil: the grace period expires
+		code   int
+	}{
+		{"second signal", syscall.SIGINT, 130},
+		{"grace", nil, 143},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sigs := make(chan os.Signal, 2)
+			ctx, cancel := context.WithCancelCause(context.Background())
+			grace := make(chan time.Time, 1)
+			exited := make(chan int, 1)
+			var stderr bytes.Buffer
+			done := make(chan struct{})
+			go func() {
+				handleSignals(sigs, cancel, &stderr, func(c int) { exited <- c }, func(time.Duration) <-chan time.Time { return grace })
+				close(done)
+			}()
+			sigs <- syscall.SIGTERM
+			<-ctx.Done()
+			if c, ok := signalExit(context.Cause(ctx)); !ok || c != 143 {
+				t.Errorf("cause %v: code %d, %v", context.Cause(ctx), c, ok)
+			}
+			if tc.second != nil {
+				sigs <- tc.second
+			} else {
+				grace <- time.Time{}
+			}
+			if c := <-exited; c != tc.code {
+				t.Errorf("exit code %d, want %d", c, tc.code)
+			}
+			<-done
+		})
+	}
+	if _, ok := signalExit(context.Canceled); ok {
+		t.Error("a plain cancellation taken for a signal")
+	}
+}
