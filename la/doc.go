@@ -34,21 +34,34 @@
 //
 // # Threads
 //
-// Threads (set by SetThreads, default GOMAXPROCS) is the number of cores the
-// module may use at once. The policy that keeps Go goroutines and OpenBLAS
-// threads from oversubscribing them is:
+// The thread policy is the application's, set once at start-up; no
+// function of this module or of the packages built on it changes it:
 //
-//   - A large BLAS or LAPACK call (a Cholesky of B, a solve with many
-//     right-hand sides, a Gram block formed by DGEMM) runs alone, with the
-//     BLAS library using Threads() threads; its caller starts no other
-//     compute-bound goroutines meanwhile.
-//   - A Go worker pool (Gram tiles, batches of test points, one classifier
-//     per class) starts Workers(n) goroutines and sets the BLAS library to
-//     one thread for as long as it runs (defer LimitBLAS(1)()), so that
-//     workers × BLAS threads <= Threads().
-//   - OpenBLAS's thread count is process-wide, so it is changed only by the
-//     coordinating goroutine, before it starts workers and after they have
-//     finished, never while another goroutine is inside a BLAS call.
+//   - Threads (SetThreads, default GOMAXPROCS) is the number of goroutines
+//     of one Go worker pool: Gram tiles, chunks of test points, classes.
+//   - The BLAS library's thread count is OpenBLAS's own (its default, or
+//     OPENBLAS_NUM_THREADS when set; importing this package does not
+//     change it). SetThreads sets it too; SetBLASThreads sets it alone.
+//   - A worker pool whose workers call BLAS starts PoolWorkers(n)
+//     goroutines: several only when BLAS is single-threaded. With a
+//     multi-threaded BLAS each call already uses the cores, and OpenBLAS
+//     runs concurrent multi-threaded calls one after another.
+//
+// Two settings cover the uses:
+//
+//   - One large job at a time (training, predicting a file): leave BLAS
+//     multi-threaded; each factorisation and solve uses every core.
+//   - Many concurrent calls (a service predicting from many goroutines, or
+//     TrainMulti training classes side by side): set BLAS to one thread,
+//     la.SetBLASThreads(1) or OPENBLAS_NUM_THREADS=1, before the first
+//     call. Each call then runs on its own core, calls scale with the
+//     cores (docs/performance.md), and prediction is safe from any number
+//     of goroutines on shared models.
+//
+// Importing this package selects OpenBLAS as gonum's BLAS and LAPACK
+// implementation (blas64.Use, lapack64.Use, in backend_openblas.go): an
+// implementation, not a policy, with the same results as gonum's own up to
+// rounding. Build with -tags purego to keep gonum's pure-Go code.
 //
 // OpenBLAS's idle threads spin for a while after each call before they
 // sleep; a program that alternates short multi-threaded BLAS calls with Go

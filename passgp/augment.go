@@ -89,7 +89,7 @@ func TrainAugmented(ctx context.Context, b *Binary, o *Options) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	return augmentStage(ctx, b, &c, &runner{threads: c.threads, ownBLAS: true}, "")
+	return augmentStage(ctx, b, &c, &runner{threads: c.threads}, "")
 }
 
 // augmentStage is the second stage of TrainAugmented, with c's Sub,

@@ -40,7 +40,7 @@ func (b *Binary) PredictMeanVarTo(mean, variance []float64, x *mat.Dense) {
 	if variance == nil {
 		variance = make([]float64, n)
 	}
-	r := runner{threads: la.Threads(), ownBLAS: true}
+	r := runner{threads: la.Threads()}
 	r.predictRows(b.Post, b.Kernel, b.X, x, nil, mean[:n], variance[:n])
 }
 

@@ -68,10 +68,11 @@ type MultiResult struct {
 
 // TrainMulti trains one binary classifier per distinct label (one against
 // the rest) with the options o; class c gets labels +1 where labels == c.
-// Classes are trained concurrently on min(Threads, classes) goroutines;
-// each then scores with Threads/workers goroutines, and BLAS runs
-// single-threaded throughout, so the cores are not oversubscribed and the
-// result does not depend on Threads. Progress and
+// When BLAS is single-threaded (the application's choice: la.SetBLASThreads
+// or OPENBLAS_NUM_THREADS=1), classes are trained concurrently on
+// min(Threads, classes) goroutines, each scoring with Threads/workers
+// goroutines; otherwise one after another, each using the cores through
+// BLAS. The result does not depend on Threads. Progress and
 // Checkpoint calls are serialised; State.Class tells the class. Resume is
 // not supported here (resume a class with Train).
 func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options) (*MultiResult, error) {
@@ -109,7 +110,14 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 		return nil, err
 	}
 	_ = d
+	// Classes run concurrently only when BLAS is single-threaded (the
+	// application's policy, la.SetBLASThreads(1) or OPENBLAS_NUM_THREADS=1);
+	// otherwise one at a time, each using the cores through BLAS. Nothing
+	// here changes the process-wide BLAS setting.
 	workers := min(base.threads, len(classes))
+	if la.BLASThreads() > 1 {
+		workers = 1
+	}
 	per := max(base.threads/workers, 1)
 	var mu sync.Mutex
 	results := make([]*Result, len(classes))
@@ -136,15 +144,9 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 		}
 		results[j], errs[j] = train(ctx, x, ys[j], &c, r, name)
 	}
-	// BLAS is single-threaded whatever the number of workers, so that the
-	// result does not depend on Threads (OpenBLAS's last bits depend on its
-	// thread count).
-	old := la.BLASThreads()
-	la.SetBLASThreads(1)
-	defer la.SetBLASThreads(old)
 	if workers <= 1 {
 		for j := range classes {
-			runClass(j, &runner{threads: base.threads, ownBLAS: false})
+			runClass(j, &runner{threads: base.threads})
 		}
 	} else {
 		next := make(chan int)
@@ -153,7 +155,7 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				r := &runner{threads: per, ownBLAS: false}
+				r := &runner{threads: per}
 				for j := range next {
 					runClass(j, r)
 				}

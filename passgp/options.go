@@ -109,11 +109,12 @@ type Options struct {
 	Seed uint64
 	// Threads is the number of worker goroutines of the scoring pass and,
 	// in TrainMulti, of concurrently trained classes (0 -> la.Threads()).
-	// Results are identical for any value. The BLAS thread count is not
-	// changed by Train (set it with la.SetThreads): OpenBLAS's results
-	// depend on it in the last bits. While several scoring goroutines run,
-	// BLAS is single-threaded; TrainMulti runs BLAS single-threaded
-	// throughout, since its classes already use the cores.
+	// Results are identical for any value. Worker goroutines are started
+	// only while BLAS is single-threaded (la.PoolWorkers); no call of this
+	// package changes the BLAS thread count, which is the application's
+	// process-wide policy (la.SetThreads, la.SetBLASThreads or
+	// OPENBLAS_NUM_THREADS): OpenBLAS's results depend on it in the last
+	// bits, never between runs with the same setting.
 	Threads int
 
 	Progress   func(Progress) // called after every batch (may be nil)

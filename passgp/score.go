@@ -12,11 +12,9 @@ import (
 )
 
 // runner holds what a training run shares between its stages: the number
-// of worker goroutines, whether it may change the process-wide BLAS thread
-// count, and the reusable scoring workspaces.
+// of worker goroutines and the reusable scoring workspaces.
 type runner struct {
 	threads int
-	ownBLAS bool // false inside TrainMulti's concurrent workers
 	ws      []scoreWS
 }
 
@@ -27,35 +25,37 @@ type scoreWS struct {
 	kss    []float64
 }
 
+// grow sizes w for a chunk of rows points: exactly, so that predicting a
+// single point does not allocate a full chunk's Gram block.
 func (w *scoreWS) grow(rows, d, m int) (xc, kc *mat.Dense, kss []float64) {
 	if cap(w.xc) < rows*d {
-		w.xc = make([]float64, scoreChunk*d)
+		w.xc = make([]float64, rows*d)
 	}
 	if cap(w.kc) < rows*m {
-		w.kc = make([]float64, scoreChunk*m)
+		w.kc = make([]float64, rows*m)
 	}
 	if cap(w.kss) < rows {
-		w.kss = make([]float64, scoreChunk)
+		w.kss = make([]float64, rows)
 	}
 	return mat.NewDense(rows, d, w.xc[:rows*d]), mat.NewDense(rows, m, w.kc[:rows*m]), w.kss[:rows]
 }
 
 // parallel runs f(c) for c = 0..n-1 on up to r.threads goroutines. Each c
 // must write disjoint outputs, so the result does not depend on the number
-// of goroutines. While several goroutines run, BLAS is single-threaded (if
-// the runner owns the BLAS setting) so that cores are not oversubscribed.
+// of goroutines. It starts several only when BLAS is single-threaded
+// (la.PoolWorkers): with a multi-threaded BLAS every chunk's solve already
+// uses the cores. The process-wide BLAS setting is the application's and is
+// never changed here, so any number of callers may run at once.
 func (r *runner) parallel(n int, f func(worker, c int)) {
 	workers := min(r.threads, n)
+	if la.BLASThreads() > 1 {
+		workers = 1
+	}
 	if workers <= 1 {
 		for c := 0; c < n; c++ {
 			f(0, c)
 		}
 		return
-	}
-	if r.ownBLAS {
-		old := la.BLASThreads()
-		la.SetBLASThreads(1)
-		defer la.SetBLASThreads(old)
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup

@@ -84,7 +84,7 @@ func Train(ctx context.Context, x *mat.Dense, y []float64, o *Options) (*Result,
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{threads: c.threads, ownBLAS: true}
+	r := &runner{threads: c.threads}
 	return train(ctx, x, y, &c, r, "")
 }
 

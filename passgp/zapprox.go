@@ -64,7 +64,7 @@ func MarginalLikelihood(b *Binary, x *mat.Dense, y []float64, acc bool, epo *ep.
 	yi := gather(y, idx)
 	mean := make([]float64, len(idx))
 	vr := make([]float64, len(idx))
-	r := runner{threads: la.Threads(), ownBLAS: true}
+	r := runner{threads: la.Threads()}
 	r.predictRows(b.Post, b.Kernel, b.X, x, idx, mean, vr)
 	for i := range idx {
 		z.APP += ep.LogPhi(yi[i] * mean[i] / math.Sqrt(1+vr[i]))

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/passgp"
 	"github.com/passgp-fast/passgp-fast/plots"
 )
@@ -82,7 +83,11 @@ func trainMulti(ctx context.Context, env *Env, tr, te *Dataset, r *multiRuns, o 
 		o.Threads = env.Cfg.Threads
 		o.Progress = env.progress(r.Name)
 		env.logf("%s: training 10 classes (seed %d)", r.Name, seed)
+		// The ten classes train concurrently only with single-threaded
+		// BLAS (the application's policy; see passgp.TrainMulti).
+		restore := la.LimitBLAS(1)
 		mr, err := passgp.TrainMulti(ctx, tr.X, tr.Y, &o)
+		restore()
 		if err != nil && mr == nil {
 			return err
 		}

@@ -33,6 +33,7 @@ import (
 
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
@@ -81,7 +82,9 @@ func main() {
 		o := base
 		o.Seed = uint64(s)
 		t0 := time.Now()
+		restore := la.LimitBLAS(1) // classes concurrently (passgp.TrainMulti)
 		res, err := passgp.TrainMulti(context.Background(), x, y, &o)
+		restore()
 		if err != nil {
 			log.Fatal(err)
 		}
