@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/passgp-fast/passgp-fast/data"
+	"github.com/passgp-fast/passgp-fast/internal/testenv"
 )
 
 // sharedData is ../shared/data from the repository root.
@@ -21,7 +22,7 @@ func readShared(b *testing.B, name string) []byte {
 	r, err := data.Open(p)
 	if err != nil {
 		if os.IsNotExist(err) {
-			b.Skipf("%s not available", p)
+			testenv.MissingShared(b, "%s not available", p)
 		}
 		b.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/data"
+	"github.com/passgp-fast/passgp-fast/internal/testenv"
 	"github.com/passgp-fast/passgp-fast/kernel"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
@@ -25,7 +26,7 @@ var (
 func loadUSPS(b *testing.B) (*data.Dataset, *data.Dataset) {
 	dir := filepath.Join("..", "..", "shared", "data")
 	if _, err := os.Stat(filepath.Join(dir, "usps.train.bz2")); err != nil {
-		b.Skip("USPS not found in ../shared/data")
+		testenv.MissingShared(b, "USPS not found in ../shared/data")
 	}
 	uspsOnce.Do(func() {
 		uspsTr, uspsErr = data.Load(filepath.Join(dir, "usps.train.bz2"), data.Options{Dim: 256})

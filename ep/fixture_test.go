@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/internal/testenv"
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
@@ -57,7 +58,7 @@ func loadFixtures(t testing.TB) []*fixture {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(fixtureDir, "*.json"))
 	if len(files) == 0 {
-		t.Skipf("no GPML fixtures in %s", fixtureDir)
+		testenv.MissingShared(t, "no GPML fixtures in %s", fixtureDir)
 	}
 	var fs []*fixture
 	for _, f := range files {
@@ -81,7 +82,7 @@ func loadFixture(t testing.TB, path string) *fixture {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Skipf("fixture %s: %v", path, err)
+		testenv.MissingShared(t, "fixture %s: %v", path, err)
 	}
 	var f fixture
 	if err := json.Unmarshal(b, &f); err != nil {
