@@ -39,6 +39,15 @@ type CSVOptions struct {
 	Header Header
 	// Dim, if positive, is the required number of features.
 	Dim int
+	// MaxBytes bounds the dense N×D matrix of float64 (0:
+	// DefaultMaxBytes).
+	MaxBytes int64
+}
+
+// ValidDelimiter reports whether r can be a CSVOptions.Delimiter: zero
+// (detect) or an ASCII character other than the quote and line breaks.
+func ValidDelimiter(r rune) bool {
+	return r >= 0 && r <= 127 && r != '"' && r != '\n' && r != '\r'
 }
 
 // ReadCSV reads delimited text from r, which may be gzip- or
@@ -47,8 +56,12 @@ type CSVOptions struct {
 // lines starting with '#' are skipped. name is used in errors and as the
 // Source of the result.
 func ReadCSV(r io.Reader, name string, o CSVOptions) (*Dataset, error) {
-	if o.Delimiter == '"' || o.Delimiter == '\n' || o.Delimiter == '\r' || o.Delimiter > 127 || o.Delimiter < 0 {
-		panic(fmt.Sprintf("data: invalid CSV delimiter %q", o.Delimiter))
+	if !ValidDelimiter(o.Delimiter) {
+		return nil, errorf(name, 0, "invalid CSV delimiter %q (want an ASCII character other than '\"' and line breaks)", o.Delimiter)
+	}
+	maxElems := maxElements
+	if o.MaxBytes > 0 {
+		maxElems = o.MaxBytes / 8
 	}
 	br, err := decompress(r, name)
 	if err != nil {
@@ -113,8 +126,8 @@ func ReadCSV(r io.Reader, name string, o CSVOptions) (*Dataset, error) {
 		if len(rec) != ncol {
 			return nil, lr.errorf("%d fields, want %d as on line %d", len(rec), ncol, firstRec)
 		}
-		if !checkSize(int64(ds.N)+1, int64(ds.D)) {
-			return nil, lr.errorf("%d examples x %d features is too large to hold densely", ds.N+1, ds.D)
+		if !checkSize(int64(ds.N)+1, int64(ds.D), maxElems) {
+			return nil, lr.errorf("%d examples x %d features is too large to hold densely (more than %d MiB; CSVOptions.MaxBytes)", ds.N+1, ds.D, maxElems*8>>20)
 		}
 		row, k := rows.add(), 0
 		for c, f := range rec {

@@ -88,11 +88,11 @@ func TestReadCSVTooLarge(t *testing.T) {
 	checkError(t, nil, err, "f:3: 3 examples x 2 features is too large")
 }
 
-func TestReadCSVBadDelimiterPanics(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Error("no panic for delimiter '\"'")
+func TestReadCSVBadDelimiter(t *testing.T) {
+	for _, d := range []rune{'"', '\n', '\r', 'é', -1} {
+		_, err := ReadCSV(strings.NewReader("1,2\n"), "f", CSVOptions{Delimiter: d})
+		if err == nil || !strings.Contains(err.Error(), "f: invalid CSV delimiter") {
+			t.Errorf("delimiter %q: err = %v", d, err)
 		}
-	}()
-	ReadCSV(strings.NewReader("1,2\n"), "f", CSVOptions{Delimiter: '"'})
+	}
 }

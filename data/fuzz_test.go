@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-// fuzzLimit bounds the dense result during fuzzing so that inputs with a
-// huge index or forged header are cheap errors rather than big allocations.
-const fuzzLimit = 1 << 20
+// The fuzz targets run with the readers' real limits (DefaultMaxBytes,
+// DenseFactor): no input may make them allocate more than its content
+// backs.
 
 // checkFuzz checks the reader contract: either a valid data set or a
 // one-line *ParseError, never both.
@@ -62,8 +62,6 @@ func FuzzLIBSVM(f *testing.F) {
 	}
 	f.Add(gz(f, []byte("1 1:1\n2 2:2\n")), uint8(0))
 	f.Add([]byte(bz2Content), uint8(0))
-	defer func(m int64) { maxElements = m }(maxElements)
-	maxElements = fuzzLimit
 	f.Fuzz(func(t *testing.T, in []byte, dim uint8) {
 		o := LIBSVMOptions{Dim: int(dim % 8)}
 		ds, err := ReadLIBSVM(bytes.NewReader(in), "f", o)
@@ -104,8 +102,6 @@ func FuzzCSV(f *testing.F) {
 		f.Add([]byte(s), int8(1), uint8(4), uint8(2), true)
 	}
 	f.Add(gz(f, []byte("1,2\n3,4\n")), int8(0), uint8(0), uint8(0), false)
-	defer func(m int64) { maxElements = m }(maxElements)
-	maxElements = fuzzLimit
 	delims := []rune{0, ',', ';', '\t', ' ', '|'}
 	f.Fuzz(func(t *testing.T, in []byte, label int8, delim, header uint8, noLabel bool) {
 		o := CSVOptions{Label: int(label), Delimiter: delims[int(delim)%len(delims)],
@@ -127,8 +123,6 @@ func FuzzIDX(f *testing.F) {
 	f.Add(idxFile(0x0d, []uint32{1, 1, 1}, []byte{0, 0, 0, 0}), lab, true)
 	f.Add(idxFile(8, []uint32{1 << 31, 1 << 16, 1 << 16}, nil), lab, false)
 	f.Add([]byte{}, []byte{}, true)
-	defer func(m int64) { maxElements = m }(maxElements)
-	maxElements = fuzzLimit
 	f.Fuzz(func(t *testing.T, img, lab []byte, withLabels bool) {
 		var ds *Dataset
 		var err error

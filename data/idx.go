@@ -51,7 +51,7 @@ func ReadIDX(images, labels io.Reader, imagesName, labelsName string) (*Dataset,
 	if d == 0 {
 		return nil, errorf(imagesName, 0, "IDX images of size 0 (dimensions %v)", dims)
 	}
-	if !checkSize(n, d) {
+	if !checkSize(n, d, maxElements) {
 		return nil, errorf(imagesName, 0, "IDX header claims %d images of %v: too large", n, dims[1:])
 	}
 	ds := &Dataset{N: int(n), D: int(d), Source: imagesName}

@@ -18,7 +18,23 @@ type LIBSVMOptions struct {
 	// of columns, so that a test file whose last features are all zero
 	// (and therefore absent) gets the training file's width.
 	MinDim int
+	// MaxBytes bounds the dense N×D matrix of float64 that the file
+	// becomes (0: DefaultMaxBytes). See also DenseFactor.
+	MaxBytes int64
 }
+
+// DenseFactor bounds how much larger than the file's content the dense
+// matrix of a LIBSVM file may be: N·D may exceed DenseFactor times the
+// number of values the file holds (index:value entries plus labels) only
+// below 2²² elements (32 MiB). A file that is sparser than that is refused
+// with an error rather than expanded, so that a few bytes with a huge
+// feature index cannot claim gigabytes; such data are far too wide for a
+// dense Gaussian process classifier anyway.
+const DenseFactor = 1024
+
+// minDenseCheck is the number of dense elements below which DenseFactor
+// does not apply.
+const minDenseCheck = 1 << 22
 
 // ReadLIBSVM reads LIBSVM/svmlight sparse text from r, which may be
 // gzip- or bzip2-compressed (detected by content). name is used in errors
@@ -30,21 +46,24 @@ func ReadLIBSVM(r io.Reader, name string, o LIBSVMOptions) (*Dataset, error) {
 		return nil, err
 	}
 	lr := &lineReader{br: br, name: name}
-	// Rows are written densely as they are read, with a row stride that
-	// grows (at least doubling, so O(log D) relayouts) when a larger index
-	// appears; the result gets the final dimension.
+	// Rows are kept sparse (compressed rows: ptr, col, val) while the file
+	// is read, so that memory follows what the file holds; the dense
+	// matrix is made once at the end, after its size has been checked on
+	// every line.
 	var (
 		y    []float64
-		rows rowBuf
-		maxI int
-		idx  []int // one line's entries, reused
+		ptr  = []int{0}
+		col  []int32
 		val  []float64
+		maxI int
 	)
-	rows.stride = max(o.MinDim, 0)
+	maxElems := maxElements
+	if o.MaxBytes > 0 {
+		maxElems = o.MaxBytes / 8
+	}
 	limit := int64(math.MaxInt32)
 	if o.Dim > 0 {
 		limit = int64(o.Dim)
-		rows.stride = o.Dim
 	}
 	for {
 		line, ok, err := lr.next()
@@ -66,7 +85,6 @@ func ReadLIBSVM(r io.Reader, name string, o LIBSVMOptions) (*Dataset, error) {
 		if bad != 0 {
 			return nil, lr.errorf("%s", floatMsg(bad, "label", tok))
 		}
-		idx, val = idx[:0], val[:0]
 		prev := int64(0)
 		for tok = f.next(); tok != nil; tok = f.next() {
 			c := bytes.IndexByte(tok, ':')
@@ -103,33 +121,18 @@ func ReadLIBSVM(r io.Reader, name string, o LIBSVMOptions) (*Dataset, error) {
 				return nil, lr.errorf("%s", floatMsg(bad, "value of feature "+strconv.FormatInt(i, 10), vs))
 			}
 			prev = i
-			idx = append(idx, int(i))
+			col = append(col, int32(i-1))
 			val = append(val, v)
 		}
-		n := len(y) + 1
-		if int(prev) > rows.stride {
-			maxI = int(prev)
-			ns := max(maxI, 2*rows.stride)
-			if !checkSize(int64(n), int64(ns)) {
-				ns = maxI
-			}
-			if !checkSize(int64(n), int64(ns)) {
-				return nil, lr.errorf("%d examples x %d features is too large to hold densely", n, maxI)
-			}
-			rows.setStride(ns)
-		} else if !checkSize(int64(n), int64(rows.stride)) {
-			// The doubled stride is too wide, the width in use may not be.
-			need := max(maxI, o.MinDim, o.Dim)
-			if !checkSize(int64(n), int64(need)) {
-				return nil, lr.errorf("%d examples x %d features is too large to hold densely", n, need)
-			}
-			rows.setStride(need)
-		}
 		maxI = max(maxI, int(prev))
-		row := rows.add()
-		for k, i := range idx {
-			row[i-1] = val[k]
+		n, d := int64(len(y)+1), int64(max(maxI, o.MinDim, o.Dim))
+		if !checkSize(n, d, maxElems) {
+			return nil, lr.errorf("%d examples x %d features is too large to hold densely (more than %d MiB; LIBSVMOptions.MaxBytes)", n, d, maxElems*8>>20)
 		}
+		if held := int64(len(val)) + n; n*d > minDenseCheck && n*d/held > DenseFactor {
+			return nil, lr.errorf("%d examples x %d features would be %d times larger as a dense matrix than the %d values in the file (limit %d): data this sparse cannot be held densely", n, d, n*d/held, held, DenseFactor)
+		}
+		ptr = append(ptr, len(col))
 		y = append(y, label)
 	}
 	n := len(y)
@@ -146,7 +149,16 @@ func ReadLIBSVM(r io.Reader, name string, o LIBSVMOptions) (*Dataset, error) {
 	if d == 0 {
 		return nil, errorf(name, 0, "no features: every example is empty (give a dimension)")
 	}
-	return &Dataset{N: n, D: d, X: rows.dense(d), Y: y, Source: name}, nil
+	x := make([]float64, n*d)
+	for r := range n {
+		row := x[r*d : (r+1)*d]
+		for k := ptr[r]; k < ptr[r+1]; k++ {
+			if c := int(col[k]); c < d {
+				row[c] = val[k]
+			}
+		}
+	}
+	return &Dataset{N: n, D: d, X: x, Y: y, Source: name}, nil
 }
 
 // parseIndex parses a plain decimal index of up to 9 digits; anything

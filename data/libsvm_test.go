@@ -91,6 +91,29 @@ func TestReadLIBSVMTooLarge(t *testing.T) {
 	maxElements = 100
 	_, err := ReadLIBSVM(strings.NewReader("1 1:1\n1 101:1\n"), "f", LIBSVMOptions{})
 	checkError(t, nil, err, "f:2: 2 examples x 101 features is too large to hold densely")
+	_, err = ReadLIBSVM(strings.NewReader("1 1:1\n1 101:1\n"), "f", LIBSVMOptions{MaxBytes: 8 * 50})
+	checkError(t, nil, err, "f:2: 2 examples x 101 features is too large to hold densely")
+}
+
+// TestReadLIBSVMHugeIndex: a two-line file whose feature index claims two
+// billion features is refused on the line that claims it, with the real
+// limits, before any dense matrix exists (it used to end the process with
+// "fatal error: out of memory").
+func TestReadLIBSVMHugeIndex(t *testing.T) {
+	_, err := ReadLIBSVM(strings.NewReader("1 2000000000:1\n-1 1:1\n"), "f", LIBSVMOptions{})
+	checkError(t, nil, err, "f:1: 1 examples x 2000000000 features is too large to hold densely")
+	// Within the byte limit but far sparser than any dense use.
+	_, err = ReadLIBSVM(strings.NewReader("1 1:1\n-1 5000000:1\n"), "f", LIBSVMOptions{})
+	checkError(t, nil, err, "f:2: 2 examples x 5000000 features would be")
+	// Wide but dense enough: accepted.
+	var b strings.Builder
+	for i := 1; i <= 3000; i++ {
+		b.WriteString(" " + strconv.Itoa(i) + ":1")
+	}
+	ds, err := ReadLIBSVM(strings.NewReader("1"+b.String()+"\n-1 3000:2\n"), "f", LIBSVMOptions{})
+	if err != nil || ds.D != 3000 || ds.Row(1)[2999] != 2 {
+		t.Fatalf("wide file: %v", err)
+	}
 }
 
 func TestReadLIBSVMStrideShrinks(t *testing.T) {

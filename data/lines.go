@@ -8,10 +8,15 @@ import (
 	"strconv"
 )
 
-// maxElements bounds N*D of a dense result, so that a malformed file (a
-// huge feature index, a forged IDX header) gives an error instead of an
-// attempt to allocate terabytes. Tests lower it.
-var maxElements int64 = 1 << 32
+// DefaultMaxBytes is the default bound on the dense N×D matrix of float64
+// that a data file becomes (8 GiB): a malformed file (a huge feature index,
+// a forged IDX header) gets an error instead of an attempt to allocate
+// more. Options.MaxBytes changes it.
+const DefaultMaxBytes = 8 << 30
+
+// maxElements is DefaultMaxBytes in float64 elements; a variable so that
+// tests of the limit's messages can use small files.
+var maxElements int64 = DefaultMaxBytes / 8
 
 // lineReader yields the lines of a decompressed text stream one at a time
 // without holding more than one line (and the bufio buffer) in memory.
@@ -127,7 +132,8 @@ func floatMsg(p floatProblem, what string, b []byte) string {
 	return what + " " + quote(b) + " is not finite"
 }
 
-// checkSize reports whether an n×d dense matrix is within maxElements.
-func checkSize(n, d int64) bool {
-	return n >= 0 && d >= 0 && (d == 0 || n <= maxElements/d)
+// checkSize reports whether an n×d dense matrix has at most limit
+// elements.
+func checkSize(n, d, limit int64) bool {
+	return n >= 0 && d >= 0 && (d == 0 || n <= limit/d)
 }

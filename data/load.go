@@ -51,9 +51,13 @@ type Options struct {
 	Dim int
 	// MinDim is LIBSVMOptions.MinDim.
 	MinDim int
-	// CSV holds the options for delimited text; its Dim is ignored in
-	// favour of Dim above.
+	// CSV holds the options for delimited text; its Dim and MaxBytes are
+	// ignored in favour of Dim and MaxBytes here.
 	CSV CSVOptions
+	// MaxBytes bounds the dense N×D matrix of float64 that a LIBSVM or
+	// CSV file becomes (0: DefaultMaxBytes). IDX data grow as they are
+	// read, so they never take more than the file backs.
+	MaxBytes int64
 }
 
 // Load reads the data file at path in any supported format, plain or
@@ -89,10 +93,10 @@ func Load(path string, o Options) (*Dataset, error) {
 		ds, err = loadIDX(br, path, o.Labels)
 	case CSV:
 		co := o.CSV
-		co.Dim = o.Dim
+		co.Dim, co.MaxBytes = o.Dim, o.MaxBytes
 		ds, err = ReadCSV(br, path, co)
 	case LIBSVM:
-		ds, err = ReadLIBSVM(br, path, LIBSVMOptions{Dim: o.Dim, MinDim: o.MinDim})
+		ds, err = ReadLIBSVM(br, path, LIBSVMOptions{Dim: o.Dim, MinDim: o.MinDim, MaxBytes: o.MaxBytes})
 	default:
 		return nil, fmt.Errorf("data: unknown format %q", format)
 	}

@@ -2,8 +2,7 @@ package data
 
 // rowBuf collects dense rows of a common stride in fixed-size chunks, so
 // that growing never copies what was read; dense copies them once into the
-// exact result. Changing the stride re-lays out the chunks (LIBSVM files
-// reveal their width as they go).
+// exact result.
 type rowBuf struct {
 	chunks [][]float64 // each holds whole rows, len a multiple of stride
 	stride int
@@ -27,32 +26,6 @@ func (b *rowBuf) add() []float64 {
 	clear(row)
 	b.chunks[k] = c[:len(c)+b.stride]
 	return row
-}
-
-// setStride changes the row stride to s, padding rows with zeros or
-// dropping trailing columns.
-func (b *rowBuf) setStride(s int) {
-	switch {
-	case s == b.stride:
-		return
-	case b.stride == 0:
-		// Rows of width 0 hold nothing: make them afresh.
-		n := b.n
-		b.chunks, b.n, b.stride = nil, 0, s
-		for range n {
-			b.add()
-		}
-		return
-	}
-	for k, c := range b.chunks {
-		rows := len(c) / b.stride
-		out := make([]float64, rows*s, max(rows, chunkElems/max(s, 1))*s)
-		for r := range rows {
-			copy(out[r*s:(r+1)*s], c[r*b.stride:(r+1)*b.stride])
-		}
-		b.chunks[k] = out
-	}
-	b.stride = s
 }
 
 // dense returns the rows as one n×d row-major slice (d <= stride drops
