@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
@@ -75,21 +76,52 @@ func (c *Checkpoint) validate() error {
 			return fmt.Errorf("finished classifier %d has dimension %d, data %d", i, c.Done[i].D, c.D)
 		}
 	}
+	switch {
+	case c.Mode != Binary && c.Mode != OneVsRest && c.Mode != PositiveVsRest:
+		return fmt.Errorf("invalid mode %d", int(c.Mode))
+	case c.Mode == Binary && len(c.Classes) != 2, c.Mode == OneVsRest && len(c.Classes) < 2, c.Mode == PositiveVsRest && len(c.Classes) != 1:
+		return fmt.Errorf("mode %v with %d classes", c.Mode, len(c.Classes))
+	case c.Current > c.classifiers():
+		return fmt.Errorf("checkpoint at classifier %d of %d", c.Current, c.classifiers())
+	}
+	for i, cl := range c.Classes {
+		if math.IsNaN(cl) || math.IsInf(cl, 0) || (i > 0 && !(cl > c.Classes[i-1])) {
+			return fmt.Errorf("classes %v are not finite, distinct and ascending", c.Classes[:min(len(c.Classes), 8)])
+		}
+	}
 	if s := c.State; s != nil {
-		if s.N != c.N || s.D != c.D {
-			return fmt.Errorf("state for %d×%d data, checkpoint %d×%d", s.N, s.D, c.N, c.D)
-		}
-		if len(s.Tau) != len(s.Active) || len(s.Nu) != len(s.Active) {
-			return fmt.Errorf("state has %d active points but %d/%d sites", len(s.Active), len(s.Tau), len(s.Nu))
-		}
-		for _, a := range s.Active {
-			if a < 0 || a >= c.N {
-				return fmt.Errorf("state active index %d out of range", a)
-			}
+		if err := s.Check(c.N, c.D); err != nil {
+			return err
 		}
 	}
 	if len(c.Options) > 0 && !json.Valid(c.Options) {
 		return fmt.Errorf("options are not valid JSON")
+	}
+	return nil
+}
+
+// classifiers is the number of binary classifiers of the run.
+func (c *Checkpoint) classifiers() int {
+	if c.Mode == OneVsRest {
+		return len(c.Classes)
+	}
+	return 1
+}
+
+// CheckData reports whether the checkpoint belongs to a data set of that
+// shape whose labels are y: every class it trains must occur in y.
+func (c *Checkpoint) CheckData(n, d int, y []float64) error {
+	if c.N != n || c.D != d {
+		return fmt.Errorf("checkpoint was made on %d×%d data, this is %d×%d", c.N, c.D, n, d)
+	}
+	present := make(map[float64]bool)
+	for _, v := range y {
+		present[v] = true
+	}
+	for _, cl := range c.Classes {
+		if !present[cl] {
+			return fmt.Errorf("checkpoint trains class %v, which the data do not have", cl)
+		}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"gonum.org/v1/gonum/floats"
@@ -216,21 +217,65 @@ func Encode(m *Model) ([]byte, error) {
 	return frame(KindModel, p), nil
 }
 
+// DefaultMaxBytes bounds the memory that rebuilding a model's posteriors
+// may take (16 GiB): see LoadOptions.
+const DefaultMaxBytes = 16 << 30
+
+// LoadOptions control Decode and Load. The zero value gives the defaults.
+type LoadOptions struct {
+	// MaxBytes bounds the memory of the rebuilt posteriors: a classifier
+	// with |A| active points keeps an |A|×|A| Cholesky factor and needs a
+	// second such matrix while it is built, so a model needs
+	// 8·(Σ|A|² + max|A|²) bytes. A model file stores only |A|·(d+3)
+	// values, so a small, well-formed file can claim terabytes; it is
+	// refused before anything is allocated. 0 means DefaultMaxBytes.
+	MaxBytes int64
+}
+
+// posteriorBytes returns the memory that building r's classifiers takes,
+// saturating at math.MaxInt64.
+func posteriorBytes(r *record) int64 {
+	var sum, peak float64
+	for i := range r.Classifiers {
+		n := float64(len(r.Classifiers[i].Y))
+		sum += 8 * n * n
+		peak = math.Max(peak, 8*n*n)
+	}
+	return int64(math.Min(sum+peak, math.MaxInt64))
+}
+
 // Decode parses the content of a model file and rebuilds every posterior.
 // It returns an error wrapping ErrTruncated, ErrCorrupt, ErrMagic,
 // ErrVersion, ErrKind or ErrPayload for bad input and never panics.
-func Decode(b []byte) (*Model, error) {
+func Decode(b []byte) (*Model, error) { return DecodeWith(b, LoadOptions{}) }
+
+// DecodeWith is Decode with options.
+func DecodeWith(b []byte, o LoadOptions) (*Model, error) {
 	p, err := unframe(b, KindModel)
 	if err != nil {
 		return nil, err
 	}
-	return decodeModelPayload(p)
+	return decodeModelPayload(p, o)
 }
 
-func decodeModelPayload(p []byte) (*Model, error) {
+func decodeModelPayload(p []byte, o LoadOptions) (*Model, error) {
 	r, err := decodeRecord(p)
 	if err != nil {
 		return nil, err
+	}
+	limit := o.MaxBytes
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	if need := posteriorBytes(r); need > limit {
+		big := 0
+		for i := range r.Classifiers {
+			if len(r.Classifiers[i].Y) > len(r.Classifiers[big].Y) {
+				big = i
+			}
+		}
+		return nil, fmt.Errorf("%w: active sets: rebuilding the posteriors of %d classifier(s) (largest |A| = %d, classifier %d) needs %d MiB, more than the limit of %d MiB (LoadOptions.MaxBytes)",
+			ErrPayload, len(r.Classifiers), len(r.Classifiers[big].Y), big, need>>20, limit>>20)
 	}
 	m := &Model{Mode: r.Mode, Classes: r.Classes, Options: r.Options}
 	for i := range r.Classifiers {
@@ -259,12 +304,15 @@ func Save(path string, m *Model) error {
 }
 
 // Load reads the model file at path. Errors name the file and the problem.
-func Load(path string) (*Model, error) {
+func Load(path string) (*Model, error) { return LoadWith(path, LoadOptions{}) }
+
+// LoadWith is Load with options.
+func LoadWith(path string, o LoadOptions) (*Model, error) {
 	p, err := readFramed(path, KindModel)
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	m, err := decodeModelPayload(p)
+	m, err := decodeModelPayload(p, o)
 	if err != nil {
 		return nil, fmt.Errorf("model: %s: %w", path, err)
 	}

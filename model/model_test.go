@@ -355,10 +355,14 @@ func TestAtomicSave(t *testing.T) {
 
 func TestCheckpointRoundTrip(t *testing.T) {
 	m := toyModel(t, OneVsRest, kernels[0], 6)
+	perm := make([]int, 200)
+	for i := range perm {
+		perm[i] = 199 - i
+	}
 	c := &Checkpoint{Options: []byte(`{"seed":1}`), Mode: OneVsRest, Classes: m.Classes, N: 200, D: 5,
 		Done: []Classifier{FromBinary(m.Binaries[0])}, Current: 1,
 		State: &passgp.State{Method: passgp.FPASSGP, N: 200, D: 5, Theta: []float64{1, 2, 3}, Active: []int{4, 9},
-			Tau: []float64{0.5, 0}, Nu: []float64{0.1, 0}, Perm: []int{1, 0}, Bounds: []int{0, 1, 2}, Pass: 1, Batch: 1, Done: 3,
+			Tau: []float64{0.5, 0}, Nu: []float64{0.1, 0}, Perm: perm, Bounds: []int{0, 100, 200}, Pass: 1, Batch: 1, Done: 3,
 			Stats: []passgp.BatchStats{{Pass: 0, Batch: 0, Active: 2, LogZ: -3.5, Theta: []float64{1, 2, 3}}}}}
 	path := filepath.Join(t.TempDir(), "ck")
 	if err := SaveCheckpoint(path, c); err != nil {
@@ -397,4 +401,108 @@ func mustEncodeCheckpoint(t testing.TB, c *Checkpoint) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestCraftedCheckpoints: checkpoints whose fields contradict each other
+// are refused at decoding, with a message, never a panic later.
+func TestCraftedCheckpoints(t *testing.T) {
+	m := toyModel(t, OneVsRest, kernels[0], 6)
+	good := func() *Checkpoint {
+		perm := make([]int, 10)
+		for i := range perm {
+			perm[i] = i
+		}
+		return &Checkpoint{Options: []byte(`{}`), Mode: OneVsRest, Classes: m.Classes, N: 10, D: 5, Current: 0,
+			State: &passgp.State{Method: passgp.PASSGP, N: 10, D: 5, Theta: []float64{1, 2, 3}, Active: []int{1, 2},
+				Tau: []float64{1, 0}, Nu: []float64{0.5, 0}, Perm: perm, Bounds: []int{0, 5, 10}}}
+	}
+	if _, err := DecodeCheckpoint(mustEncodeCheckpoint(t, good())); err != nil {
+		t.Fatalf("valid checkpoint refused: %v", err)
+	}
+	for _, tc := range []struct {
+		name  string
+		spoil func(c *Checkpoint)
+		msg   string
+	}{
+		{"mode", func(c *Checkpoint) { c.Mode = 9 }, "invalid mode"},
+		{"binary with 3 classes", func(c *Checkpoint) { c.Mode = Binary }, "classes"},
+		{"classes unsorted", func(c *Checkpoint) { c.Classes = []float64{2, 1, 3} }, "ascending"},
+		{"classes NaN", func(c *Checkpoint) { c.Classes = []float64{0, math.NaN()} }, "finite"},
+		{"current beyond classes", func(c *Checkpoint) {
+			c.Mode, c.Classes = PositiveVsRest, []float64{1}
+			c.Current, c.Done = 2, []Classifier{FromBinary(m.Binaries[0]), FromBinary(m.Binaries[1])}
+		}, "classifier 2 of 1"},
+		{"perm short", func(c *Checkpoint) { c.State.Perm = c.State.Perm[:3] }, "permutation"},
+		{"perm out of range", func(c *Checkpoint) { c.State.Perm[4] = 1 << 40 }, "permutation"},
+		{"perm repeats", func(c *Checkpoint) { c.State.Perm[4] = 3 }, "permutation"},
+		{"bounds beyond n", func(c *Checkpoint) { c.State.Bounds = []int{0, 50, 100} }, "bounds"},
+		{"bounds decrease", func(c *Checkpoint) { c.State.Bounds = []int{0, 8, 3, 10} }, "decrease"},
+		{"bounds single", func(c *Checkpoint) { c.State.Bounds = []int{0} }, "bounds"},
+		{"batch beyond", func(c *Checkpoint) { c.State.Batch = 2 }, "batch 2"},
+		{"pass negative", func(c *Checkpoint) { c.State.Pass = -1 }, "pass -1"},
+		{"method", func(c *Checkpoint) { c.State.Method = 42 }, "method"},
+		{"active repeats", func(c *Checkpoint) { c.State.Active = []int{2, 2} }, "repeated"},
+		{"site negative", func(c *Checkpoint) { c.State.Tau[0] = -1 }, "site"},
+		{"site NaN", func(c *Checkpoint) { c.State.Nu[1] = math.NaN() }, "site"},
+		{"theta", func(c *Checkpoint) { c.State.Theta[1] = 0 }, "hyperparameters"},
+	} {
+		c := good()
+		tc.spoil(c)
+		_, err := DecodeCheckpoint(mustEncodeCheckpoint(t, c))
+		if !errors.Is(err, ErrPayload) || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%s: err = %v, want ErrPayload mentioning %q", tc.name, err, tc.msg)
+		}
+	}
+	c := good()
+	if err := c.CheckData(10, 5, []float64{0, 1.5, 7, 0, 0, 1.5, 7, 0, 1.5, 0}); err != nil {
+		t.Errorf("matching data refused: %v", err)
+	}
+	if err := c.CheckData(10, 5, []float64{0, 1, 7, 0, 0, 1, 7, 0, 1, 0}); err == nil || !strings.Contains(err.Error(), "class 1.5") {
+		t.Errorf("class missing from the data: %v", err)
+	}
+	if err := c.CheckData(11, 5, make([]float64, 11)); err == nil {
+		t.Error("shape mismatch accepted")
+	}
+}
+
+// TestHugeActiveSetRefused: a small, well-formed model file (valid
+// checksum) whose classifier claims |A| = 100,000 in one dimension is
+// refused before the 80 GB posterior is allocated.
+func TestHugeActiveSetRefused(t *testing.T) {
+	const n = 100000
+	c := Classifier{Kernel: "se", Theta: []float64{1, 1, 1e-6}, D: 1, X: make([]float64, n), Y: make([]float64, n),
+		Active: make([]int, n), Tau: make([]float64, n), Nu: make([]float64, n)}
+	for i := range c.Y {
+		c.Y[i] = float64(2*(i%2) - 1)
+		c.X[i] = float64(i)
+		c.Active[i] = i
+	}
+	r := &record{Mode: Binary, Classes: []float64{-1, 1}, Classifiers: []Classifier{c}}
+	b := frame(KindModel, encodeRecord(r))
+	if len(b) > 8<<20 {
+		t.Fatalf("test file is %d bytes", len(b))
+	}
+	_, err := Decode(b)
+	if !errors.Is(err, ErrPayload) || !strings.Contains(err.Error(), "largest |A| = 100000") {
+		t.Fatalf("err = %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "huge.pgp")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Load: %v", err)
+	}
+	// The limit is the caller's to raise or lower.
+	small := toyModel(t, Binary, kernels[0], 1)
+	sb, err := Encode(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DecodeWith(sb, LoadOptions{MaxBytes: 64}); !errors.Is(err, ErrPayload) {
+		t.Errorf("a 64-byte limit accepted a model: %v", err)
+	}
+	if _, err := DecodeWith(sb, LoadOptions{MaxBytes: 1 << 30}); err != nil {
+		t.Error(err)
+	}
 }

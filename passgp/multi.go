@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,6 +59,26 @@ func (m *MultiClass) PredictTo(dst []float64, x *mat.Dense) {
 	}
 }
 
+// DefaultMaxClasses is the default of Options.MaxClasses.
+const DefaultMaxClasses = 100
+
+// CheckClasses returns an error when there are more than max distinct
+// class labels (sorted ascending): labels that many are real-valued
+// targets of a regression problem, not classes, and one-vs-rest would
+// train a classifier for each.
+func CheckClasses(classes []float64, max int) error {
+	if len(classes) <= max {
+		return nil
+	}
+	ex := make([]string, 0, 4)
+	for _, c := range classes[:3] {
+		ex = append(ex, strconv.FormatFloat(c, 'g', -1, 64))
+	}
+	return fmt.Errorf("passgp: %d distinct labels (%s, ..., %v): more than %d classes looks like a regression target, not class labels; "+
+		"one-vs-rest would train a classifier per label (raise the class limit if these really are classes)",
+		len(classes), strings.Join(ex, ", "), classes[len(classes)-1], max)
+}
+
 // MultiResult is a trained multi-class classifier with each class's
 // training record.
 type MultiResult struct {
@@ -91,6 +112,13 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 	classes = slices.Compact(classes)
 	if len(classes) < 2 {
 		return nil, fmt.Errorf("passgp: TrainMulti needs at least two classes, got %d", len(classes))
+	}
+	maxClasses := DefaultMaxClasses
+	if o != nil && o.MaxClasses > 0 {
+		maxClasses = o.MaxClasses
+	}
+	if err := CheckClasses(classes, maxClasses); err != nil {
+		return nil, err
 	}
 	if o != nil && o.Resume != nil {
 		return nil, errors.New("passgp: TrainMulti cannot resume; resume a class with Train")

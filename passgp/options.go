@@ -107,6 +107,10 @@ type Options struct {
 	MaxFullBytes int64
 
 	Seed uint64
+	// MaxClasses bounds the distinct labels that TrainMulti accepts (0:
+	// DefaultMaxClasses): a file of real-valued regression targets has
+	// thousands, each of which would become a classifier.
+	MaxClasses int
 	// Threads is the number of worker goroutines of the scoring pass and,
 	// in TrainMulti, of concurrently trained classes (0 -> la.Threads()).
 	// Results are identical for any value. Worker goroutines are started

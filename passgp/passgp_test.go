@@ -454,3 +454,48 @@ func TestCancelEveryMethod(t *testing.T) {
 		})
 	}
 }
+
+// TestRegressionLabelsRefused: more distinct labels than MaxClasses are
+// an error that says why, before any classifier is trained.
+func TestRegressionLabelsRefused(t *testing.T) {
+	x, y := toy(150, 23)
+	reg := make([]float64, len(y))
+	for i := range reg {
+		reg[i] = float64(i) * 0.1
+	}
+	_, err := TrainMulti(context.Background(), x, reg, nil)
+	if err == nil || !strings.Contains(err.Error(), "150 distinct labels") || !strings.Contains(err.Error(), "regression") {
+		t.Fatalf("err = %v", err)
+	}
+	three := make([]float64, len(y))
+	for i := range three {
+		three[i] = float64(i % 3)
+	}
+	if _, err := TrainMulti(context.Background(), x, three, &Options{Method: Random, M: 20, MaxClasses: 2, Kernel: toyKernel(), FixedTheta: true}); err == nil {
+		t.Error("3 classes accepted with MaxClasses 2")
+	}
+	if err := CheckClasses([]float64{1, 2, 3}, 3); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestResumeCraftedState: a snapshot that contradicts itself is an error
+// from Train, never a panic.
+func TestResumeCraftedState(t *testing.T) {
+	x, y := toy(40, 24)
+	perm := make([]int, 40)
+	for i := range perm {
+		perm[i] = i
+	}
+	perm[7] = 99
+	s := &State{Method: PASSGP, N: 40, D: 2, Theta: toyKernel().Params(), Active: []int{1}, Tau: []float64{0}, Nu: []float64{0},
+		Perm: perm, Bounds: []int{0, 20, 40}}
+	if _, err := Train(context.Background(), x, y, &Options{Kernel: toyKernel(), Resume: s}); err == nil || !strings.Contains(err.Error(), "permutation") {
+		t.Errorf("bad permutation: %v", err)
+	}
+	perm[7] = 7
+	s.Batch = 5
+	if _, err := Train(context.Background(), x, y, &Options{Kernel: toyKernel(), Resume: s}); err == nil || !strings.Contains(err.Error(), "batch 5") {
+		t.Errorf("batch out of range: %v", err)
+	}
+}

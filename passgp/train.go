@@ -194,19 +194,14 @@ func splitBatches(rng *rand.Rand, n, sub int) (perm, bounds []int) {
 }
 
 func (t *trainer) resume(s *State) error {
-	if s.N != t.n || s.D != t.d {
-		return fmt.Errorf("passgp: resume state is for %d×%d data, got %d×%d", s.N, s.D, t.n, t.d)
+	if err := s.Check(t.n, t.d); err != nil {
+		return fmt.Errorf("resume: %w", err)
 	}
 	if s.Method != t.method {
 		return fmt.Errorf("passgp: resume state is for method %v, training %v", s.Method, t.method)
 	}
-	if len(s.Theta) != len(t.k.Params()) || len(s.Tau) != len(s.Active) || len(s.Nu) != len(s.Active) || len(s.Bounds) < 2 || len(s.Perm) != t.n {
-		return errors.New("passgp: inconsistent resume state")
-	}
-	for _, a := range s.Active {
-		if a < 0 || a >= t.n {
-			return fmt.Errorf("passgp: resume state has active index %d out of range", a)
-		}
+	if len(s.Theta) != len(t.k.Params()) {
+		return fmt.Errorf("passgp: resume state has %d hyperparameters, kernel %s takes %d", len(s.Theta), t.k.Name(), len(t.k.Params()))
 	}
 	t.st = cloneState(s)
 	t.k = t.k.WithParams(t.st.Theta)

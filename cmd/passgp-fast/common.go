@@ -15,7 +15,11 @@ import (
 type dataFlags struct {
 	path, labels, format string
 	labelCol             int
+	maxMemGiB            float64
 }
+
+// maxBytes is --max-mem in bytes.
+func (d *dataFlags) maxBytes() int64 { return int64(d.maxMemGiB * (1 << 30)) }
 
 func (d *dataFlags) register(fs *flagSet, required bool) {
 	req := ""
@@ -26,6 +30,7 @@ func (d *dataFlags) register(fs *flagSet, required bool) {
 	fs.StringVar(&d.labels, "labels", "", "label `FILE` for IDX image data (default: the MNIST sibling ...-labels-idx1-... if present)")
 	fs.StringVar(&d.format, "format", "auto", "data format: auto, libsvm, csv or idx")
 	fs.IntVar(&d.labelCol, "label-col", 0, "CSV label column, 0-based; negative counts from the end")
+	fs.Float64Var(&d.maxMemGiB, "max-mem", 16, "refuse a data file whose dense matrix, or a model whose posteriors, would take more than `GiB` of memory")
 }
 
 // load reads the data file; dim > 0 fixes the number of features (a
@@ -38,7 +43,10 @@ func (d *dataFlags) load(dim int) (*data.Dataset, error) {
 	if err != nil {
 		return nil, errUsage("--format: %v", err)
 	}
-	o := data.Options{Format: f, Labels: d.labels, CSV: data.CSVOptions{Label: d.labelCol}}
+	if !(d.maxMemGiB > 0) {
+		return nil, errUsage("--max-mem must be positive, got %v", d.maxMemGiB)
+	}
+	o := data.Options{Format: f, Labels: d.labels, CSV: data.CSVOptions{Label: d.labelCol}, MaxBytes: d.maxBytes()}
 	if dim > 0 {
 		// A LIBSVM test file may lack the last features; MinDim pads it.
 		o.MinDim = dim

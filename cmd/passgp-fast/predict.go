@@ -34,7 +34,7 @@ func loadForPrediction(modelPath string, df *dataFlags) (*model.Model, *data.Dat
 	if df.path == "" {
 		return nil, nil, errUsage("--data FILE is required")
 	}
-	m, err := model.Load(modelPath)
+	m, err := model.LoadWith(modelPath, model.LoadOptions{MaxBytes: df.maxBytes()})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -57,7 +57,7 @@ type trainFlags struct {
 	modelOut, positive, augm  string
 	image, checkpoint, resume string
 	plots, test, prior        string
-	threads                   int
+	threads, maxClasses       int
 	quiet                     bool
 }
 
@@ -82,6 +82,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.StringVar(&t.image, "image", "", "image geometry `WxH` for --augment (default: from IDX files, or square)")
 	fs.Uint64Var(&c.Seed, "seed", 1, "random seed (initial active set, batches)")
 	fs.IntVar(&t.threads, "threads", 0, "worker and BLAS threads (0: all cores)")
+	fs.IntVar(&t.maxClasses, "max-classes", passgp.DefaultMaxClasses, "refuse data with more distinct labels than `K` (real-valued regression targets)")
 	fs.StringVar(&t.checkpoint, "checkpoint", "", "write a resumable checkpoint `FILE` during training and on Ctrl-C")
 	fs.StringVar(&t.resume, "resume", "", "continue training from checkpoint `FILE` (training options are taken from it)")
 	fs.StringVar(&t.plots, "plots", "", "write PNG figures to `DIR` (training trajectory; with --test also the test figures)")
@@ -194,6 +195,9 @@ func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
 	if t.threads < 0 {
 		return nil, nil, errUsage("--threads must be >= 0, got %d", t.threads)
 	}
+	if t.maxClasses < 2 {
+		return nil, nil, errUsage("--max-classes must be at least 2, got %d", t.maxClasses)
+	}
 	c := &t.cfg
 	c.Kernel, c.Degree, c.Gamma = t.kf.name, t.kf.degree, t.kf.gamma
 	c.Augment = t.augm
@@ -232,8 +236,10 @@ func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
 	if ds.Y == nil {
 		return nil, nil, fmt.Errorf("%s: no labels (give --labels FILE for IDX images)", t.df.path)
 	}
-	if cp != nil && (cp.N != ds.N || cp.D != ds.D) {
-		return nil, nil, fmt.Errorf("%s: checkpoint %s was made on %d×%d data, this file is %d×%d", t.df.path, t.resume, cp.N, cp.D, ds.N, ds.D)
+	if cp != nil {
+		if err := cp.CheckData(ds.N, ds.D, ds.Y); err != nil {
+			return nil, nil, fmt.Errorf("%s: %s: %v", t.df.path, t.resume, err)
+		}
 	}
 	c.Data, c.N, c.D = t.df.path, ds.N, ds.D
 	if c.Augment != "" && c.ImageW == 0 {
@@ -255,6 +261,9 @@ func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
 	if cp == nil {
 		cp = &model.Checkpoint{N: ds.N, D: ds.D}
 		cl := ds.Classes()
+		if err := passgp.CheckClasses(cl, t.maxClasses); err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", t.df.path, err)
+		}
 		switch {
 		case len(cl) < 2:
 			return nil, nil, fmt.Errorf("%s: fewer than two classes (every label is %v)", t.df.path, cl[0])
