@@ -69,6 +69,72 @@ func (m *Model) RawTo(dst, x *mat.Dense) {
 	}
 }
 
+// LatentTo sets dst[i][k] (n×len(Binaries)) to z = m/√(1+v) of binary
+// classifier k at row i of x: q(y=+1|x_i) = Φ(z) (paper eq. 4).
+func (m *Model) LatentTo(dst, x *mat.Dense) {
+	n, _ := x.Dims()
+	if r, c := dst.Dims(); r != n || c != len(m.Binaries) {
+		panic("model: LatentTo: destination has the wrong shape")
+	}
+	z := make([]float64, n)
+	for k, b := range m.Binaries {
+		b.LatentTo(z, x)
+		dst.SetCol(k, z)
+	}
+}
+
+// ProbFromLatent is ProbFromRaw from the latents of LatentTo. The
+// probabilities of both sides of a binary classifier are computed
+// directly, Φ(z) and Φ(−z), so neither loses precision as 1 − q would.
+func (m *Model) ProbFromLatent(dst, z *mat.Dense) {
+	n, _ := z.Dims()
+	if r, c := dst.Dims(); r != n || c != len(m.Outputs()) {
+		panic("model: ProbFromLatent: destination has the wrong shape")
+	}
+	switch m.Mode {
+	case Binary, PositiveVsRest:
+		pos, neg := 1, 0
+		if m.Mode == PositiveVsRest {
+			pos, neg = 0, 1
+		}
+		for i := 0; i < n; i++ {
+			v := z.At(i, 0)
+			dst.Set(i, pos, ep.Phi(v))
+			dst.Set(i, neg, ep.Phi(-v))
+		}
+	default:
+		q := mat.NewDense(n, len(m.Binaries), nil)
+		q.Apply(func(_, _ int, v float64) float64 { return ep.Phi(v) }, z)
+		m.ProbFromRaw(dst, q)
+	}
+}
+
+// DecideFromLatent sets dst[i] to the index (into Outputs) of the class
+// decided for row i of the latents z: z > 0 is the positive class for
+// Binary and PositiveVsRest models, and a one-vs-rest model takes the
+// classifier of largest z (passgp.MultiClass's decision, which does not
+// tie where Φ(z) rounds to 1).
+func (m *Model) DecideFromLatent(dst []int, z *mat.Dense) {
+	n, _ := z.Dims()
+	for i := 0; i < n; i++ {
+		row := z.RawRowView(i)
+		switch m.Mode {
+		case Binary:
+			dst[i] = 0
+			if row[0] > 0 {
+				dst[i] = 1
+			}
+		case PositiveVsRest:
+			dst[i] = 1
+			if row[0] > 0 {
+				dst[i] = 0
+			}
+		default:
+			dst[i] = passgp.ArgmaxLatent(row)
+		}
+	}
+}
+
 // ProbTo sets row i of dst (n×len(Outputs())) to the class probabilities of
 // row i of x: ProbFromRaw applied to RawTo.
 func (m *Model) ProbTo(dst, x *mat.Dense) {

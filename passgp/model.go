@@ -55,6 +55,18 @@ func (b *Binary) PredictTo(prob []float64, x *mat.Dense) {
 	}
 }
 
+// LatentTo sets z[i] = m_i/√(1+v_i), the argument of Φ in q(y=+1|x_i)
+// (paper eq. 4): the quantity that decisions and exact log probabilities
+// use (LatentNLP, LatentBrier).
+func (b *Binary) LatentTo(z []float64, x *mat.Dense) {
+	n, _ := x.Dims()
+	v := make([]float64, n)
+	b.PredictMeanVarTo(z[:n], v, x)
+	for i := range z[:n] {
+		z[i] /= sqrtPos(1 + v[i])
+	}
+}
+
 // ActiveWeights returns a copy of the representer weights α of the active
 // points (paper Section 4): the predictive mean is m* = k*ᵀα.
 func (b *Binary) ActiveWeights() []float64 {

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/la"
@@ -47,15 +46,13 @@ func (m *MultiClass) PredictProbTo(dst *mat.Dense, x *mat.Dense) {
 func (m *MultiClass) PredictTo(dst []float64, x *mat.Dense) {
 	n, _ := x.Dims()
 	z := mat.NewDense(n, len(m.Classes), nil)
-	mean, vr := make([]float64, n), make([]float64, n)
+	zj := make([]float64, n)
 	for j, b := range m.Models {
-		b.PredictMeanVarTo(mean, vr, x)
-		for i := range mean {
-			z.Set(i, j, mean[i]/math.Sqrt(1+vr[i]))
-		}
+		b.LatentTo(zj, x)
+		z.SetCol(j, zj)
 	}
 	for i := 0; i < n; i++ {
-		dst[i] = m.Classes[floats.MaxIdx(z.RawRowView(i))]
+		dst[i] = m.Classes[ArgmaxLatent(z.RawRowView(i))]
 	}
 }
 

@@ -161,11 +161,29 @@ type Progress struct {
 // dimension d (t2 = d/4, which is 64 for USPS's 256 pixels in [-1,1], near
 // the optimum found there) and start from t1 = 4, t3 = 1e-2.
 func DefaultKernel(m Method, d int) kernel.Kernel {
-	se := kernel.SE{Var: 4, Len2: math.Max(float64(d)/4, 1e-3), Jitter: 1e-2}
+	name := "se"
 	if m == IVM {
-		return kernel.SELin{SE: se, Lin: 1 / math.Max(float64(d), 1)}
+		name = "se+lin"
 	}
-	return se
+	k, _ := StartKernel(name, d)
+	return k
+}
+
+// StartKernel returns the kernel called name ("se", "se+lin" or
+// "se+bias") with DefaultKernel's start values for d inputs: the SE part
+// t1 = 4, t2 = d/4, t3 = 1e-2, a linear part 1/d and a bias 1. ok is false
+// for other names (poly has no input-scaled start: see kernel.New).
+func StartKernel(name string, d int) (k kernel.Kernel, ok bool) {
+	se := kernel.SE{Var: 4, Len2: math.Max(float64(d)/4, 1e-3), Jitter: 1e-2}
+	switch name {
+	case "se":
+		return se, true
+	case "se+lin":
+		return kernel.SELin{SE: se, Lin: 1 / math.Max(float64(d), 1)}, true
+	case "se+bias":
+		return kernel.SEBias{SE: se, Bias: 1}, true
+	}
+	return nil, false
 }
 
 // config is Options with every default resolved.

@@ -129,8 +129,14 @@ type kernelFlags struct {
 	theta  string
 }
 
-func (k *kernelFlags) register(fs *flagSet, thetaHelp string) {
-	fs.StringVar(&k.name, "kernel", "se", "covariance function: se, se+lin, se+bias (SE plus a constant t4) or poly")
+// register adds the kernel flags; def is --kernel's default ("" for the
+// training method's own, passgp.DefaultKernel).
+func (k *kernelFlags) register(fs *flagSet, def, thetaHelp string) {
+	help := "covariance function: se, se+lin, se+bias (SE plus a constant t4) or poly"
+	if def == "" {
+		help += " (default: the method's, se; se+lin for ivm)"
+	}
+	fs.StringVar(&k.name, "kernel", def, help)
 	fs.IntVar(&k.degree, "degree", 9, "polynomial degree p of the poly kernel (the paper's MNIST setting)")
 	fs.Float64Var(&k.gamma, "gamma", 0, "input scale g of the poly kernel (default 1/d, as LIBSVM)")
 	fs.StringVar(&k.theta, "theta", "", thetaHelp)

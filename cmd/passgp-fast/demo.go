@@ -96,7 +96,7 @@ rest), evaluates on a held-out test set and prints a summary. Takes seconds.`)
 	test := demoDataNoise(*seed+1000003, *nTest, *classes, *dim, *noise)
 
 	t := trainFlags{quiet: *quiet || *asJSON}
-	t.cfg = trainConfig{Method: *method, Kernel: "se", Degree: 9, Init: *initN, Sub: 10, PInc: 0.6, PDel: 0.99, PExc: 0.02, HypEvery: *hypEvery, Seed: *seed, N: *n, D: *dim, Data: "demo"}
+	t.cfg = trainConfig{Method: *method, Degree: 9, Init: *initN, Sub: 10, PInc: 0.6, PDel: 0.99, PExc: 0.02, HypEvery: *hypEvery, Seed: *seed, N: *n, D: *dim, Data: "demo"}
 	o, err := t.cfg.options(*dim)
 	if err != nil {
 		return exitFor(stderr, "demo", err)

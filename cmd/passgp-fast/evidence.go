@@ -37,7 +37,7 @@ log θ, in the order of --theta (SPEC.md section 1):
 	var df dataFlags
 	df.register(fs, true)
 	var kf kernelFlags
-	kf.register(fs, "hyperparameters `t1,t2,...` in the paper's order (required)")
+	kf.register(fs, "se", "hyperparameters `t1,t2,...` in the paper's order (required)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	schedule := fs.String("schedule", "parallel", "EP schedule: parallel or sequential")
 	tol := fs.Float64("tol", 1e-4, "stop when |Δ log Z_EP| between sweeps is at most this")

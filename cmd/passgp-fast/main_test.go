@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -668,5 +669,37 @@ func TestTrainWarnings(t *testing.T) {
 	res.NotConverged = true
 	if w := trainWarnings(res); len(w) != 1 || !strings.Contains(w[0], "final active set hit its sweep cap") {
 		t.Errorf("warnings %q for a final EP at its cap", w)
+	}
+}
+
+// TestCLIMatchesLibrary: with no --kernel and no --theta the CLI trains
+// what passgp.Train trains with the same options (IVM's default SE+lin
+// kernel included), and its binary metrics are the library's.
+func TestCLIMatchesLibrary(t *testing.T) {
+	f := newFixture(t)
+	ds, err := data.Load(f.bin, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, method := range []string{"ivm", "passgp"} {
+		m := filepath.Join(f.dir, method+".pgp")
+		args := []string{"train", "--data", f.bin, "--model", m, "--method", method, "--m", "30", "--init", "20", "--sub", "3", "--passes", "2", "--seed", "5", "--quiet", "--threads", "1"}
+		if code, _, e := runCLI(t, args...); code != 0 {
+			t.Fatalf("%s: train: %s", method, e)
+		}
+		mod, err := model.Load(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		meth, _ := passgp.ParseMethod(method)
+		res, err := passgp.Train(context.Background(), ds.Dense(), ds.Y, &passgp.Options{Method: meth, M: 30, Init: 20, Sub: 3, Passes: 2, Seed: 5, Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := mod.Binaries[0], res.Model
+		if got.Kernel.Name() != want.Kernel.Name() || !slices.Equal(got.Kernel.Params(), want.Kernel.Params()) || !slices.Equal(got.Active, want.Active) {
+			t.Errorf("%s: CLI kernel %s θ %v |A| %d, library %s θ %v |A| %d", method, got.Kernel.Name(), got.Kernel.Params(), len(got.Active),
+				want.Kernel.Name(), want.Kernel.Params(), len(want.Active))
+		}
 	}
 }

@@ -3,14 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/model"
+	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
 // metrics are the test-set figures of `eval` (and `demo`).
@@ -65,9 +64,15 @@ func truthIndex(m *model.Model, y []float64, file string) ([]int, error) {
 }
 
 // computeMetrics evaluates class probabilities prob (n×K) against truth;
-// raw are the binary classifiers' q(y=+1|x) (n×len(m.Binaries)).
-func computeMetrics(m *model.Model, prob, raw *mat.Dense, truth []int) metrics {
+// z are the binary classifiers' latents (n×len(m.Binaries), q(y=+1|x) =
+// Φ(z)). Decisions are the model's (model.DecideFromLatent), and the
+// negative log probabilities are computed from z in log space
+// (passgp.LatentNLP, LatentNLPMulti), so that they are exact for
+// confident mistakes.
+func computeMetrics(m *model.Model, prob, z *mat.Dense, truth []int) metrics {
 	n, k := prob.Dims()
+	pred := make([]int, n)
+	m.DecideFromLatent(pred, z)
 	r := metrics{N: n, Classes: m.Outputs(), PerClassError: make([]float64, k), PerClassN: make([]int, k), Confusion: make([][]int, k)}
 	for i := range r.Confusion {
 		r.Confusion[i] = make([]int, k)
@@ -76,11 +81,10 @@ func computeMetrics(m *model.Model, prob, raw *mat.Dense, truth []int) metrics {
 	var nerr int
 	for i := 0; i < n; i++ {
 		row := prob.RawRowView(i)
-		pred := floats.MaxIdx(row)
 		t := truth[i]
-		r.Confusion[t][pred]++
+		r.Confusion[t][pred[i]]++
 		r.PerClassN[t]++
-		if pred != t {
+		if pred[i] != t {
 			nerr++
 			wrong[t]++
 		}
@@ -91,12 +95,15 @@ func computeMetrics(m *model.Model, prob, raw *mat.Dense, truth []int) metrics {
 			}
 			r.Brier += d * d
 		}
-		r.NLP -= math.Log(math.Max(row[t], 1e-300))
 	}
 	if n > 0 {
 		r.Error = float64(nerr) / float64(n)
 		r.Brier /= float64(n)
-		r.NLP /= float64(n)
+		if m.Mode == model.OneVsRest {
+			r.NLP = passgp.LatentNLPMulti(z, truth)
+		} else {
+			r.NLP = passgp.LatentNLP(mat.Col(nil, 0, z), binaryTargets(m, truth, 0))
+		}
 	}
 	for c := range wrong {
 		if r.PerClassN[c] > 0 {
@@ -107,29 +114,37 @@ func computeMetrics(m *model.Model, prob, raw *mat.Dense, truth []int) metrics {
 		nb := len(m.Binaries)
 		r.BinaryError, r.BinaryBrier, r.BinaryNLP = make([]float64, nb), make([]float64, nb), make([]float64, nb)
 		for c := range m.Binaries {
-			var e int
-			var brier, nlp float64
-			for i := 0; i < n; i++ {
-				q := raw.At(i, c)
-				pos := truth[i] == c
-				if (q > 0.5) != pos {
-					e++
-				}
-				p := q
-				if !pos {
-					p = 1 - q
-				}
-				brier += (1 - p) * (1 - p)
-				nlp -= math.Log(math.Max(p, 1e-300))
+			if n == 0 {
+				continue
 			}
-			nn := float64(max(n, 1))
-			r.BinaryError[c], r.BinaryBrier[c], r.BinaryNLP[c] = float64(e)/nn, brier/nn, nlp/nn
+			zc, y := mat.Col(nil, c, z), binaryTargets(m, truth, c)
+			r.BinaryError[c], r.BinaryBrier[c], r.BinaryNLP[c] = passgp.LatentErrorRate(zc, y), passgp.LatentBrier(zc, y), passgp.LatentNLP(zc, y)
 		}
 	}
 	for _, b := range m.Binaries {
 		r.ActiveSize = append(r.ActiveSize, len(b.Y))
 	}
 	return r
+}
+
+// binaryTargets returns the ±1 labels of binary classifier c of m for the
+// true output indices truth.
+func binaryTargets(m *model.Model, truth []int, c int) []float64 {
+	pos := c
+	switch m.Mode {
+	case model.Binary:
+		pos = 1
+	case model.PositiveVsRest:
+		pos = 0
+	}
+	y := make([]float64, len(truth))
+	for i, t := range truth {
+		y[i] = -1
+		if t == pos {
+			y[i] = 1
+		}
+	}
+	return y
 }
 
 // print writes the human-readable report.

@@ -10,9 +10,9 @@ import (
 	"slices"
 	"strings"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/plots"
 )
@@ -83,7 +83,7 @@ func plotAll(ctx context.Context, models string, df *dataFlags, out, xAxis strin
 			first = sc
 		}
 	}
-	if err := testPlots(out, first.m, first.prob, first.raw, first.truth, &first.met); err != nil {
+	if err := testPlots(out, first.m, first.prob, first.z, first.truth, &first.met); err != nil {
 		return nil, err
 	}
 	files := []string{"per_class.png", "densities.png", "reliability.png"}
@@ -123,8 +123,10 @@ func plotAll(ctx context.Context, models string, df *dataFlags, out, xAxis strin
 
 // testPlots writes per_class.png, densities.png, reliability.png and, for a
 // one-vs-rest model, error_vs_size.png with one point per classifier.
-func testPlots(dir string, m *model.Model, prob, raw *mat.Dense, truth []int, met *metrics) error {
+func testPlots(dir string, m *model.Model, prob, z *mat.Dense, truth []int, met *metrics) error {
 	n, _ := prob.Dims()
+	pred := make([]int, n)
+	m.DecideFromLatent(pred, z)
 	// Per class: the binary error of each classifier (one-vs-rest) or the
 	// error per true class.
 	names := met.Classes
@@ -144,7 +146,7 @@ func testPlots(dir string, m *model.Model, prob, raw *mat.Dense, truth []int, me
 	var correct, incorrect []float64
 	for i := 0; i < n; i++ {
 		row := prob.RawRowView(i)
-		p := floats.MaxIdx(row)
+		p := pred[i]
 		if p == truth[i] {
 			correct = append(correct, row[p])
 		} else {
@@ -160,7 +162,7 @@ func testPlots(dir string, m *model.Model, prob, raw *mat.Dense, truth []int, me
 	var outcome []bool
 	for c := range m.Binaries {
 		for i := 0; i < n; i++ {
-			ps = append(ps, raw.At(i, c))
+			ps = append(ps, ep.Phi(z.At(i, c)))
 			switch m.Mode {
 			case model.OneVsRest:
 				outcome = append(outcome, truth[i] == c)

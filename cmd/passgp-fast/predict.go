@@ -10,7 +10,6 @@ import (
 	"os"
 	"strconv"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/data"
@@ -49,25 +48,26 @@ func loadForPrediction(modelPath string, df *dataFlags) (*model.Model, *data.Dat
 // checks of its context: a fraction of a second of work.
 const predictChunk = 4096
 
-// predictAll returns the class probabilities and the raw binary outputs.
-// It scores the rows in chunks and stops with ctx's error when ctx ends.
-func predictAll(ctx context.Context, m *model.Model, ds *data.Dataset) (prob, raw *mat.Dense, err error) {
+// predictAll returns the class probabilities and the binary classifiers'
+// latents z (q(y=+1|x) = Φ(z), model.LatentTo). It scores the rows in
+// chunks and stops with ctx's error when ctx ends.
+func predictAll(ctx context.Context, m *model.Model, ds *data.Dataset) (prob, z *mat.Dense, err error) {
 	if ds.N == 0 {
 		return nil, nil, errors.New("no data rows to predict")
 	}
 	x := ds.Dense()
 	nb := len(m.Binaries)
-	raw = mat.NewDense(ds.N, nb, nil)
+	z = mat.NewDense(ds.N, nb, nil)
 	for lo := 0; lo < ds.N; lo += predictChunk {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
 		hi := min(lo+predictChunk, ds.N)
-		m.RawTo(raw.Slice(lo, hi, 0, nb).(*mat.Dense), x.Slice(lo, hi, 0, ds.D).(*mat.Dense))
+		m.LatentTo(z.Slice(lo, hi, 0, nb).(*mat.Dense), x.Slice(lo, hi, 0, ds.D).(*mat.Dense))
 	}
 	prob = mat.NewDense(ds.N, len(m.Outputs()), nil)
-	m.ProbFromRaw(prob, raw)
-	return prob, raw, nil
+	m.ProbFromLatent(prob, z)
+	return prob, z, nil
 }
 
 func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -87,10 +87,12 @@ Labels in the data file are ignored.`)
 	if err != nil {
 		return exitFor(stderr, "predict", err)
 	}
-	prob, _, err := predictAll(ctx, m, ds)
+	prob, z, err := predictAll(ctx, m, ds)
 	if err != nil {
 		return fail(stderr, "predict", err)
 	}
+	pred := make([]int, ds.N)
+	m.DecideFromLatent(pred, z)
 	w := stdout
 	var f *os.File
 	if *out != "" {
@@ -100,7 +102,7 @@ Labels in the data file are ignored.`)
 		}
 		w = f
 	}
-	if err := writeCSV(w, m, prob); err != nil {
+	if err := writeCSV(w, m, prob, pred); err != nil {
 		if f != nil {
 			f.Close()
 		}
@@ -114,7 +116,9 @@ Labels in the data file are ignored.`)
 	return exitOK
 }
 
-func writeCSV(w io.Writer, m *model.Model, prob *mat.Dense) error {
+// writeCSV writes the decisions pred (indices into m.Outputs) and the
+// probabilities.
+func writeCSV(w io.Writer, m *model.Model, prob *mat.Dense, pred []int) error {
 	bw := bufio.NewWriter(w)
 	outs := m.Outputs()
 	bw.WriteString("predicted")
@@ -125,7 +129,7 @@ func writeCSV(w io.Writer, m *model.Model, prob *mat.Dense) error {
 	n, _ := prob.Dims()
 	for i := 0; i < n; i++ {
 		row := prob.RawRowView(i)
-		bw.WriteString(outs[floats.MaxIdx(row)])
+		bw.WriteString(outs[pred[i]])
 		for _, p := range row {
 			bw.WriteByte(',')
 			bw.WriteString(strconv.FormatFloat(p, 'g', -1, 64))
@@ -170,8 +174,8 @@ func evaluate(ctx context.Context, modelPath string, df *dataFlags) (*metrics, e
 
 // scored is a model's predictions on labelled data and their metrics.
 type scored struct {
-	m         *model.Model
-	prob, raw *mat.Dense
+	m       *model.Model
+	prob, z *mat.Dense
 	truth     []int
 	met       metrics
 }
@@ -190,11 +194,11 @@ func score(ctx context.Context, modelPath string, df *dataFlags) (*scored, error
 	if err != nil {
 		return nil, err
 	}
-	prob, raw, err := predictAll(ctx, m, ds)
+	prob, z, err := predictAll(ctx, m, ds)
 	if err != nil {
 		return nil, err
 	}
-	return &scored{m: m, prob: prob, raw: raw, truth: truth, met: computeMetrics(m, prob, raw, truth)}, nil
+	return &scored{m: m, prob: prob, z: z, truth: truth, met: computeMetrics(m, prob, z, truth)}, nil
 }
 
 func printJSON(stdout, stderr io.Writer, cmd string, v any) int {

@@ -63,7 +63,7 @@ type trainFlags struct {
 
 func (t *trainFlags) register(fs *flagSet) {
 	t.df.register(fs, true)
-	t.kf.register(fs, "initial hyperparameters `t1,t2,...` (se: t1,t2,t3; se+lin, se+bias: t1,..,t4; poly: t1,t3); default: t1=4, t2=d/4, t3=0.01 for se")
+	t.kf.register(fs, "", "initial hyperparameters `t1,t2,...` (se: t1,t2,t3; se+lin, se+bias: t1,..,t4; poly: t1,t3); default: t1=4, t2=d/4, t3=0.01 for se")
 	c := &t.cfg
 	fs.StringVar(&t.modelOut, "model", "", "output model `FILE` (required)")
 	fs.StringVar(&t.positive, "positive", "", "train the binary task `LABEL` against the rest")
@@ -98,7 +98,13 @@ func (c *trainConfig) options(d int) (passgp.Options, error) {
 		return o, errUsage("--method: unknown method %q (want passgp, fpassgp, ivm, random or full)", c.Method)
 	}
 	o.Method = m
+	// No --kernel: the library's default for the method; no --theta: the
+	// library's start values for the kernel (passgp.StartKernel), so the
+	// CLI trains what passgp.Train would with the same options.
 	kf := kernelFlags{name: c.Kernel, degree: c.Degree, gamma: c.Gamma}
+	if kf.name == "" {
+		kf.name = passgp.DefaultKernel(m, d).Name()
+	}
 	if kf.degree == 0 {
 		kf.degree = 9
 	}
@@ -106,13 +112,10 @@ func (c *trainConfig) options(d int) (passgp.Options, error) {
 		if o.Kernel, err = kf.kernel(c.Theta); err != nil {
 			return o, err
 		}
-	} else {
-		def := passgp.DefaultKernel(m, d)
-		if def.Name() == c.Kernel {
-			o.Kernel = def
-		} else if o.Kernel, err = kf.kernel(nil); err != nil {
-			return o, err
-		}
+	} else if k, ok := passgp.StartKernel(kf.name, d); ok {
+		o.Kernel = k
+	} else if o.Kernel, err = kf.kernel(nil); err != nil {
+		return o, err
 	}
 	o.FixedTheta = c.FixedTheta
 	if c.Prior != nil {
@@ -205,8 +208,10 @@ func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
 	if c.Theta, err = parseFloats(t.kf.theta); err != nil {
 		return nil, nil, errUsage("--theta: %v", err)
 	}
-	if _, err := t.kf.kernel(c.Theta); err != nil {
-		return nil, nil, err
+	if t.kf.name != "" {
+		if _, err := t.kf.kernel(c.Theta); err != nil {
+			return nil, nil, err
+		}
 	}
 	if c.Prior, err = parsePrior(t.prior); err != nil {
 		return nil, nil, errUsage("--prior: %v", err)
