@@ -109,7 +109,8 @@ func (c *Checkpoint) classifiers() int {
 }
 
 // CheckData reports whether the checkpoint belongs to a data set of that
-// shape whose labels are y: every class it trains must occur in y.
+// shape whose labels are y: every class it trains must occur in y, and for
+// Binary and OneVsRest runs y must have no other class.
 func (c *Checkpoint) CheckData(n, d int, y []float64) error {
 	if c.N != n || c.D != d {
 		return fmt.Errorf("checkpoint was made on %d×%d data, this is %d×%d", c.N, c.D, n, d)
@@ -122,6 +123,9 @@ func (c *Checkpoint) CheckData(n, d int, y []float64) error {
 		if !present[cl] {
 			return fmt.Errorf("checkpoint trains class %v, which the data do not have", cl)
 		}
+	}
+	if c.Mode != PositiveVsRest && len(present) != len(c.Classes) {
+		return fmt.Errorf("checkpoint trains %d classes, the data have %d", len(c.Classes), len(present))
 	}
 	return nil
 }

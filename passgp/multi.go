@@ -2,7 +2,6 @@ package passgp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -90,9 +89,13 @@ type MultiResult struct {
 // or OPENBLAS_NUM_THREADS=1), classes are trained concurrently on
 // min(Threads, classes) goroutines, each scoring with Threads/workers
 // goroutines; otherwise one after another, each using the cores through
-// BLAS. The result does not depend on Threads. Progress and
-// Checkpoint calls are serialised; State.Class tells the class. Resume is
-// not supported here (resume a class with Train).
+// BLAS (Options.ClassWorkers overrides this). The result does not depend
+// on Threads. Progress, Checkpoint and ClassDone calls are serialised;
+// State.Class tells the class. A run resumes from the classifiers of
+// Options.Finished and the snapshot Options.Resume of class Resume.Class.
+// When ctx ends, the classes in progress stop at their next batch and
+// TrainMulti returns the error of the first class that did not finish
+// (wrapping ctx's), or the model with ctx's error if every class has one.
 func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options) (*MultiResult, error) {
 	start := time.Now()
 	n, d := x.Dims()
@@ -117,8 +120,8 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 	if err := CheckClasses(classes, maxClasses); err != nil {
 		return nil, err
 	}
-	if o != nil && o.Resume != nil {
-		return nil, errors.New("passgp: TrainMulti cannot resume; resume a class with Train")
+	if o != nil && o.Resume != nil && !slices.Contains(classes, o.Resume.Class) {
+		return nil, fmt.Errorf("passgp: resume state is for class %v, which the labels do not have", o.Resume.Class)
 	}
 	ys := make([][]float64, len(classes))
 	for j, c := range classes {
@@ -143,6 +146,9 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 	if la.BLASThreads() > 1 {
 		workers = 1
 	}
+	if base.ClassWorkers > 0 {
+		workers = min(base.ClassWorkers, len(classes))
+	}
 	per := max(base.threads/workers, 1)
 	var mu sync.Mutex
 	results := make([]*Result, len(classes))
@@ -150,6 +156,13 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 	runClass := func(j int, r *runner) {
 		c := base
 		cls := classes[j]
+		if b := base.Finished[cls]; b != nil {
+			results[j] = &Result{Model: b}
+			return
+		}
+		if c.Resume != nil && c.Resume.Class != cls {
+			c.Resume = nil
+		}
 		name := strconv.FormatFloat(cls, 'g', -1, 64)
 		if base.Progress != nil {
 			c.Progress = func(p Progress) {
@@ -168,6 +181,11 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 			}
 		}
 		results[j], errs[j] = train(ctx, x, ys[j], &c, r, name)
+		if errs[j] == nil && base.ClassDone != nil {
+			mu.Lock()
+			defer mu.Unlock()
+			base.ClassDone(cls, results[j])
+		}
 	}
 	if workers <= 1 {
 		for j := range classes {

@@ -123,7 +123,24 @@ type Options struct {
 
 	Progress   func(Progress) // called after every batch (may be nil)
 	Checkpoint func(*State)   // called after every batch with a resumable snapshot
-	Resume     *State         // continue from a snapshot (nil = fresh start)
+	// Resume continues from a snapshot (nil = fresh start); in TrainMulti
+	// it continues class Resume.Class.
+	Resume *State
+
+	// The fields below are TrainMulti's.
+
+	// Finished holds classifiers already trained, by class label:
+	// TrainMulti returns them as they are (with a Result holding only the
+	// Model) instead of training them, so that a run can be resumed.
+	Finished map[float64]*Binary
+	// ClassDone, if not nil, is called when a class has finished
+	// training, serialised with Progress and Checkpoint.
+	ClassDone func(class float64, r *Result)
+	// ClassWorkers, if positive, is the number of classes trained at
+	// once (1: one after another, so that at most one class is in
+	// progress, as a checkpoint of one State needs); 0 decides by the
+	// BLAS thread policy (see TrainMulti).
+	ClassWorkers int
 }
 
 // Defaults that the paper leaves open (see docs/passgp.md for how they were

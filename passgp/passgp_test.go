@@ -499,3 +499,54 @@ func TestResumeCraftedState(t *testing.T) {
 		t.Errorf("batch out of range: %v", err)
 	}
 }
+
+// TestTrainMultiResume: TrainMulti resumed from finished classifiers and
+// one class's snapshot gives the classifiers of an uninterrupted run, and
+// reports each class it trains through ClassDone, in order.
+func TestTrainMultiResume(t *testing.T) {
+	x, y := toy(240, 25)
+	labels := make([]float64, len(y))
+	for i := range labels {
+		labels[i] = float64(i % 3)
+	}
+	base := Options{Init: 20, Sub: 3, Passes: 1, Seed: 4, HypMaxEvals: 2, ClassWorkers: 1}
+	var snap *State
+	var order []float64
+	o := base
+	o.Checkpoint = func(s *State) {
+		if s.Class == 1 && s.Batch == 1 {
+			c := cloneState(s)
+			snap = &c
+		}
+	}
+	o.ClassDone = func(c float64, r *Result) { order = append(order, c) }
+	full, err := TrainMulti(context.Background(), x, labels, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(order, []float64{0, 1, 2}) || snap == nil {
+		t.Fatalf("ClassDone order %v, snapshot %v", order, snap != nil)
+	}
+	order = nil
+	o = base
+	o.Finished = map[float64]*Binary{0: full.Model.Models[0]}
+	o.Resume = snap
+	o.ClassDone = func(c float64, r *Result) { order = append(order, c) }
+	res, err := TrainMulti(context.Background(), x, labels, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(order, []float64{1, 2}) || res.Model.Models[0] != full.Model.Models[0] {
+		t.Errorf("resumed run: ClassDone %v, finished classifier reused %v", order, res.Model.Models[0] == full.Model.Models[0])
+	}
+	for j := 1; j < 3; j++ {
+		a, b := full.Model.Models[j], res.Model.Models[j]
+		if !slices.Equal(a.Active, b.Active) || !slices.Equal(a.Post.Sites.Tau, b.Post.Sites.Tau) {
+			t.Errorf("class %d differs after resuming", j)
+		}
+	}
+	o.Resume = &State{Class: 7}
+	if _, err := TrainMulti(context.Background(), x, labels, &o); err == nil {
+		t.Error("a snapshot of a class the labels lack was accepted")
+	}
+}

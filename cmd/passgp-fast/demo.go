@@ -111,27 +111,12 @@ rest), evaluates on a held-out test set and prints a summary. Takes seconds.`)
 	K := nClassifiers(cp)
 	pr := newProgress(stderr, t.quiet, K)
 	pr.logf("demo: %d classes of curved bands in %d dimensions, %d training and %d test points; %s one-vs-rest", *classes, *dim, *n, *nTest, *method)
-	x := train.Dense()
 	start := time.Now()
-	for k := 0; k < K; k++ {
-		pr.setClass(k)
-		oc := o
-		oc.Progress = pr.update
-		label := model.FormatLabel(cl[k])
-		if cp.Mode == model.Binary {
-			label = model.FormatLabel(cl[1])
-		}
-		res, err := trainOne(ctx, x, targets(cp, train.Y, k), &oc, label)
-		if err != nil {
-			pr.done()
-			return fail(stderr, "demo", fmt.Errorf("classifier %s: %w", label, err))
-		}
-		c := model.FromBinary(res.Model)
-		c.Class, c.Elapsed, c.History = cl[k], res.Elapsed.Seconds(), history(res.Batches)
-		if cp.Mode == model.Binary {
-			c.Class = cl[1]
-		}
-		cp.Done = append(cp.Done, c)
+	// The same library calls as train, without checkpoints.
+	rec := &recorder{t: &t, cp: cp, pr: pr, save: func() error { return nil }, lastSave: new(time.Time), cancel: func() {}}
+	if err := rec.train(ctx, train.Dense(), train.Y, o); err != nil {
+		pr.done()
+		return fail(stderr, "demo", err)
 	}
 	pr.done()
 	m, err := buildModel(cp)

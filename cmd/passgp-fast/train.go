@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -352,68 +353,30 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 		return model.SaveCheckpoint(t.checkpoint, cp)
 	}
 	pr.logf("training %d classifier(s) (%s, %s) on %s: %d points, %d features", K, cp.Mode, t.cfg.Method, t.df.path, ds.N, ds.D)
-	for k := cp.Current; k < K; k++ {
-		pr.setClass(k)
-		oc := o
-		oc.Progress = pr.update
-		oc.Resume = cp.State
-		var ckErr error
-		oc.Checkpoint = func(s *passgp.State) {
-			cp.State = s
-			if testHook != nil {
-				testHook("batch", k)
-			}
-			if t.checkpoint != "" && time.Since(lastSave) >= checkpointEvery {
-				if err := save(); err != nil && ckErr == nil {
-					ckErr = err
-				}
-			}
-		}
-		label := model.FormatLabel(cp.Classes[min(k, len(cp.Classes)-1)])
-		if cp.Mode == model.Binary {
-			label = model.FormatLabel(cp.Classes[1])
-		}
-		res, err := trainOne(ctx, x, targets(cp, ds.Y, k), &oc, label)
-		if ckErr != nil {
-			return 0, ckErr
-		}
-		if err != nil {
-			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-				pr.done()
-				if t.checkpoint == "" {
-					fmt.Fprintln(stderr, "passgp-fast train: interrupted (no --checkpoint given, nothing saved)")
-					return 130, nil
-				}
-				if err := save(); err != nil {
-					return 0, err
-				}
-				fmt.Fprintf(stderr, "passgp-fast train: interrupted; checkpoint written to %s (continue with: passgp-fast train --resume %s --data %s --model %s)\n",
-					t.checkpoint, t.checkpoint, t.df.path, t.modelOut)
+	rec := &recorder{t: t, cp: cp, pr: pr, save: save, lastSave: &lastSave}
+	// A checkpoint that cannot be written stops training at once.
+	tctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	rec.cancel = cancel
+	err = rec.train(tctx, x, ds.Y, o)
+	if rec.ckErr != nil {
+		return 0, rec.ckErr
+	}
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			pr.done()
+			if t.checkpoint == "" {
+				fmt.Fprintln(stderr, "passgp-fast train: interrupted (no --checkpoint given, nothing saved)")
 				return 130, nil
 			}
-			return 0, fmt.Errorf("%s: classifier %s: %w", t.df.path, label, err)
-		}
-		c := model.FromBinary(res.Model)
-		c.Class = cp.Classes[min(k, len(cp.Classes)-1)]
-		if cp.Mode == model.Binary {
-			c.Class = cp.Classes[1]
-		}
-		c.Elapsed = res.Elapsed.Seconds()
-		c.History = history(res.Batches)
-		cp.Done = append(cp.Done, c)
-		cp.Current, cp.State = k+1, nil
-		if testHook != nil {
-			testHook("classifier", k)
-		}
-		pr.logf("classifier %s: |A| = %d, theta = %s, %s", label, len(c.Y), fmtTheta(c.Theta), fmtDur(res.Elapsed))
-		for _, w := range trainWarnings(res) {
-			pr.warnf("classifier %s: %s", label, w)
-		}
-		if k+1 < K {
 			if err := save(); err != nil {
 				return 0, err
 			}
+			fmt.Fprintf(stderr, "passgp-fast train: interrupted; checkpoint written to %s (continue with: passgp-fast train --resume %s --data %s --model %s)\n",
+				t.checkpoint, t.checkpoint, t.df.path, t.modelOut)
+			return 130, nil
 		}
+		return 0, fmt.Errorf("%s: %w", t.df.path, err)
 	}
 	pr.done()
 	m, err := buildModel(cp)
@@ -461,26 +424,133 @@ var testHook func(event string, k int)
 // checkpointEvery throttles checkpoint writes during training.
 var checkpointEvery = 30 * time.Second
 
-// trainOne trains one binary classifier.
-func trainOne(ctx context.Context, x *mat.Dense, y []float64, o *passgp.Options, class string) (*passgp.Result, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
+// recorder keeps a training run's checkpoint, progress display and log
+// in step with the library's callbacks.
+type recorder struct {
+	t        *trainFlags
+	cp       *model.Checkpoint
+	pr       *progress
+	save     func() error
+	lastSave *time.Time
+	cancel   func()
+	ckErr    error
+}
+
+// label is the name of classifier k: its positive class.
+func (r *recorder) label(k int) float64 {
+	if r.cp.Mode == model.Binary {
+		return r.cp.Classes[1]
 	}
-	pos := 0
-	for _, v := range y {
-		if v > 0 {
-			pos++
-		}
+	return r.cp.Classes[k]
+}
+
+// batch records the snapshot of classifier k after a batch and writes the
+// checkpoint at most every checkpointEvery.
+func (r *recorder) batch(k int, s *passgp.State) {
+	r.cp.Current, r.cp.State = k, s
+	if testHook != nil {
+		testHook("batch", k)
 	}
-	if pos == 0 || pos == len(y) {
-		return nil, fmt.Errorf("only one class present")
+	if r.t.checkpoint != "" && time.Since(*r.lastSave) >= checkpointEvery {
+		r.saveOrStop()
 	}
-	wrapped := o.Progress
+}
+
+// done records finished classifier k, logs it with its warnings and
+// writes the checkpoint.
+func (r *recorder) done(k int, res *passgp.Result) {
+	c := model.FromBinary(res.Model)
+	c.Class = r.label(k)
+	c.Elapsed = res.Elapsed.Seconds()
+	c.History = history(res.Batches)
+	r.cp.Done = append(r.cp.Done, c)
+	r.cp.Current, r.cp.State = k+1, nil
+	if testHook != nil {
+		testHook("classifier", k)
+	}
+	name := model.FormatLabel(c.Class)
+	r.pr.logf("classifier %s: |A| = %d, theta = %s, %s", name, len(c.Y), fmtTheta(c.Theta), fmtDur(res.Elapsed))
+	for _, w := range trainWarnings(res) {
+		r.pr.warnf("classifier %s: %s", name, w)
+	}
+	if k+1 < nClassifiers(r.cp) {
+		r.saveOrStop()
+	}
+}
+
+func (r *recorder) saveOrStop() {
+	if err := r.save(); err != nil && r.ckErr == nil {
+		r.ckErr = err
+		r.cancel()
+	}
+}
+
+// train trains the run's classifiers on x with labels y: TrainMulti for a
+// one-vs-rest run, Train otherwise.
+func (r *recorder) train(ctx context.Context, x *mat.Dense, y []float64, o passgp.Options) error {
+	if r.cp.Mode == model.OneVsRest {
+		return r.trainMulti(ctx, x, y, o)
+	}
+	return r.trainBinary(ctx, x, targets(r.cp, y, 0), o)
+}
+
+// trainBinary trains the one classifier of a Binary or PositiveVsRest run
+// with passgp.Train.
+func (r *recorder) trainBinary(ctx context.Context, x *mat.Dense, y []float64, o passgp.Options) error {
+	if r.cp.Current > 0 {
+		return nil
+	}
+	name := model.FormatLabel(r.label(0))
+	r.pr.setClass(0)
 	o.Progress = func(p passgp.Progress) {
-		p.Class = class
-		wrapped(p)
+		p.Class = name
+		r.pr.update(p)
 	}
-	return passgp.Train(ctx, x, y, o)
+	o.Resume = r.cp.State
+	o.Checkpoint = func(s *passgp.State) { r.batch(0, s) }
+	res, err := passgp.Train(ctx, x, y, &o)
+	if err != nil {
+		return fmt.Errorf("classifier %s: %w", name, err)
+	}
+	r.done(0, res)
+	return nil
+}
+
+// trainMulti trains a one-vs-rest run with passgp.TrainMulti, one class
+// at a time (a checkpoint holds one class in progress), resuming from the
+// checkpoint's finished classifiers and snapshot.
+func (r *recorder) trainMulti(ctx context.Context, x *mat.Dense, labels []float64, o passgp.Options) error {
+	cp := r.cp
+	index := make(map[float64]int, len(cp.Classes))
+	names := make(map[string]int, len(cp.Classes))
+	for k, c := range cp.Classes {
+		index[c] = k
+		names[strconv.FormatFloat(c, 'g', -1, 64)] = k
+	}
+	o.Finished = make(map[float64]*passgp.Binary, len(cp.Done))
+	for i := range cp.Done {
+		b, err := cp.Done[i].Build()
+		if err != nil {
+			return fmt.Errorf("checkpoint: finished classifier %d: %w", i, err)
+		}
+		o.Finished[cp.Done[i].Class] = b
+	}
+	if cp.State != nil {
+		s := *cp.State
+		s.Class = cp.Classes[cp.Current]
+		o.Resume = &s
+	}
+	o.ClassWorkers = 1
+	o.Progress = func(p passgp.Progress) {
+		if k, ok := names[p.Class]; ok && k != r.pr.index {
+			r.pr.setClass(k)
+		}
+		r.pr.update(p)
+	}
+	o.Checkpoint = func(s *passgp.State) { r.batch(index[s.Class], s) }
+	o.ClassDone = func(c float64, res *passgp.Result) { r.done(index[c], res) }
+	_, err := passgp.TrainMulti(ctx, x, labels, &o)
+	return err
 }
 
 // trainWarnings describes the numerical trouble of a training run that
