@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/passgp-fast/passgp-fast/la"
 )
 
 func main() {
@@ -124,11 +126,32 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
+			if !wantsHelp(args[1:]) {
+				// OpenBLAS spins forever when it cannot map its buffers
+				// or start its threads (a low ulimit -v): fail instead.
+				if err := la.Probe(blasProbeTimeout); err != nil {
+					return fail(stderr, c.name, err)
+				}
+			}
 			return c.run(ctx, args[1:], stdout, stderr)
 		}
 	}
 	fmt.Fprintf(stderr, "passgp-fast: unknown command %q (run 'passgp-fast --help')\n", args[0])
 	return exitUsage
+}
+
+// blasProbeTimeout bounds la.Probe's few milliseconds of BLAS calls.
+const blasProbeTimeout = 10 * time.Second
+
+// wantsHelp reports whether args ask for a command's help.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 func usage(w io.Writer) {
