@@ -144,7 +144,7 @@ func SaveCheckpoint(path string, c *Checkpoint) error {
 
 // LoadCheckpoint reads the checkpoint file at path.
 func LoadCheckpoint(path string) (*Checkpoint, error) {
-	p, err := readFramed(path, KindCheckpoint)
+	p, _, err := readFramed(path, KindCheckpoint)
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}

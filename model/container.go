@@ -23,8 +23,10 @@ import (
 // The checksum covers the header too, so a flipped bit in the kind or the
 // length is reported as corruption, not misread.
 const (
-	// Version is the format version this package writes and the newest it reads.
-	Version    = 1
+	// Version is the format version this package writes and the newest it
+	// reads. Version 2 added the calibration (docs/model-format.md);
+	// version 1 files load without one.
+	Version    = 2
 	headerSize = 24
 	sumSize    = sha256.Size
 )
@@ -61,10 +63,14 @@ var (
 )
 
 // frame wraps payload in the header and checksum.
-func frame(kind Kind, payload []byte) []byte {
+func frame(kind Kind, payload []byte) []byte { return frameVersion(kind, Version, payload) }
+
+// frameVersion is frame with a given format version (tests write old
+// versions with it).
+func frameVersion(kind Kind, version uint32, payload []byte) []byte {
 	buf := make([]byte, headerSize, headerSize+len(payload)+sumSize)
 	copy(buf, Magic[:])
-	binary.LittleEndian.PutUint32(buf[8:], Version)
+	binary.LittleEndian.PutUint32(buf[8:], version)
 	binary.LittleEndian.PutUint32(buf[12:], uint32(kind))
 	binary.LittleEndian.PutUint64(buf[16:], uint64(len(payload)))
 	buf = append(buf, payload...)
@@ -114,18 +120,23 @@ func unframe(b []byte, want Kind) ([]byte, error) {
 	return b[headerSize:end], nil
 }
 
-// readFramed reads path and returns its checked payload. Errors name the file.
-func readFramed(path string, want Kind) ([]byte, error) {
+// readFramed reads path and returns its checked payload and format
+// version. Errors name the file.
+func readFramed(path string, want Kind) ([]byte, uint32, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	p, err := unframe(b, want)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, 0, fmt.Errorf("%s: %w", path, err)
 	}
-	return p, nil
+	return p, formatVersion(b), nil
 }
+
+// formatVersion returns the format version of a framed file that unframe
+// accepted.
+func formatVersion(b []byte) uint32 { return binary.LittleEndian.Uint32(b[8:]) }
 
 // writeAtomic writes data to path so that a crash leaves either the old
 // file or the complete new one: it writes a temporary file in the same

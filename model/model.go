@@ -28,6 +28,14 @@ type Model struct {
 	// Elapsed its training time (both may be empty).
 	History [][]Batch
 	Elapsed []time.Duration
+	// Calibration maps the classifiers' latents to class probabilities
+	// (passgp.Calibration; K = 1 for Binary and PositiveVsRest models).
+	// nil for models saved without one, such as every format version 1
+	// file: ProbTo then gives the raw probabilities, as version 1 did.
+	Calibration *passgp.Calibration
+	// FormatVersion is the format version of the file the model was
+	// loaded from (0 for a model made in memory).
+	FormatVersion int
 }
 
 // D returns the input dimension the model expects.
@@ -83,13 +91,14 @@ func (m *Model) LatentTo(dst, x *mat.Dense) {
 	}
 }
 
-// ProbFromLatent is ProbFromRaw from the latents of LatentTo. The
-// probabilities of both sides of a binary classifier are computed
+// RawProbFromLatent is ProbFromRaw from the latents of LatentTo: the
+// paper's q (normalised over the classes for one-vs-rest), uncalibrated.
+// The probabilities of both sides of a binary classifier are computed
 // directly, Φ(z) and Φ(−z), so neither loses precision as 1 − q would.
-func (m *Model) ProbFromLatent(dst, z *mat.Dense) {
+func (m *Model) RawProbFromLatent(dst, z *mat.Dense) {
 	n, _ := z.Dims()
 	if r, c := dst.Dims(); r != n || c != len(m.Outputs()) {
-		panic("model: ProbFromLatent: destination has the wrong shape")
+		panic("model: RawProbFromLatent: destination has the wrong shape")
 	}
 	switch m.Mode {
 	case Binary, PositiveVsRest:
@@ -109,12 +118,30 @@ func (m *Model) ProbFromLatent(dst, z *mat.Dense) {
 	}
 }
 
-// DecideFromLatent sets dst[i] to the index (into Outputs) of the class
-// decided for row i of the latents z: z > 0 is the positive class for
-// Binary and PositiveVsRest models, and a one-vs-rest model takes the
-// classifier of largest z (passgp.MultiClass's decision, which does not
-// tie where Φ(z) rounds to 1).
+// DecideFromLatent sets dst[i] to the index (into Outputs) of the class of
+// largest probability for row i of the latents z: the calibrated
+// probability when the model has a Calibration, else RawDecideFromLatent's.
 func (m *Model) DecideFromLatent(dst []int, z *mat.Dense) {
+	c := m.Calibration
+	if c == nil {
+		m.RawDecideFromLatent(dst, z)
+		return
+	}
+	n, _ := z.Dims()
+	for i := 0; i < n; i++ {
+		d := c.Decide(z.RawRowView(i))
+		if m.Mode == PositiveVsRest {
+			d = 1 - d // outputs are [positive, rest]
+		}
+		dst[i] = d
+	}
+}
+
+// RawDecideFromLatent decides from the raw latents: z > 0 is the positive
+// class for Binary and PositiveVsRest models, and a one-vs-rest model takes
+// the classifier of largest z (passgp.MultiClass's decision, which does not
+// tie where Φ(z) rounds to 1).
+func (m *Model) RawDecideFromLatent(dst []int, z *mat.Dense) {
 	n, _ := z.Dims()
 	for i := 0; i < n; i++ {
 		row := z.RawRowView(i)
@@ -136,12 +163,33 @@ func (m *Model) DecideFromLatent(dst []int, z *mat.Dense) {
 }
 
 // ProbTo sets row i of dst (n×len(Outputs())) to the class probabilities of
-// row i of x: ProbFromRaw applied to RawTo.
+// row i of x: ProbFromLatent applied to LatentTo (calibrated when the
+// model has a Calibration).
 func (m *Model) ProbTo(dst, x *mat.Dense) {
 	n, _ := x.Dims()
-	raw := mat.NewDense(n, len(m.Binaries), nil)
-	m.RawTo(raw, x)
-	m.ProbFromRaw(dst, raw)
+	z := mat.NewDense(n, len(m.Binaries), nil)
+	m.LatentTo(z, x)
+	m.ProbFromLatent(dst, z)
+}
+
+// ProbFromLatent sets dst to the class probabilities of the latents z
+// (from LatentTo): the calibrated ones when the model has a Calibration,
+// else RawProbFromLatent's.
+func (m *Model) ProbFromLatent(dst, z *mat.Dense) {
+	c := m.Calibration
+	if c == nil {
+		m.RawProbFromLatent(dst, z)
+		return
+	}
+	c.ProbTo(dst, z)
+	if m.Mode == PositiveVsRest {
+		// Calibration gives [p(−), p(+)]; the outputs are [positive, rest].
+		n, _ := dst.Dims()
+		for i := 0; i < n; i++ {
+			r := dst.RawRowView(i)
+			r[0], r[1] = r[1], r[0]
+		}
+	}
 }
 
 // ProbFromRaw turns the binary classifiers' outputs raw (from RawTo) into
@@ -236,7 +284,7 @@ func (m *Model) record() (*record, error) {
 	if len(m.Binaries) == 0 {
 		return nil, fmt.Errorf("model: no classifiers")
 	}
-	r := &record{Mode: m.Mode, Classes: m.Classes, Options: m.Options}
+	r := &record{Mode: m.Mode, Classes: m.Classes, Options: m.Options, Calibration: m.Calibration}
 	for i, b := range m.Binaries {
 		if b == nil || b.Post == nil || b.Kernel == nil || b.X == nil {
 			return nil, fmt.Errorf("model: classifier %d is incomplete", i)
@@ -277,7 +325,7 @@ func Encode(m *Model) ([]byte, error) {
 	p := encodeRecord(r)
 	// Validate by decoding the payload: a model that could not be loaded
 	// must not be written.
-	if _, err := decodeRecord(p); err != nil {
+	if _, err := decodeRecord(p, Version); err != nil {
 		return nil, fmt.Errorf("model: refusing to write an invalid model: %w", err)
 	}
 	return frame(KindModel, p), nil
@@ -321,11 +369,11 @@ func DecodeWith(b []byte, o LoadOptions) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeModelPayload(p, o)
+	return decodeModelPayload(p, formatVersion(b), o)
 }
 
-func decodeModelPayload(p []byte, o LoadOptions) (*Model, error) {
-	r, err := decodeRecord(p)
+func decodeModelPayload(p []byte, version uint32, o LoadOptions) (*Model, error) {
+	r, err := decodeRecord(p, version)
 	if err != nil {
 		return nil, err
 	}
@@ -343,7 +391,7 @@ func decodeModelPayload(p []byte, o LoadOptions) (*Model, error) {
 		return nil, fmt.Errorf("%w: active sets: rebuilding the posteriors of %d classifier(s) (largest |A| = %d, classifier %d) needs %d MiB, more than the limit of %d MiB (LoadOptions.MaxBytes)",
 			ErrPayload, len(r.Classifiers), len(r.Classifiers[big].Y), big, need>>20, limit>>20)
 	}
-	m := &Model{Mode: r.Mode, Classes: r.Classes, Options: r.Options}
+	m := &Model{Mode: r.Mode, Classes: r.Classes, Options: r.Options, Calibration: r.Calibration, FormatVersion: int(version)}
 	for i := range r.Classifiers {
 		c := &r.Classifiers[i]
 		b, err := c.Build()
@@ -374,11 +422,11 @@ func Load(path string) (*Model, error) { return LoadWith(path, LoadOptions{}) }
 
 // LoadWith is Load with options.
 func LoadWith(path string, o LoadOptions) (*Model, error) {
-	p, err := readFramed(path, KindModel)
+	p, version, err := readFramed(path, KindModel)
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	m, err := decodeModelPayload(p, o)
+	m, err := decodeModelPayload(p, version, o)
 	if err != nil {
 		return nil, fmt.Errorf("model: %s: %w", path, err)
 	}

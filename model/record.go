@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
+
+	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
 // Mode says how the binary classifiers of a model map to class labels.
@@ -66,6 +69,8 @@ type record struct {
 	Classes     []float64
 	Options     json.RawMessage
 	Classifiers []Classifier
+	// Calibration is nil in version 1 files and when none was fitted.
+	Calibration *passgp.Calibration
 }
 
 // Payload layout of a model file, format version 1 (little-endian;
@@ -89,6 +94,13 @@ type record struct {
 //	  tau, nu   n float64 each
 //	  history   uint64 count, then per batch 5 int64 (pass, batch, active,
 //	            included, deleted) and a float64 (log Z)
+//
+// Version 2 appends the calibration (passgp.Calibration):
+//
+//	k           uint64 number of biases: 0 (none), 1 for a Binary or
+//	            PositiveVsRest model, the number of classifiers otherwise
+//	A           float64 (only if k > 0), positive
+//	B           k float64
 func encodeRecord(r *record) []byte {
 	e := &enc{}
 	e.u32(uint32(r.Mode))
@@ -120,11 +132,19 @@ func encodeRecord(r *record) []byte {
 			e.f64(h.LogZ)
 		}
 	}
+	if c := r.Calibration; c != nil {
+		e.u64(uint64(len(c.B)))
+		e.f64(c.A)
+		e.floats(c.B)
+	} else {
+		e.u64(0)
+	}
 	return e.b
 }
 
-// decodeRecord parses and validates a payload; it never panics.
-func decodeRecord(b []byte) (*record, error) {
+// decodeRecord parses and validates a payload of the given format
+// version; it never panics.
+func decodeRecord(b []byte, version uint32) (*record, error) {
 	d := &dec{b: b}
 	r := &record{}
 	r.Mode = Mode(d.u32())
@@ -210,6 +230,24 @@ func decodeRecord(b []byte) (*record, error) {
 		}
 		dim = c.D
 		r.Classifiers = append(r.Classifiers, c)
+	}
+	if version >= 2 {
+		if k := d.count(8, "calibration"); k > 0 {
+			c := &passgp.Calibration{A: d.f64(), B: d.floats(k)}
+			if d.err != nil {
+				return nil, d.err
+			}
+			if k != len(r.Classifiers) {
+				return nil, fmt.Errorf("%w: calibration for %d classifiers, model has %d", ErrPayload, k, len(r.Classifiers))
+			}
+			if !(c.A > 0) || math.IsInf(c.A, 0) || slices.ContainsFunc(c.B, func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }) {
+				return nil, fmt.Errorf("%w: calibration A = %v, B = %v: want A > 0 and all finite", ErrPayload, c.A, c.B)
+			}
+			r.Calibration = c
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
 	}
 	if d.remaining() != 0 {
 		return nil, fmt.Errorf("%w: %d unexpected bytes at the end", ErrPayload, d.remaining())

@@ -167,3 +167,28 @@ func sign(y float64) float64 {
 	}
 	return -1
 }
+
+// ECE returns the expected calibration error of top-label predictions:
+// the points are put into bins equal-width bins of their confidence conf_i
+// (the probability of the predicted class), and ECE = Σ_b (n_b/n)·|mean
+// confidence − accuracy| over the bins (Naeini et al. 2015; 15 bins is the
+// usual choice).
+func ECE(conf []float64, correct []bool, bins int) float64 {
+	if len(conf) == 0 {
+		return 0
+	}
+	cnt, sc, sa := make([]float64, bins), make([]float64, bins), make([]float64, bins)
+	for i, c := range conf {
+		b := min(max(int(c*float64(bins)), 0), bins-1)
+		cnt[b]++
+		sc[b] += c
+		if correct[i] {
+			sa[b]++
+		}
+	}
+	var e float64
+	for b := range cnt {
+		e += math.Abs(sc[b] - sa[b])
+	}
+	return e / float64(len(conf))
+}

@@ -81,6 +81,10 @@ type MultiResult struct {
 	Model    *MultiClass
 	PerClass []*Result
 	Elapsed  time.Duration
+	// Calibration maps the K classifiers' latents to class probabilities
+	// (multinomial logistic), fitted on the held-out latents of the
+	// training points (Result.HeldOut); nil for a run stopped early.
+	Calibration *Calibration
 }
 
 // TrainMulti trains one binary classifier per distinct label (one against
@@ -231,5 +235,22 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 		}
 		return nil, firstErr
 	}
+	// The multi-class calibration, on every class's held-out latents
+	// (computed here for classes given in Options.Finished).
+	z := mat.NewDense(n, len(classes), nil)
+	for j, r := range results {
+		if r.HeldOut == nil {
+			r.HeldOut = heldOutLatents(&runner{threads: base.threads}, r.Model, x)
+		}
+		z.SetCol(j, r.HeldOut)
+	}
+	truth := make([]int, n)
+	for i, l := range labels {
+		truth[i], _ = slices.BinarySearch(classes, l)
+	}
+	if mr.Calibration, err = FitCalibration(z, truth); err != nil {
+		return nil, err
+	}
+	mr.Elapsed = time.Since(start)
 	return mr, nil
 }

@@ -67,6 +67,13 @@ type Result struct {
 	// bound, e.g. the signal variance of a separable active set, or a
 	// length scale collapsing to the floor. nil when θ was not optimised.
 	AtBound []bool
+	// HeldOut is, for every training point i, the latent z_i =
+	// m_i/√(1+v_i) of a predictive distribution that did not see its label
+	// (heldOutLatents): the data that calibration is fitted on. Calibration
+	// is that fit for this binary classifier (Platt scaling of z). Both
+	// are nil for a run stopped early.
+	HeldOut     []float64
+	Calibration *Calibration
 	// NotConverged is set when the EP run that gave the classifier's
 	// sites hit its sweep cap (Options.EP.MaxSweeps, or FinalTol's run):
 	// the classifier uses the last iterate. Batches[i].NotConverged
@@ -134,10 +141,26 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	case Full:
 		res, err = trainFull(ctx, x, y, c, r)
 	}
-	if err != nil || c.Augment == 0 {
+	if err == nil && c.Augment != 0 {
+		res, err = augmentRetrain(ctx, c, r, class, res)
+	}
+	if err != nil {
 		return res, err
 	}
-	return augmentRetrain(ctx, c, r, class, res)
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	// The held-out latents of every training point and the binary
+	// calibration fitted on them.
+	res.HeldOut = heldOutLatents(r, res.Model, x)
+	truth := make([]int, len(y))
+	for i, v := range y {
+		if v > 0 {
+			truth[i] = 1
+		}
+	}
+	res.Calibration, err = FitCalibration(mat.NewDense(len(y), 1, res.HeldOut), truth)
+	return res, err
 }
 
 // trainer runs paper Algorithm 1.

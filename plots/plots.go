@@ -333,3 +333,70 @@ func Reliability(path string, prob []float64, outcome []bool, bins int) error {
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
 	return save(p, path)
 }
+
+// ReliabilitySeries is one model's predictions for Reliabilities: the
+// probability it gave its predicted class (Conf) and whether that class was
+// right.
+type ReliabilitySeries struct {
+	Name    string
+	Conf    []float64
+	Correct []bool
+}
+
+// Reliabilities writes a reliability diagram of top-label confidence for
+// several series on the same axes (for example raw and calibrated
+// probabilities): each series' points are binned by confidence into bins
+// equal-width bins, and each non-empty bin's mean confidence is plotted
+// against its accuracy.
+func Reliabilities(path string, bins int, series ...ReliabilitySeries) error {
+	if bins <= 0 {
+		bins = 15
+	}
+	p := newPlot("Reliability of the predicted class", "confidence (probability of the predicted class)", "accuracy")
+	diag, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
+	if err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	diag.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	diag.Color = color.Gray{Y: 120}
+	p.Add(diag)
+	p.Legend.Add("perfect calibration", diag)
+	for k, s := range series {
+		if len(s.Conf) == 0 || len(s.Conf) != len(s.Correct) {
+			return fmt.Errorf("plots: Reliabilities: series %q has %d confidences and %d outcomes", s.Name, len(s.Conf), len(s.Correct))
+		}
+		sum, hit, cnt := make([]float64, bins), make([]float64, bins), make([]float64, bins)
+		for i, c := range s.Conf {
+			if !(c >= 0 && c <= 1) {
+				return fmt.Errorf("plots: Reliabilities: series %q confidence %d is %v", s.Name, i, c)
+			}
+			b := min(int(c*float64(bins)), bins-1)
+			sum[b] += c
+			cnt[b]++
+			if s.Correct[i] {
+				hit[b]++
+			}
+		}
+		var xy plotter.XYs
+		for b := range cnt {
+			if cnt[b] > 0 {
+				xy = append(xy, plotter.XY{X: sum[b] / cnt[b], Y: hit[b] / cnt[b]})
+			}
+		}
+		l, pts, err := plotter.NewLinePoints(xy)
+		if err != nil {
+			return fmt.Errorf("plots: %w", err)
+		}
+		l.Color, pts.Color = colour(k), colour(k)
+		l.Width = vg.Points(1.5)
+		pts.Shape = draw.CircleGlyph{}
+		p.Add(l, pts)
+		p.Legend.Add(s.Name, l, pts)
+	}
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Legend.XOffs = vg.Points(10)
+	p.Legend.YOffs = -vg.Points(6)
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
+	return save(p, path)
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -16,6 +17,15 @@ type dataFlags struct {
 	path, labels, format string
 	labelCol             int
 	maxMemGiB            float64
+	// raw ignores the model's calibration (registerRaw); notes receives
+	// the one-line notes of loading a model.
+	raw   bool
+	notes io.Writer
+}
+
+// registerRaw adds --raw, for the commands that predict.
+func (d *dataFlags) registerRaw(fs *flagSet) {
+	fs.BoolVar(&d.raw, "raw", false, "use the raw one-vs-rest probabilities q (paper eq. 4) instead of the model's calibrated ones")
 }
 
 // maxBytes is --max-mem in bytes.

@@ -123,6 +123,7 @@ rest), evaluates on a held-out test set and prints a summary. Takes seconds.`)
 	if err != nil {
 		return fail(stderr, "demo", err)
 	}
+	m.Calibration = rec.cal
 	elapsed := time.Since(start)
 	truth, err := truthIndex(m, test.Y, "demo test set")
 	if err != nil {

@@ -225,7 +225,7 @@ func TestTrainPredictEvalMulticlass(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("plot: %d %s", code, e)
 	}
-	for _, n := range []string{"per_class.png", "densities.png", "reliability.png", "error_vs_size.png", "trajectory.png"} {
+	for _, n := range []string{"per_class.png", "densities.png", "reliability.png", "calibration.png", "error_vs_size.png", "trajectory.png"} {
 		if st, err := os.Stat(filepath.Join(dir, n)); err != nil || st.Size() < 1000 {
 			t.Errorf("plot did not write %s: %v", n, err)
 		}
@@ -304,7 +304,7 @@ func TestTrainPlotsAndAugment(t *testing.T) {
 	if !strings.Contains(out, "test error") {
 		t.Errorf("train --test output: %s", out)
 	}
-	for _, n := range []string{"per_class.png", "densities.png", "reliability.png", "trajectory.png", "error_vs_size.png"} {
+	for _, n := range []string{"per_class.png", "densities.png", "reliability.png", "calibration.png", "trajectory.png", "error_vs_size.png"} {
 		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
 			t.Errorf("train --plots: %v", err)
 		}

@@ -22,8 +22,14 @@ type metrics struct {
 	Brier float64 `json:"brier"`
 	// NLP is the mean negative log predictive probability of the true
 	// class (natural log; probabilities are floored at 1e-300).
-	NLP     float64  `json:"nlp"`
-	Classes []string `json:"classes"`
+	NLP float64 `json:"nlp"`
+	// ECE is the expected calibration error of the predicted class's
+	// probability over 15 equal-width bins (passgp.ECE).
+	ECE float64 `json:"ece"`
+	// Calibrated says whether the probabilities are the model's
+	// calibrated ones (false: the raw q's, --raw or a version 1 model).
+	Calibrated bool     `json:"calibrated"`
+	Classes    []string `json:"classes"`
 	// PerClassError is the error among the test points of each class
 	// (NaN-free: a class without test points gets 0 and PerClassN 0).
 	PerClassError []float64 `json:"per_class_error"`
@@ -79,9 +85,11 @@ func computeMetrics(m *model.Model, prob, z *mat.Dense, truth []int) metrics {
 	}
 	wrong := make([]int, k)
 	var nerr int
+	conf, correct := make([]float64, n), make([]bool, n)
 	for i := 0; i < n; i++ {
 		row := prob.RawRowView(i)
 		t := truth[i]
+		conf[i], correct[i] = row[pred[i]], pred[i] == t
 		r.Confusion[t][pred[i]]++
 		r.PerClassN[t]++
 		if pred[i] != t {
@@ -99,11 +107,16 @@ func computeMetrics(m *model.Model, prob, z *mat.Dense, truth []int) metrics {
 	if n > 0 {
 		r.Error = float64(nerr) / float64(n)
 		r.Brier /= float64(n)
-		if m.Mode == model.OneVsRest {
+		r.Calibrated = m.Calibration != nil
+		switch {
+		case r.Calibrated:
+			r.NLP = m.Calibration.MeanNLL(z, calibrationTruth(m, truth))
+		case m.Mode == model.OneVsRest:
 			r.NLP = passgp.LatentNLPMulti(z, truth)
-		} else {
+		default:
 			r.NLP = passgp.LatentNLP(mat.Col(nil, 0, z), binaryTargets(m, truth, 0))
 		}
+		r.ECE = passgp.ECE(conf, correct, eceBins)
 	}
 	for c := range wrong {
 		if r.PerClassN[c] > 0 {
@@ -125,6 +138,23 @@ func computeMetrics(m *model.Model, prob, z *mat.Dense, truth []int) metrics {
 		r.ActiveSize = append(r.ActiveSize, len(b.Y))
 	}
 	return r
+}
+
+// eceBins is the number of bins of the expected calibration error.
+const eceBins = 15
+
+// calibrationTruth maps true output indices to the classes of m's
+// calibration (passgp.FitCalibration's: 1 for the positive class of a
+// binary model).
+func calibrationTruth(m *model.Model, truth []int) []int {
+	if m.Mode != model.PositiveVsRest {
+		return truth
+	}
+	t := make([]int, len(truth))
+	for i, v := range truth {
+		t[i] = 1 - v
+	}
+	return t
 }
 
 // binaryTargets returns the ±1 labels of binary classifier c of m for the
@@ -153,6 +183,11 @@ func (r *metrics) print(w io.Writer) {
 	fmt.Fprintf(w, "test error             %.4f (%.2f%%)\n", r.Error, 100*r.Error)
 	fmt.Fprintf(w, "Brier score            %.4f\n", r.Brier)
 	fmt.Fprintf(w, "mean neg. log pred.    %.4f\n", r.NLP)
+	cal := "calibrated"
+	if !r.Calibrated {
+		cal = "raw q"
+	}
+	fmt.Fprintf(w, "ECE (15 bins)          %.4f (%s probabilities)\n", r.ECE, cal)
 	fmt.Fprintf(w, "\nper class:\n  %-8s %8s %10s", "class", "n", "error")
 	if r.BinaryError != nil {
 		fmt.Fprintf(w, " %12s %8s %8s", "1-vs-rest", "Brier", "NLP")

@@ -27,10 +27,13 @@ func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
                     against the p_inc each model was trained with
   densities.png     predictive probability densities of correct and
                     incorrect predictions (paper Figure 5; first model)
-  reliability.png   reliability (calibration) diagram (first model)
+  reliability.png   reliability diagram of the binary classifiers' q (first model)
+  calibration.png   top-label reliability, raw q against calibrated (first model)
   trajectory.png    active set size per batch during training (first model)`)
 	var df dataFlags
 	df.register(fs, true)
+	df.registerRaw(fs)
+	df.notes = stderr
 	models := fs.String("model", "", "comma-separated model `FILES` (required)")
 	out := fs.String("out", "plots", "output `DIR`")
 	xAxis := fs.String("x", "size", "x axis of the several-model error plot: size (mean |A|) or p-inc")
@@ -86,7 +89,7 @@ func plotAll(ctx context.Context, models string, df *dataFlags, out, xAxis strin
 	if err := testPlots(out, first.m, first.prob, first.z, first.truth, &first.met); err != nil {
 		return nil, err
 	}
-	files := []string{"per_class.png", "densities.png", "reliability.png"}
+	files := []string{"per_class.png", "densities.png", "reliability.png", "calibration.png"}
 	if len(paths) > 1 {
 		idx := make([]int, len(sizes))
 		for i := range idx {
@@ -174,6 +177,29 @@ func testPlots(dir string, m *model.Model, prob, z *mat.Dense, truth []int, met 
 		}
 	}
 	if err := plots.Reliability(filepath.Join(dir, "reliability.png"), ps, outcome, 10); err != nil {
+		return err
+	}
+	// Top-label reliability of the raw q's against the calibrated
+	// probabilities (when the model has a calibration).
+	rawP := mat.NewDense(n, len(m.Outputs()), nil)
+	m.RawProbFromLatent(rawP, z)
+	rawPred := make([]int, n)
+	m.RawDecideFromLatent(rawPred, z)
+	top := func(p *mat.Dense, pred []int) plots.ReliabilitySeries {
+		s := plots.ReliabilitySeries{Conf: make([]float64, n), Correct: make([]bool, n)}
+		for i := range n {
+			s.Conf[i], s.Correct[i] = p.At(i, pred[i]), pred[i] == truth[i]
+		}
+		return s
+	}
+	series := []plots.ReliabilitySeries{top(rawP, rawPred)}
+	series[0].Name = "raw q (paper eq. 4)"
+	if m.Calibration != nil {
+		c := top(prob, pred)
+		c.Name = "calibrated"
+		series = append(series, c)
+	}
+	if err := plots.Reliabilities(filepath.Join(dir, "calibration.png"), 15, series...); err != nil {
 		return err
 	}
 	if m.Mode == model.OneVsRest {

@@ -37,6 +37,12 @@ func loadForPrediction(modelPath string, df *dataFlags) (*model.Model, *data.Dat
 	if err != nil {
 		return nil, nil, err
 	}
+	switch {
+	case df.raw:
+		m.Calibration = nil
+	case m.Calibration == nil && df.notes != nil:
+		fmt.Fprintf(df.notes, "passgp-fast: note: %s has no calibration (format version %d): its probabilities are the raw one-vs-rest q's\n", modelPath, m.FormatVersion)
+	}
 	ds, err := df.load(m.D())
 	if err != nil {
 		return nil, nil, err
@@ -73,11 +79,17 @@ func predictAll(ctx context.Context, m *model.Model, ds *data.Dataset) (prob, z 
 func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("predict", "--model M --data FILE [--labels FILE] [--out FILE]",
 		`Writes one CSV row per data point: the predicted class and the
-probability of every class (header: predicted,p_<class>,...). One-vs-rest
-probabilities are the classifiers' q(y=+1|x) normalised over the classes.
-Labels in the data file are ignored.`)
+probability of every class (header: predicted,p_<class>,...). The
+probabilities are the model's calibrated ones (fitted on held-out
+predictions of the training points when it was trained) and the predicted
+class is the most probable; with --raw, or for a model file of format
+version 1, they are the classifiers' q(y=+1|x) (paper eq. 4), normalised
+over the classes for one-vs-rest models. Labels in the data file are
+ignored.`)
 	var df dataFlags
 	df.register(fs, true)
+	df.registerRaw(fs)
+	df.notes = stderr
 	modelPath := fs.String("model", "", "model `FILE` written by train (required)")
 	out := fs.String("out", "", "output CSV `FILE` (default: standard output)")
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
@@ -144,10 +156,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		`Evaluates a model on labelled data: test error, Brier score (mean over
 points of the squared distance between the class probability vector and
 the one-hot truth), mean negative log predictive probability of the true
-class, per-class error (and, for one-vs-rest models, each binary
+class, expected calibration error (ECE: 15 equal-width bins of the
+predicted class's probability), per-class error (and, for one-vs-rest models, each binary
 classifier's error: the paper's per-digit error) and the confusion matrix.`)
 	var df dataFlags
 	df.register(fs, true)
+	df.registerRaw(fs)
+	df.notes = stderr
 	modelPath := fs.String("model", "", "model `FILE` written by train (required)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the report")
 	if code, ok := fs.parse(args, stdout, stderr); !ok {

@@ -383,6 +383,7 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 	if err != nil {
 		return 0, err
 	}
+	m.Calibration = rec.cal
 	if err := model.Save(t.modelOut, m); err != nil {
 		return 0, err
 	}
@@ -434,6 +435,8 @@ type recorder struct {
 	lastSave *time.Time
 	cancel   func()
 	ckErr    error
+	// cal is the calibration the library fitted on the training data.
+	cal *passgp.Calibration
 }
 
 // label is the name of classifier k: its positive class.
@@ -498,7 +501,13 @@ func (r *recorder) train(ctx context.Context, x *mat.Dense, y []float64, o passg
 // with passgp.Train.
 func (r *recorder) trainBinary(ctx context.Context, x *mat.Dense, y []float64, o passgp.Options) error {
 	if r.cp.Current > 0 {
-		return nil
+		// Resumed after the classifier finished: fit its calibration.
+		b, err := r.cp.Done[0].Build()
+		if err != nil {
+			return err
+		}
+		r.cal, err = passgp.CalibrateBinary(b, x, y)
+		return err
 	}
 	name := model.FormatLabel(r.label(0))
 	r.pr.setClass(0)
@@ -513,6 +522,7 @@ func (r *recorder) trainBinary(ctx context.Context, x *mat.Dense, y []float64, o
 		return fmt.Errorf("classifier %s: %w", name, err)
 	}
 	r.done(0, res)
+	r.cal = res.Calibration
 	return nil
 }
 
@@ -549,7 +559,10 @@ func (r *recorder) trainMulti(ctx context.Context, x *mat.Dense, labels []float6
 	}
 	o.Checkpoint = func(s *passgp.State) { r.batch(index[s.Class], s) }
 	o.ClassDone = func(c float64, res *passgp.Result) { r.done(index[c], res) }
-	_, err := passgp.TrainMulti(ctx, x, labels, &o)
+	mr, err := passgp.TrainMulti(ctx, x, labels, &o)
+	if err == nil {
+		r.cal = mr.Calibration
+	}
 	return err
 }
 

@@ -1,0 +1,41 @@
+package passgp
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// heldOutLatents returns, for every row i of the training data x, the
+// latent z_i = m_i/√(1+v_i) of a predictive distribution that did not see
+// point i's label: the cavity (leave-one-out) marginal of an active point
+// (paper eq. 3) and the predictive marginal of an inactive point (paper
+// eq. 4), which the final posterior never saw. One scoring pass over the
+// inactive points, O(N·M²) time and O(chunk·M) memory. b.Active holds
+// indices into x (-1 for points of the invariance stage, skipped).
+func heldOutLatents(r *runner, b *Binary, x *mat.Dense) []float64 {
+	n, _ := x.Dims()
+	z := make([]float64, n)
+	inA := make([]bool, n)
+	m := len(b.Y)
+	cm, cv := make([]float64, m), make([]float64, m)
+	b.Post.CavityTo(cm, cv)
+	for k, a := range b.Active {
+		if a >= 0 && a < n {
+			inA[a] = true
+			z[a] = cm[k] / math.Sqrt(1+cv[k])
+		}
+	}
+	var rows []int
+	for i, in := range inA {
+		if !in {
+			rows = append(rows, i)
+		}
+	}
+	mean, vr := make([]float64, len(rows)), make([]float64, len(rows))
+	r.predictRows(b.Post, b.Kernel, b.X, x, rows, mean, vr)
+	for k, i := range rows {
+		z[i] = mean[k] / sqrtPos(1+vr[k])
+	}
+	return z
+}
