@@ -703,3 +703,40 @@ func TestCLIMatchesLibrary(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibratedCLI: train stores a calibration fitted on the training
+// data only (the same whatever --test file is given), eval reports it with
+// the ECE, --raw and version 1 models give the raw q's (with a note for
+// the latter).
+func TestCalibratedCLI(t *testing.T) {
+	f := newFixture(t)
+	var cals []*passgp.Calibration
+	for i, test := range []string{f.test, f.train} {
+		m := filepath.Join(f.dir, fmt.Sprintf("c%d.pgp", i))
+		if code, _, e := runCLI(t, append([]string{"train", "--data", f.train, "--model", m, "--test", test}, fast...)...); code != 0 {
+			t.Fatalf("train: %s", e)
+		}
+		mod, err := model.Load(m)
+		if err != nil || mod.Calibration == nil || mod.FormatVersion != model.Version {
+			t.Fatalf("model: %v, calibration %v", err, mod.Calibration)
+		}
+		cals = append(cals, mod.Calibration)
+	}
+	if cals[0].A != cals[1].A || !slices.Equal(cals[0].B, cals[1].B) {
+		t.Errorf("the calibration depends on the --test file: %+v %+v", cals[0], cals[1])
+	}
+	m := filepath.Join(f.dir, "c0.pgp")
+	var got, raw metrics
+	_, out, e := runCLI(t, "eval", "--model", m, "--data", f.test, "--json")
+	if err := json.Unmarshal([]byte(out), &got); err != nil || !got.Calibrated || !(got.ECE >= 0 && got.ECE < 1) || strings.Contains(e, "note") {
+		t.Fatalf("eval: %v %+v %q", err, got, e)
+	}
+	_, out, _ = runCLI(t, "eval", "--model", m, "--data", f.test, "--json", "--raw")
+	if err := json.Unmarshal([]byte(out), &raw); err != nil || raw.Calibrated || raw.Brier == got.Brier {
+		t.Fatalf("eval --raw: %v %+v", err, raw)
+	}
+	code, _, e := runCLI(t, "eval", "--model", "../../model/testdata/multi_v1.pgp", "--data", "../../model/testdata/points.libsvm")
+	if code != 0 || !strings.Contains(e, "has no calibration (format version 1)") {
+		t.Errorf("version 1 model: code %d, stderr %q", code, e)
+	}
+}

@@ -1,0 +1,151 @@
+package passgp
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestCalibrationRecoversProbabilities: latents whose class probabilities
+// are known, p(+1) = σ(2z + 0.3), give back that map, and the calibrated
+// probabilities of a fresh sample have an ECE below 0.02 (20,000 points,
+// seeded).
+func TestCalibrationRecoversProbabilities(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	sample := func(n int) (*mat.Dense, []int) {
+		z := mat.NewDense(n, 1, nil)
+		truth := make([]int, n)
+		for i := range n {
+			v := 1.5 * rng.NormFloat64()
+			z.Set(i, 0, v)
+			if rng.Float64() < sigmoid(2*v+0.3) {
+				truth[i] = 1
+			}
+		}
+		return z, truth
+	}
+	z, truth := sample(20000)
+	c, err := FitCalibration(z, truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(c.A-2) > 0.1 || math.Abs(c.B[0]-0.3) > 0.1 {
+		t.Errorf("fitted A = %v, B = %v; want about 2 and 0.3", c.A, c.B)
+	}
+	zt, tt := sample(20000)
+	p := mat.NewDense(20000, 2, nil)
+	c.ProbTo(p, zt)
+	conf, correct := make([]float64, 20000), make([]bool, 20000)
+	for i := range conf {
+		d := c.Decide(zt.RawRowView(i))
+		conf[i], correct[i] = p.At(i, d), d == tt[i]
+	}
+	if e := ECE(conf, correct, 15); e > 0.02 {
+		t.Errorf("ECE of the calibrated probabilities %v > 0.02", e)
+	}
+}
+
+// TestCalibrationProperties: calibrated probabilities sum to one, each
+// class's probability increases with its own latent, and the decision is
+// the most probable class.
+func TestCalibrationProperties(t *testing.T) {
+	c := &Calibration{A: 1.7, B: []float64{0.2, -0.4, 0.1}}
+	rng := rand.New(rand.NewPCG(3, 4))
+	z := mat.NewDense(50, 3, nil)
+	for i := range 50 {
+		for j := range 3 {
+			z.Set(i, j, 3*rng.NormFloat64())
+		}
+	}
+	p := mat.NewDense(50, 3, nil)
+	c.ProbTo(p, z)
+	for i := range 50 {
+		row := p.RawRowView(i)
+		if math.Abs(floats.Sum(row)-1) > 1e-12 {
+			t.Fatalf("row %d sums to %v", i, floats.Sum(row))
+		}
+		if d := c.Decide(z.RawRowView(i)); d != floats.MaxIdx(row) {
+			t.Errorf("row %d: decision %d, most probable %d", i, d, floats.MaxIdx(row))
+		}
+		for j := range 3 {
+			up := mat.DenseCopyOf(z.Slice(i, i+1, 0, 3))
+			up.Set(0, j, up.At(0, j)+0.5)
+			q := mat.NewDense(1, 3, nil)
+			c.ProbTo(q, up)
+			if !(q.At(0, j) > row[j]) {
+				t.Errorf("row %d: p_%d did not increase with z_%d", i, j, j)
+			}
+		}
+	}
+	// Binary: two columns that sum to one, decreasing and increasing.
+	cb := &Calibration{A: 2, B: []float64{-0.5}}
+	zb := mat.NewDense(3, 1, []float64{-40, 0.25, 40})
+	pb := mat.NewDense(3, 2, nil)
+	cb.ProbTo(pb, zb)
+	if pb.At(0, 1) >= pb.At(1, 1) || pb.At(1, 1) >= pb.At(2, 1) || pb.At(2, 0) <= 0 || math.Abs(pb.At(1, 0)+pb.At(1, 1)-1) > 1e-15 {
+		t.Errorf("binary probabilities %v", mat.Formatted(pb))
+	}
+	if nll := cb.MeanNLL(zb.Slice(2, 3, 0, 1).(*mat.Dense), []int{0}); nll < 79 {
+		t.Errorf("NLL of a confident mistake %v, want about 79.5", nll)
+	}
+}
+
+// TestCalibrationFromTrainingDataOnly: TrainMulti's calibration is the fit
+// on the training points' held-out latents and nothing else, and seeded
+// runs give the same calibration for 1 and 2 threads.
+func TestCalibrationFromTrainingDataOnly(t *testing.T) {
+	x, y := wide(360, 8, 31)
+	labels := make([]float64, len(y))
+	for i := range labels {
+		labels[i] = float64(i % 3)
+		if y[i] > 0 && i%3 == 0 {
+			labels[i] = 3
+		}
+	}
+	run := func(th int) *MultiResult {
+		mr, err := TrainMulti(context.Background(), x, labels, &Options{Init: 30, Sub: 3, Passes: 1, Seed: 6, HypMaxEvals: 2, Threads: th})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mr
+	}
+	var a, b *MultiResult
+	withBLASThreads(1, func() { a, b = run(1), run(2) })
+	if a.Calibration.A != b.Calibration.A || !slices.Equal(a.Calibration.B, b.Calibration.B) {
+		t.Errorf("calibration differs between 1 and 2 threads: %+v %+v", a.Calibration, b.Calibration)
+	}
+	n := len(labels)
+	z := mat.NewDense(n, 4, nil)
+	for j, r := range a.PerClass {
+		if len(r.HeldOut) != n {
+			t.Fatalf("class %d: %d held-out latents for %d points", j, len(r.HeldOut), n)
+		}
+		z.SetCol(j, r.HeldOut)
+	}
+	truth := make([]int, n)
+	for i, l := range labels {
+		truth[i], _ = slices.BinarySearch(a.Model.Classes, l)
+	}
+	c, err := FitCalibration(z, truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.A != a.Calibration.A || !slices.Equal(c.B, a.Calibration.B) {
+		t.Errorf("TrainMulti's calibration %+v is not the fit on the held-out latents %+v", a.Calibration, c)
+	}
+	// The held-out latent of an active point is its cavity's, not the
+	// posterior's that saw its label.
+	bin := a.Model.Models[0]
+	cm, cv := make([]float64, len(bin.Y)), make([]float64, len(bin.Y))
+	bin.Post.CavityTo(cm, cv)
+	for k, i := range bin.Active {
+		if w := cm[k] / math.Sqrt(1+cv[k]); a.PerClass[0].HeldOut[i] != w {
+			t.Fatalf("active point %d: held-out %v, cavity %v", i, a.PerClass[0].HeldOut[i], w)
+		}
+	}
+}
