@@ -64,17 +64,8 @@ func FormatLabel(c float64) string { return fmt.Sprintf("%v", c) }
 // RawTo sets dst[i][k] (n×len(Binaries)) to q(y=+1|x_i) of binary
 // classifier k (paper eq. 4).
 func (m *Model) RawTo(dst, x *mat.Dense) {
-	n, _ := x.Dims()
-	if r, c := dst.Dims(); r != n || c != len(m.Binaries) {
-		panic("model: RawTo: destination has the wrong shape")
-	}
-	q := make([]float64, n)
-	for k, b := range m.Binaries {
-		b.PredictTo(q, x)
-		for i, p := range q {
-			dst.Set(i, k, p)
-		}
-	}
+	m.LatentTo(dst, x)
+	dst.Apply(func(_, _ int, z float64) float64 { return ep.Phi(z) }, dst)
 }
 
 // LatentTo sets dst[i][k] (n×len(Binaries)) to z = m/√(1+v) of binary

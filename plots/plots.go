@@ -302,12 +302,10 @@ func Reliability(path string, prob []float64, outcome []bool, bins int) error {
 		labels = append(labels, fmt.Sprintf("%d", int(cnt[b])))
 	}
 	p := newPlot("Reliability diagram", "mean predicted probability", "observed frequency")
-	diag, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
+	diag, err := diagonal()
 	if err != nil {
-		return fmt.Errorf("plots: %w", err)
+		return err
 	}
-	diag.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-	diag.Color = color.Gray{Y: 120}
 	l, pts, err := plotter.NewLinePoints(xy)
 	if err != nil {
 		return fmt.Errorf("plots: %w", err)
@@ -353,12 +351,10 @@ func Reliabilities(path string, bins int, series ...ReliabilitySeries) error {
 		bins = 15
 	}
 	p := newPlot("Reliability of the predicted class", "confidence (probability of the predicted class)", "accuracy")
-	diag, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
+	diag, err := diagonal()
 	if err != nil {
-		return fmt.Errorf("plots: %w", err)
+		return err
 	}
-	diag.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-	diag.Color = color.Gray{Y: 120}
 	p.Add(diag)
 	p.Legend.Add("perfect calibration", diag)
 	for k, s := range series {
@@ -399,4 +395,15 @@ func Reliabilities(path string, bins int, series ...ReliabilitySeries) error {
 	p.Legend.YOffs = -vg.Points(6)
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
 	return save(p, path)
+}
+
+// diagonal returns the dashed grey line of perfect calibration.
+func diagonal() (*plotter.Line, error) {
+	diag, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
+	if err != nil {
+		return nil, fmt.Errorf("plots: %w", err)
+	}
+	diag.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	diag.Color = color.Gray{Y: 120}
+	return diag, nil
 }
