@@ -1,6 +1,7 @@
 package passgp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -232,7 +233,10 @@ func CalibrateBinary(b *Binary, x *mat.Dense, y []float64) (*Calibration, error)
 	if len(y) != n {
 		return nil, fmt.Errorf("passgp: CalibrateBinary: %d labels for %d rows", len(y), n)
 	}
-	z := heldOutLatents(&runner{threads: la.Threads()}, b, x)
+	z, err := heldOutLatents(context.Background(), &runner{threads: la.Threads()}, b, x)
+	if err != nil {
+		return nil, err
+	}
 	truth := make([]int, n)
 	for i, v := range y {
 		if v > 0 {

@@ -1,6 +1,7 @@
 package passgp
 
 import (
+	"context"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -12,8 +13,9 @@ import (
 // (paper eq. 3) and the predictive marginal of an inactive point (paper
 // eq. 4), which the final posterior never saw. One scoring pass over the
 // inactive points, O(N·M²) time and O(chunk·M) memory. b.Active holds
-// indices into x (-1 for points of the invariance stage, skipped).
-func heldOutLatents(r *runner, b *Binary, x *mat.Dense) []float64 {
+// indices into x (-1 for points of the invariance stage, skipped). It
+// returns ctx.Err() within one scoring chunk of a cancellation.
+func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense) ([]float64, error) {
 	n, _ := x.Dims()
 	z := make([]float64, n)
 	inA := make([]bool, n)
@@ -33,9 +35,11 @@ func heldOutLatents(r *runner, b *Binary, x *mat.Dense) []float64 {
 		}
 	}
 	mean, vr := make([]float64, len(rows)), make([]float64, len(rows))
-	r.predictRows(b.Post, b.Kernel, b.X, x, rows, mean, vr)
+	if err := r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, rows, mean, vr); err != nil {
+		return nil, err
+	}
 	for k, i := range rows {
 		z[i] = mean[k] / sqrtPos(1+vr[k])
 	}
-	return z
+	return z, nil
 }

@@ -240,7 +240,10 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 	z := mat.NewDense(n, len(classes), nil)
 	for j, r := range results {
 		if r.HeldOut == nil {
-			r.HeldOut = heldOutLatents(&runner{threads: base.threads}, r.Model, x)
+			var err error
+			if r.HeldOut, err = heldOutLatents(ctx, &runner{threads: base.threads}, r.Model, x); err != nil {
+				return mr, err
+			}
 		}
 		z.SetCol(j, r.HeldOut)
 	}

@@ -152,7 +152,9 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	}
 	// The held-out latents of every training point and the binary
 	// calibration fitted on them.
-	res.HeldOut = heldOutLatents(r, res.Model, x)
+	if res.HeldOut, err = heldOutLatents(ctx, r, res.Model, x); err != nil {
+		return res, err
+	}
 	truth := make([]int, len(y))
 	for i, v := range y {
 		if v > 0 {
@@ -409,7 +411,9 @@ func (t *trainer) batch(ctx context.Context) error {
 	}
 	mean := make([]float64, len(cand))
 	vr := make([]float64, len(cand))
-	t.r.predictRows(post, t.k, xa, t.x, cand, mean, vr)
+	if err := t.r.predictRowsContext(ctx, post, t.k, xa, t.x, cand, mean, vr); err != nil {
+		return err
+	}
 	q := make([]float64, len(cand))
 	for i, n := range cand {
 		q[i] = predProb(t.y[n], mean[i], vr[i])

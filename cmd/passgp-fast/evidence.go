@@ -46,7 +46,7 @@ log θ, in the order of --theta (SPEC.md section 1):
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
-	res, err := evidence(&df, &kf, *schedule, *tol, *maxSweeps, *maxGB)
+	res, err := evidence(ctx, &df, &kf, *schedule, *tol, *maxSweeps, *maxGB)
 	if err != nil {
 		return exitFor(stderr, "evidence", err)
 	}
@@ -61,7 +61,7 @@ log θ, in the order of --theta (SPEC.md section 1):
 	return exitOK
 }
 
-func evidence(df *dataFlags, kf *kernelFlags, schedule string, tol float64, maxSweeps int, maxGB float64) (*evidenceResult, error) {
+func evidence(ctx context.Context, df *dataFlags, kf *kernelFlags, schedule string, tol float64, maxSweeps int, maxGB float64) (*evidenceResult, error) {
 	if df.path == "" {
 		return nil, errUsage("--data FILE is required")
 	}
@@ -108,7 +108,7 @@ func evidence(df *dataFlags, kf *kernelFlags, schedule string, tol float64, maxS
 	if err != nil {
 		return nil, err
 	}
-	post, err := ep.Infer(k, ds.Dense(), y, nil, &o)
+	post, err := ep.InferContext(ctx, k, ds.Dense(), y, nil, &o)
 	if err != nil {
 		var nc *ep.NotConvergedError
 		if errors.As(err, &nc) {

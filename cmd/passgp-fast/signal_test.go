@@ -122,9 +122,10 @@ func TestSignalExitCodes(t *testing.T) {
 	}
 }
 
-// TestSignalEval: eval blocked on its input (a FIFO with no data yet) is
-// signalled, then its input ends; it exits with the signal's code, not
-// with the data error.
+// TestSignalEval: every command that reads a data file (eval, predict,
+// evidence, plot, train), blocked on its input (a FIFO with no data yet),
+// is signalled, then its input ends; it exits with the signal's code
+// (130 for SIGINT, 143 for SIGTERM), not with the data error.
 func TestSignalEval(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
@@ -135,11 +136,33 @@ func TestSignalEval(t *testing.T) {
 	if code, _, e := runCLI(t, append([]string{"train", "--data", f.bin, "--model", m}, fast...)...); code != 0 {
 		t.Fatalf("train: %s", e)
 	}
-	fifo := filepath.Join(f.dir, "fifo.libsvm")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip("no FIFOs here:", err)
+	for _, tc := range []struct {
+		name string
+		args []string // the FIFO is appended
+	}{
+		{"eval", []string{"eval", "--model", m, "--data"}},
+		{"predict", []string{"predict", "--model", m, "--data"}},
+		{"evidence", []string{"evidence", "--kernel", "se", "--theta", "1,1,0.01", "--data"}},
+		{"plot", []string{"plot", "--model", m, "--out", filepath.Join(f.dir, "plots"), "--data"}},
+		{"train", []string{"train", "--method", "full", "--model", filepath.Join(f.dir, "full.pgp"), "--data"}},
+	} {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+			t.Run(tc.name+" "+sig.String(), func(t *testing.T) {
+				fifo := filepath.Join(t.TempDir(), "fifo.libsvm")
+				if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+					t.Skip("no FIFOs here:", err)
+				}
+				signalFIFO(t, bin, append(tc.args, fifo), fifo, sig)
+			})
+		}
 	}
-	cmd := exec.Command(bin, "eval", "--model", m, "--data", fifo)
+}
+
+// signalFIFO runs bin with args, which reads the FIFO fifo, sends sig once
+// the command has opened it, ends the input once the signal has been
+// handled and checks the exit code, 128 + sig.
+func signalFIFO(t *testing.T, bin string, args []string, fifo string, sig syscall.Signal) {
+	cmd := exec.Command(bin, args...)
 	pipe, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -169,13 +192,13 @@ func TestSignalEval(t *testing.T) {
 			}
 		}
 	}()
-	// Opening the FIFO for writing returns once eval has opened it for
-	// reading, that is, once main is running.
+	// Opening the FIFO for writing returns once the command has opened it
+	// for reading, that is, once main is running.
 	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	// The input ends once the signal has been handled.
@@ -184,8 +207,8 @@ func TestSignalEval(t *testing.T) {
 	<-copied
 	err = cmd.Wait()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 143 {
-		t.Fatalf("exit: %v, want 143; stderr:\n%s", err, stderr.String())
+	if want := 128 + int(sig); !errors.As(err, &ee) || ee.ExitCode() != want {
+		t.Fatalf("exit: %v, want %d; stderr:\n%s", err, want, stderr.String())
 	}
 }
 
