@@ -38,6 +38,8 @@ func TestGradientFiniteDifference(t *testing.T) {
 		kernel.SE{Var: 2, Len2: 0.7, Jitter: 1e-3},
 		kernel.SELin{SE: kernel.SE{Var: 1.5, Len2: 1.2, Jitter: 1e-2}, Lin: 0.4},
 		kernel.Poly{Var: 1.2, Jitter: 1e-2, Degree: 3, Gamma: 0.8},
+		kernel.SEARD{Var: 2, Len2: []float64{0.7, 2.1}, Jitter: 1e-3},
+		kernel.SEARDBias{SEARD: kernel.SEARD{Var: 1.5, Len2: []float64{3, 0.4}, Jitter: 1e-2}, Bias: 0.6},
 	}
 	const h = 1e-4
 	o := &Options{Tol: 1e-13, SiteTol: 1e-12, MaxSweeps: 1000}

@@ -11,7 +11,7 @@ import (
 // Kernel is a covariance function with positive hyperparameters θ, given in
 // the paper's order (Params). Implementations are immutable values.
 type Kernel interface {
-	// Name is "se", "se+lin", "se+bias" or "poly".
+	// Name is "se", "se+lin", "se+bias", "seard", "seard+bias" or "poly".
 	Name() string
 	// Params returns a copy of θ in the paper's order.
 	Params() []float64
@@ -37,14 +37,32 @@ type Kernel interface {
 	GradTraceTo(dst []float64, w, x *mat.Dense)
 }
 
-// New returns the kernel called name ("se", "se+lin", "se+bias" or
-// "poly") with hyperparameters theta in the paper's order: se [t1,t2,t3],
-// se+lin and se+bias [t1,t2,t3,t4], poly [t1,t3]. degree and gamma are used by poly only
-// (gamma 0 means 1/d). It returns an error for unknown names, a wrong
-// number of parameters, or non-positive or non-finite values.
+// New returns the kernel called name ("se", "se+lin", "se+bias", "seard",
+// "seard+bias" or "poly") with hyperparameters theta in the paper's order:
+// se [t1,t2,t3], se+lin and se+bias [t1,t2,t3,t4], poly [t1,t3], seard
+// [t1,t2_1..t2_d,t3] and seard+bias [t1,t2_1..t2_d,t3,t4]. degree and gamma
+// are used by poly only (gamma 0 means 1/d). The ARD kernels take d from
+// len(theta), so they need theta (NewSEARD builds one for a given d). It
+// returns an error for unknown names, a wrong number of parameters, or
+// non-positive or non-finite values.
 func New(name string, theta []float64, degree int, gamma float64) (Kernel, error) {
 	var k Kernel
-	switch strings.ToLower(name) {
+	switch lname := strings.ToLower(name); lname {
+	case "seard", "ard", "seard+bias", "ard+bias":
+		bias := strings.HasSuffix(lname, "+bias")
+		nb := 0
+		if bias {
+			nb = 1
+		}
+		if len(theta) < 3+nb {
+			return nil, fmt.Errorf("kernel: %s takes d+%d hyperparameters [t1, t2_1..t2_d, t3%s] (d >= 1), got %d", name, 2+nb, map[bool]string{true: ", t4"}[bias], len(theta))
+		}
+		a := NewSEARD(len(theta)-2-nb, 1, 1, 1e-6)
+		if bias {
+			k = SEARDBias{SEARD: a, Bias: 1}
+		} else {
+			k = a
+		}
 	case "se", "rbf":
 		k = SE{Var: 1, Len2: 1, Jitter: 1e-6}
 	case "se+lin", "selin":
@@ -60,7 +78,7 @@ func New(name string, theta []float64, degree int, gamma float64) (Kernel, error
 		}
 		k = Poly{Var: 1, Jitter: 1e-6, Degree: degree, Gamma: gamma}
 	default:
-		return nil, fmt.Errorf("kernel: unknown kernel %q (want se, se+lin, se+bias or poly)", name)
+		return nil, fmt.Errorf("kernel: unknown kernel %q (want se, se+lin, se+bias, seard, seard+bias or poly)", name)
 	}
 	if theta == nil {
 		return k, nil

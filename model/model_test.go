@@ -81,6 +81,8 @@ var kernels = []kernel.Kernel{
 	kernel.SEBias{SE: kernel.SE{Var: 1.5, Len2: 2, Jitter: 1e-2}, Bias: 0.7},
 	kernel.Poly{Var: 1, Jitter: 1e-2, Degree: 3, Gamma: 0},
 	kernel.Poly{Var: 0.5, Jitter: 1e-2, Degree: 2, Gamma: 0.3},
+	kernel.SEARD{Var: 2, Len2: []float64{1, 3, 0.5, 9, 2.5}, Jitter: 1e-3}, // d = 5, as toyModel
+	kernel.SEARDBias{SEARD: kernel.SEARD{Var: 1.5, Len2: []float64{2, 2, 40, 1, 0.7}, Jitter: 1e-2}, Bias: 0.7},
 }
 
 func testInputs(seed uint64, n, d int) *mat.Dense {
@@ -110,7 +112,8 @@ func TestRoundTripBitIdentical(t *testing.T) {
 			if got.Mode != m.Mode || !bitsEqual(got.Classes, m.Classes) || string(got.Options) != string(m.Options) {
 				t.Fatalf("%v %s: header fields differ", mode, k.Name())
 			}
-			if got.Binaries[0].Kernel != m.Binaries[0].Kernel {
+			// Name and θ bits, since the ARD kernels hold a slice (not comparable with !=).
+			if gk, mk := got.Binaries[0].Kernel, m.Binaries[0].Kernel; gk.Name() != mk.Name() || !bitsEqual(gk.Params(), mk.Params()) {
 				t.Fatalf("%v: kernel %#v, want %#v", mode, got.Binaries[0].Kernel, m.Binaries[0].Kernel)
 			}
 			for i, b := range m.Binaries {

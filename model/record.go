@@ -46,7 +46,7 @@ type Batch struct {
 // Classifier is one stored binary classifier in plain form: everything
 // ep.FromSites needs to rebuild its posterior.
 type Classifier struct {
-	Kernel string    // "se", "se+lin", "se+bias" or "poly"
+	Kernel string    // "se", "se+lin", "se+bias", "seard", "seard+bias" or "poly"
 	Theta  []float64 // hyperparameters in the paper's order (kernel.Kernel.Params)
 	Degree int       // poly only
 	Gamma  float64   // poly only; 0 means 1/d
@@ -266,6 +266,14 @@ func (c *Classifier) validate() error {
 	case "se+lin", "se+bias":
 		if len(c.Theta) != 4 {
 			return fmt.Errorf("kernel %s needs 4 hyperparameters, has %d", c.Kernel, len(c.Theta))
+		}
+	case "seard", "seard+bias":
+		np := c.D + 2
+		if c.Kernel == "seard+bias" {
+			np++
+		}
+		if c.D < 1 || len(c.Theta) != np {
+			return fmt.Errorf("kernel %s for %d features needs %d hyperparameters, has %d", c.Kernel, c.D, np, len(c.Theta))
 		}
 	case "poly":
 		if len(c.Theta) != 2 {

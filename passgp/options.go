@@ -186,9 +186,10 @@ func DefaultKernel(m Method, d int) kernel.Kernel {
 	return k
 }
 
-// StartKernel returns the kernel called name ("se", "se+lin" or
-// "se+bias") with DefaultKernel's start values for d inputs: the SE part
-// t1 = 4, t2 = d/4, t3 = 1e-2, a linear part 1/d and a bias 1. ok is false
+// StartKernel returns the kernel called name ("se", "se+lin", "se+bias",
+// "seard" or "seard+bias") with DefaultKernel's start values for d inputs:
+// the SE part t1 = 4, t2 = d/4, t3 = 1e-2 (for ARD every t2_k = d/4, which
+// is the SE start), a linear part 1/d and a bias 1. ok is false
 // for other names (poly has no input-scaled start: see kernel.New).
 func StartKernel(name string, d int) (k kernel.Kernel, ok bool) {
 	se := kernel.SE{Var: 4, Len2: math.Max(float64(d)/4, 1e-3), Jitter: 1e-2}
@@ -199,6 +200,10 @@ func StartKernel(name string, d int) (k kernel.Kernel, ok bool) {
 		return kernel.SELin{SE: se, Lin: 1 / math.Max(float64(d), 1)}, true
 	case "se+bias":
 		return kernel.SEBias{SE: se, Bias: 1}, true
+	case "seard":
+		return kernel.NewSEARD(d, se.Var, se.Len2, se.Jitter), true
+	case "seard+bias":
+		return kernel.SEARDBias{SEARD: kernel.NewSEARD(d, se.Var, se.Len2, se.Jitter), Bias: 1}, true
 	}
 	return nil, false
 }

@@ -26,13 +26,15 @@ type evidenceResult struct {
 }
 
 func runEvidence(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("evidence", "--data FILE --kernel se|se+lin|se+bias|poly [--degree P] [--gamma G] --theta t1,t2,... [--json]",
+	fs := newFlags("evidence", "--data FILE --kernel se|se+lin|se+bias|seard|seard+bias|poly [--degree P] [--gamma G] --theta t1,t2,... [--json]",
 		`Runs EP on every point of a binary data set (labels: two distinct values,
 the larger is +1) and prints log Z_EP and its gradient with respect to
 log θ, in the order of --theta (SPEC.md section 1):
   se      t1,t2,t3     signal variance, squared length scale, jitter
   se+lin  t1,t2,t3,t4  SE plus linear weight t4
   se+bias t1,t2,t3,t4  SE plus constant (bias variance) t4
+  seard   t1,t2_1,..,t2_d,t3     SE with a squared length scale per feature
+  seard+bias t1,t2_1,..,t2_d,t3,t4  seard plus constant t4
   poly    t1,t3        signal variance, jitter (degree and gamma are fixed)`)
 	var df dataFlags
 	df.register(fs, true)
@@ -103,6 +105,11 @@ func evidence(ctx context.Context, df *dataFlags, kf *kernelFlags, schedule stri
 	// Cholesky factor and a workspace).
 	if need := 3 * 8 * float64(ds.N) * float64(ds.N) / 1e9; need > maxGB {
 		return nil, fmt.Errorf("%s: EP on all %d points needs about %.1f GB for its n×n matrices (limit --max-gb %g); use a subset, or train with an active set method", df.path, ds.N, need, maxGB)
+	}
+	if isARD(kf.name) {
+		if k, err = ardKernel(kf.name, theta, ds.D); err != nil {
+			return nil, err
+		}
 	}
 	y, err := ds.BinaryLabels(nil)
 	if err != nil {

@@ -64,7 +64,7 @@ type trainFlags struct {
 
 func (t *trainFlags) register(fs *flagSet) {
 	t.df.register(fs, true)
-	t.kf.register(fs, "", "initial hyperparameters `t1,t2,...` (se: t1,t2,t3; se+lin, se+bias: t1,..,t4; poly: t1,t3); default: t1=4, t2=d/4, t3=0.01 for se")
+	t.kf.register(fs, "", "initial hyperparameters `t1,t2,...` (se: t1,t2,t3; se+lin, se+bias: t1,..,t4; seard: t1,t2_1,..,t2_d,t3; seard+bias: t1,t2_1,..,t2_d,t3,t4; poly: t1,t3); default: t1=4, t2=d/4, t3=0.01 for se and each t2_k of seard")
 	c := &t.cfg
 	fs.StringVar(&t.modelOut, "model", "", "output model `FILE` (required)")
 	fs.StringVar(&t.positive, "positive", "", "train the binary task `LABEL` against the rest")
@@ -109,7 +109,11 @@ func (c *trainConfig) options(d int) (passgp.Options, error) {
 	if kf.degree == 0 {
 		kf.degree = 9
 	}
-	if c.Theta != nil {
+	if isARD(kf.name) && c.Theta != nil {
+		if o.Kernel, err = ardKernel(kf.name, c.Theta, d); err != nil {
+			return o, err
+		}
+	} else if c.Theta != nil {
 		if o.Kernel, err = kf.kernel(c.Theta); err != nil {
 			return o, err
 		}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/model"
+)
+
+// TestTrainARD: --kernel seard and seard+bias train with d length scales
+// (default start: each t2_k = d/4 as SE's t2), the model stores them, and
+// predict and eval read it back; a --theta of the wrong length is a usage
+// error naming the expected count.
+func TestTrainARD(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct {
+		kern  string
+		extra []string
+		np    int
+	}{
+		{"seard", nil, 3 + 2},
+		{"seard+bias", nil, 3 + 3},
+		{"seard", []string{"--theta", "4,1,2,3,0.01", "--fixed-theta"}, 3 + 2},
+	} {
+		m := filepath.Join(f.dir, "ard.pgp")
+		args := append([]string{"train", "--data", f.bin, "--model", m, "--kernel", c.kern, "--init", "30", "--sub", "3", "--passes", "1", "--quiet"}, c.extra...)
+		if code, _, e := runCLI(t, args...); code != 0 {
+			t.Fatalf("train %s %v: %d %s", c.kern, c.extra, code, e)
+		}
+		mod, err := model.Load(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := mod.Binaries[0].Kernel
+		if k.Name() != c.kern || len(k.Params()) != c.np {
+			t.Fatalf("%s: stored kernel %s with θ %v", c.kern, k.Name(), k.Params())
+		}
+		if c.extra != nil {
+			if l := k.(kernel.SEARD).Len2; l[0] != 1 || l[1] != 2 || l[2] != 3 {
+				t.Errorf("fixed θ not kept: %v", k.Params())
+			}
+		}
+		if code, out, e := runCLI(t, "eval", "--model", m, "--data", f.binTest, "--json"); code != 0 || !strings.Contains(out, `"error"`) {
+			t.Fatalf("eval %s: %d %s %s", c.kern, code, out, e)
+		}
+	}
+	code, _, e := runCLI(t, "train", "--data", f.bin, "--model", filepath.Join(f.dir, "x.pgp"), "--kernel", "seard", "--theta", "4,1,0.01", "--quiet")
+	if code != 2 || !strings.Contains(e, "takes 5 hyperparameters") {
+		t.Errorf("wrong θ length: %d %s", code, e)
+	}
+	code, out, e := runCLI(t, "evidence", "--data", f.bin, "--kernel", "seard+bias", "--theta", "2,1,1.5,2,0.01,0.5", "--json")
+	if code != 0 || !strings.Contains(out, `"t2[3]"`) {
+		t.Errorf("evidence seard+bias: %d %s %s", code, out, e)
+	}
+	if code, _, e := runCLI(t, "evidence", "--data", f.bin, "--kernel", "seard", "--theta", "2,1,1.5,2,3,0.01"); code != 2 || !strings.Contains(e, "takes 5") {
+		t.Errorf("evidence wrong θ length: %d %s", code, e)
+	}
+}
