@@ -2,6 +2,7 @@ package passgp
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -77,5 +78,43 @@ func TestTrainAugmented(t *testing.T) {
 		if _, err := TrainAugmented(context.Background(), first.Model, &bad); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}
+	}
+}
+
+// TestCancelInStages: a context that ends in the invariance stage (after
+// the first stage's batches) or right after the last batch, during the
+// final optimisation, stops training with its error and the classifier of
+// the last complete step.
+func TestCancelInStages(t *testing.T) {
+	x, y := toyImages(120)
+	for _, tc := range []struct {
+		name  string
+		o     Options
+		after int // progress calls before the cancellation
+	}{
+		{"invariance stage", Options{Init: 20, Sub: 2, HypMaxEvals: 2, Seed: 5, Threads: 1, Augment: 4, ImageW: 4, ImageH: 4, AugmentPInc: 0.95}, 5},
+		{"final optimisation", Options{Init: 20, Sub: 2, Passes: 1, HypMaxEvals: 2, Seed: 5, Threads: 1}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			calls := 0
+			o := tc.o
+			o.Progress = func(Progress) {
+				if calls++; calls == tc.after {
+					cancel()
+				}
+			}
+			res, err := Train(ctx, x, y, &o)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want context.Canceled", err)
+			}
+			if res == nil || res.Model == nil || res.HeldOut != nil {
+				t.Fatalf("partial result %+v", res)
+			}
+			if calls != tc.after {
+				t.Errorf("%d progress calls after the cancellation at call %d", calls-tc.after, tc.after)
+			}
+		})
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/passgp-fast/passgp-fast/model"
 )
 
 var (
@@ -252,5 +254,28 @@ func TestHandleSignals(t *testing.T) {
 	}
 	if _, ok := signalExit(context.Canceled); ok {
 		t.Error("a plain cancellation taken for a signal")
+	}
+}
+
+// TestPredictAllCancel: prediction of a file stops at a chunk boundary
+// when its context ends.
+func TestPredictAllCancel(t *testing.T) {
+	f := newFixture(t)
+	m := filepath.Join(f.dir, "m.pgp")
+	if code, _, e := runCLI(t, append([]string{"train", "--data", f.train, "--model", m}, fast...)...); code != 0 {
+		t.Fatalf("train: %s", e)
+	}
+	mod, err := model.Load(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := demoData(5, 3*predictChunk, 3, 3)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := predictAll(ctx, mod, big); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled prediction: err = %v", err)
+	}
+	if _, _, err := predictAll(context.Background(), mod, big); err != nil {
+		t.Error(err)
 	}
 }
