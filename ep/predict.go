@@ -36,9 +36,16 @@ const minCavityPrec = 1e-12
 // larger than the prior's, 1/v - τ̃ can round to zero or below. τ_c is then
 // taken as minCavityPrec/v: a cavity that carries no information, which
 // keeps every quantity derived from it finite (a NaN must not reach the
-// deletion rule or a sort).
+// deletion rule or a sort). The marginal variance v = K_ii − |V_i|² can
+// itself round to zero or below when τ̃_i dwarfs the prior; no cavity can
+// be recovered from it, and the cavity is taken as uninformative at the
+// marginal mean, with τ_c = minCavityPrec·max(τ̃_i, 1) (1/v ≈ τ̃_i there).
 func (p *Posterior) cavity(i int) (tc, nc float64) {
 	v := p.Var[i]
+	if !(v > 0) || math.IsInf(v, 0) {
+		tc = minCavityPrec * math.Max(math.Abs(p.Sites.Tau[i]), 1)
+		return tc, tc * p.Mean[i]
+	}
 	tc = 1/v - p.Sites.Tau[i]
 	nc = p.Mean[i]/v - p.Sites.Nu[i]
 	if !(tc > minCavityPrec/v) || math.IsInf(tc, 0) {

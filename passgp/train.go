@@ -418,6 +418,15 @@ func (t *trainer) batch(ctx context.Context) error {
 	for i, n := range cand {
 		q[i] = predProb(t.y[n], mean[i], vr[i])
 	}
+	// ep guards the cavities and the predictive variances; a NaN that
+	// still got through would silently delete a point (NaN <= p_del is
+	// false) or scramble fPASS-GP's sort.
+	if i := slices.IndexFunc(cav, math.IsNaN); i >= 0 {
+		return fmt.Errorf("passgp: cavity probability of active point %d is NaN", t.st.Active[i])
+	}
+	if i := slices.IndexFunc(q, math.IsNaN); i >= 0 {
+		return fmt.Errorf("passgp: predictive probability of point %d is NaN", cand[i])
+	}
 
 	var keep []bool
 	var incl []int
