@@ -19,12 +19,18 @@ func (p *Posterior) lower() blas64.Triangular {
 
 func vec(x []float64) blas64.Vector { return blas64.Vector{N: len(x), Inc: 1, Data: x} }
 
+// negVarTol is the most, relative to the prior variance K_ii, by which a
+// posterior variance may round below zero before refresh takes K for
+// indefinite (B then is not the matrix of a valid posterior).
+const negVarTol = 1e-6
+
 // refresh recomputes the posterior from the sites (GPML infEP's
 // epComputeParams): L = chol(B), B = I + S^½ K S^½; V = L⁻¹ S^½ K;
 // diag Σ = diag K - colsums(V∘V); b = ν̃ - S^½ B⁻¹ S^½ (K ν̃ + m);
 // μ = K b + m; and log Z_EP. If sigma is not nil its lower triangle is set
 // to Σ = K - VᵀV (the sequential schedule needs all of Σ). It returns false
-// if B is not positive definite.
+// if B is not positive definite or a posterior variance is negative beyond
+// rounding (K indefinite).
 //
 // Cost: n³/3 (Cholesky) + n³ (triangular solve) [+ n³ for Σ], all BLAS-3.
 func (p *Posterior) refresh(w *work, sigma []float64) bool {
@@ -78,6 +84,15 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 		vi := V[i*n : (i+1)*n]
 		for j, x := range vi {
 			v[j] -= x * x
+		}
+	}
+	for j, vj := range v {
+		// diag Σ >= 0 for a positive semi-definite K; rounding takes it
+		// a little below zero when a site precision dwarfs the prior
+		// (cavity then gives an uninformative cavity), but not by a
+		// fraction of the prior variance.
+		if vj < -negVarTol*K[j*n+j] {
+			return false
 		}
 	}
 
