@@ -45,6 +45,16 @@ type Options struct {
 	MaxSweeps int     // 0 means 100; exceeding it returns *NotConvergedError
 	Damping   float64 // parallel schedule step in (0,1]; 0 means DefaultDamping
 	Seed      uint64  // site visiting order of the sequential schedule
+	// Flip is the label-flip probability ε of the robust likelihood
+	// p(y|f) = ε + (1-2ε) Φ(y f) (Kuss & Rasmussen 2005; Hernández-Lobato
+	// et al. 2011), in [0, ½). A point far on the wrong side of the latent
+	// then has a likelihood bounded below by ε, so its site stays weak
+	// instead of pulling the latent. 0 is the probit likelihood, computed
+	// by exactly the probit code (results bit-identical to Flip unset).
+	// Predictive probabilities (PredictTo, CavityProbTo) stay Φ(m/√(1+v)):
+	// under the flip model that is the probability of the true, unflipped
+	// label.
+	Flip float64
 }
 
 // DefaultDamping is the step of the parallel schedule when Options.Damping
@@ -110,6 +120,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("ep: SiteTol must be >= 0 and finite, got %v", o.SiteTol)
 	case o.MinSweeps < 0 || o.MaxSweeps < 0:
 		return fmt.Errorf("ep: MinSweeps and MaxSweeps must be >= 0, got %d and %d", o.MinSweeps, o.MaxSweeps)
+	case !(o.Flip >= 0 && o.Flip < 0.5):
+		return fmt.Errorf("ep: Flip must be in [0, 0.5), got %v", o.Flip)
 	case o.MinSweeps > 0 && o.MaxSweeps > 0 && o.MinSweeps > o.MaxSweeps:
 		return fmt.Errorf("ep: MinSweeps %d exceeds MaxSweeps %d", o.MinSweeps, o.MaxSweeps)
 	}
@@ -138,6 +150,10 @@ type Posterior struct {
 	Alpha  []float64 // representer weights b: μ = K b + m, m* = k*ᵀ b
 	LogZ   float64   // log Z_EP
 	Sweeps int       // EP sweeps run
+	// Flip is the likelihood's label-flip probability ε (Options.Flip) of
+	// the EP run; posteriors built from fixed sites (FromSites) have 0, so
+	// their LogZ uses the probit likelihood.
+	Flip float64
 
 	n int
 	// k is the n×n training covariance (jitter included), row-major,

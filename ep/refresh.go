@@ -144,7 +144,7 @@ func (p *Posterior) refreshZero(sigma []float64) {
 			m = p.mean0[i]
 		}
 		p.Mean[i] = m
-		lz += LogPhi(p.Y[i] * m / math.Sqrt(1+kii))
+		lz += p.logLik(p.Y[i] * m / math.Sqrt(1+kii))
 	}
 	if sigma != nil {
 		copy(sigma, p.k)
@@ -199,7 +199,7 @@ func (p *Posterior) logZ(w *work) float64 {
 		s += math.Log(p.l[i*n+i])
 		tc, nc := p.cavity(i)
 		mc, vc := nc/tc, 1/tc
-		s -= LogPhi(p.Y[i] * mc / math.Sqrt(1+vc))
+		s -= p.logLik(p.Y[i] * mc / math.Sqrt(1+vc))
 		q := nc
 		if p.mean0 != nil {
 			q -= p.mean0[i] * tc

@@ -105,6 +105,9 @@ func (p *Posterior) start(warm *Sites, o *Options) (*Iteration, error) {
 	if o != nil {
 		sched = o.Schedule
 	}
+	if o != nil {
+		p.Flip = o.Flip
+	}
 	it := &Iteration{p: p, sched: sched, damp: 1, prev: math.Inf(1), w: getWork(p.n)}
 	if sched == Parallel {
 		it.damp = o.damping()
@@ -207,7 +210,7 @@ func (p *Posterior) sweepParallel(w *work, damp float64) error {
 			dTau[i], dNu[i] = 0, 0
 			continue
 		}
-		_, tt, tn := moments(p.Y[i], nc/tc, 1/tc)
+		tt, tn := p.siteUpdate(p.Y[i], nc/tc, 1/tc)
 		dTau[i], dNu[i] = tt-tau[i], tn-nu[i]
 	}
 	for try := 0; try < 10; try++ {
@@ -276,7 +279,7 @@ func (p *Posterior) sweepSequential(w *work, sigma []float64, rng *rand.Rand) er
 		if !(tc > 0) || math.IsInf(tc, 0) {
 			continue
 		}
-		_, tt, tn := moments(p.Y[i], nc/tc, 1/tc)
+		tt, tn := p.siteUpdate(p.Y[i], nc/tc, 1/tc)
 		dtt, dtn := tt-tau[i], tn-nu[i]
 		tau[i], nu[i] = tt, tn
 		ci := dtt / (1 + dtt*sii)

@@ -44,10 +44,13 @@ type trainConfig struct {
 	ImageW   int            `json:"image_w,omitempty"`
 	ImageH   int            `json:"image_h,omitempty"`
 	Seed     uint64         `json:"seed"`
-	Positive *float64       `json:"positive,omitempty"`
-	Data     string         `json:"data,omitempty"`
-	N        int            `json:"n"`
-	D        int            `json:"d"`
+	// Flip is the label-flip probability of EP's robust likelihood
+	// (--flip; 0: the probit likelihood).
+	Flip     float64  `json:"flip,omitempty"`
+	Positive *float64 `json:"positive,omitempty"`
+	Data     string   `json:"data,omitempty"`
+	N        int      `json:"n"`
+	D        int      `json:"d"`
 }
 
 // trainFlags holds the command line of train.
@@ -79,6 +82,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.Float64Var(&c.PExc, "p-exc", passgp.DefaultPExc, "fPASS-GP: fraction of the active set exchanged per batch")
 	fs.IntVar(&c.M, "m", 0, "active set size of fpassgp, ivm and random (0: --init)")
 	fs.IntVar(&c.HypEvery, "hyp-every", 1, "optimise the hyperparameters on every `K`-th batch")
+	fs.Float64Var(&c.Flip, "flip", 0, "label-flip probability `EPS` of the robust EP likelihood EPS + (1-2 EPS) Phi(y f), in [0, 0.5) (0: probit, as the paper; ivm's selection ignores it)")
 	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8 (paper Section 6.3)")
 	fs.StringVar(&t.image, "image", "", "image geometry `WxH` for --augment (default: from IDX files, or square)")
 	fs.Uint64Var(&c.Seed, "seed", 1, "random seed (initial active set, batches)")
@@ -167,6 +171,10 @@ func (c *trainConfig) options(d int) (passgp.Options, error) {
 		o.ImageW, o.ImageH = c.ImageW, c.ImageH
 	}
 	o.Seed = c.Seed
+	if !(c.Flip >= 0 && c.Flip < 0.5) {
+		return o, errUsage("--flip must be in [0, 0.5), got %v", c.Flip)
+	}
+	o.EP.Flip = c.Flip
 	return o, nil
 }
 
