@@ -41,7 +41,10 @@ func TestInferContextCancel(t *testing.T) {
 		if err != nil || p.Sweeps < 6 {
 			t.Fatalf("%v: reference run: %v sweeps, err %v", s, p.Sweeps, err)
 		}
-		ctx := newCountCtx(5) // InferContext, run, then 2 sweeps
+		// InferContext, run, then per sweep the loop and, in refresh,
+		// after the Cholesky factor and before the one panel of the
+		// solve: the fifth check is in the second sweep.
+		ctx := newCountCtx(5)
 		if _, err := InferContext(ctx, k, x, y, nil, o); !errors.Is(err, context.Canceled) {
 			t.Errorf("%v: err = %v, want context.Canceled", s, err)
 		}
@@ -152,5 +155,36 @@ func TestCavityGuard(t *testing.T) {
 	// The ordinary site is untouched by the guard.
 	if tc := 1/0.5 - 1.0; math.Abs(vr[2]-1/tc) > 0 || math.Abs(mean[2]-(0.1/0.5-0.1)/tc) > 0 {
 		t.Errorf("ordinary site: mean %v, variance %v", mean[2], vr[2])
+	}
+}
+
+// TestInferContextCancelInSweep: with more points than one panel of
+// refresh's triangular solve, a cancellation between two panels stops the
+// sweep there: the context is not asked again (no later panel, no later
+// sweep), and the run returns context.Canceled.
+func TestInferContextCancelInSweep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an EP sweep on 1100 points")
+	}
+	x, y := blobs(refreshPanel+76, 12)
+	k := kernel.SE{Var: 5, Len2: 0.5, Jitter: 1e-6}
+	// InferContext, run, the first sweep's loop check, after its
+	// Cholesky factor, before panel 1, before panel 2 (the sixth).
+	ctx := newCountCtx(6)
+	if _, err := InferContext(ctx, k, x, y, nil, &Options{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if got := ctx.calls.Load(); got != 6 {
+		t.Errorf("ctx checked %d times, want 6", got)
+	}
+	// Uncancelled, the context is asked per sweep in the loop, after the
+	// factor and before each of the two panels.
+	all := newCountCtx(1 << 62)
+	p, err := InferContext(all, k, x, y, nil, &Options{Tol: 1e-2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := all.calls.Load(), int64(2+4*p.Sweeps); got != want {
+		t.Errorf("%d sweeps: ctx checked %d times, want %d", p.Sweeps, got, want)
 	}
 }

@@ -24,6 +24,11 @@ func vec(x []float64) blas64.Vector { return blas64.Vector{N: len(x), Inc: 1, Da
 // indefinite (B then is not the matrix of a valid posterior).
 const negVarTol = 1e-6
 
+// refreshPanel is the number of columns of V = L⁻¹ S^½ K that refresh
+// solves between two checks of the run's context: wide enough for the
+// DGEMM path of la.SolveLowerTo (512 or more right-hand sides).
+const refreshPanel = 1024
+
 // refresh recomputes the posterior from the sites (GPML infEP's
 // epComputeParams): L = chol(B), B = I + S^½ K S^½; V = L⁻¹ S^½ K;
 // diag Σ = diag K - colsums(V∘V); b = ν̃ - S^½ B⁻¹ S^½ (K ν̃ + m);
@@ -58,6 +63,9 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 	if n > 0 && !la.Cholesky(p.general(L)) {
 		return false
 	}
+	if w.cancelled() != nil {
+		return false
+	}
 	for i := 0; i < n; i++ {
 		if !(L[i*n+i] > 0) || math.IsInf(L[i*n+i], 0) {
 			return false
@@ -73,8 +81,14 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 			vi[j] = s * kv
 		}
 	}
-	if n > 0 {
-		la.SolveLowerTo(p.general(V), p.general(L), p.general(V))
+	// The solve is column panels of V, independent right-hand sides, so
+	// that a cancelled run stops within one panel (O(n²·refreshPanel)).
+	for c := 0; c < n; c += refreshPanel {
+		if w.cancelled() != nil {
+			return false
+		}
+		panel := blas64.General{Rows: n, Cols: min(refreshPanel, n-c), Stride: n, Data: V[c:]}
+		la.SolveLowerTo(panel, p.general(L), panel)
 	}
 	v := p.Var
 	for j := 0; j < n; j++ {

@@ -43,6 +43,7 @@ func (it *Iteration) Posterior() *Posterior { return it.p }
 // prediction, cavities and the gradient.
 func (it *Iteration) Close() {
 	if it.w != nil {
+		it.w.ctx, it.w.stop = nil, nil
 		putWork(it.w)
 		it.w, it.sigma = nil, nil
 	}
@@ -148,6 +149,9 @@ func (p *Posterior) run(ctx context.Context, warm *Sites, o *Options) (*Posterio
 		return nil, err
 	}
 	defer it.Close()
+	// The sweeps stop inside their refresh (between the Cholesky factor
+	// and panels of the triangular solve) once ctx is done.
+	it.w.ctx = ctx
 	tol, minS, maxS := o.tol(), o.minSweeps(), o.maxSweeps()
 	if it.sched == Parallel {
 		// Damped parallel steps move log Z_EP less per sweep than
@@ -221,6 +225,13 @@ func (p *Posterior) sweepParallel(w *work, damp float64) error {
 		}
 		if p.refresh(w, nil) {
 			return nil
+		}
+		if err := w.cancelled(); err != nil {
+			// Stopped inside refresh: the posterior is not consistent
+			// with the sites any more; the run is abandoned.
+			copy(tau, w.oldTau)
+			copy(nu, w.oldNu)
+			return err
 		}
 		damp /= 2
 	}
@@ -299,6 +310,9 @@ func (p *Posterior) sweepSequential(w *work, sigma []float64, rng *rand.Rand) er
 	if !p.refresh(w, sigma) {
 		copy(tau, w.oldTau)
 		copy(nu, w.oldNu)
+		if err := w.cancelled(); err != nil {
+			return err // abandoned, as in sweepParallel
+		}
 		p.refresh(w, sigma)
 		return errNotPD
 	}

@@ -1,6 +1,9 @@
 package ep
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // work holds the O(n²) scratch of one EP run (the matrix V = L⁻¹ S^½ K and,
 // for the sequential schedule, Σ) and the O(n) vectors of a sweep. Runs
@@ -18,6 +21,20 @@ type work struct {
 	// sequential schedule: pending rank-one updates
 	ut, pb   []float64 // seqBlock×n
 	cb, coef []float64 // seqBlock
+
+	// ctx, when not nil, is the context of the run using w: refresh
+	// stops between its O(n³) steps once it is done (see cancelled).
+	ctx  context.Context
+	stop error // ctx.Err() once seen
+}
+
+// cancelled returns the error of w's context once it is done, else nil;
+// once it has seen the error it keeps it without asking ctx again.
+func (w *work) cancelled() error {
+	if w.stop == nil && w.ctx != nil {
+		w.stop = w.ctx.Err()
+	}
+	return w.stop
 }
 
 func (w *work) blockBufs(kb, n int) {
