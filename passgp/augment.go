@@ -137,5 +137,6 @@ func augmentRetrain(ctx context.Context, c *config, r *runner, class string, fir
 	res.Batches = append(slices.Clone(first.Batches), res.Batches...)
 	res.Elapsed += first.Elapsed
 	res.Theta0, res.Evals, res.AtBound = first.Theta0, first.Evals, first.AtBound
+	res.HypNotConverged += first.HypNotConverged
 	return res, err
 }

@@ -64,6 +64,7 @@ func trainOn(ctx context.Context, x *mat.Dense, y []float64, a []int, c *config)
 		}
 		k = o.Kernel
 		bs.HypEvals = o.Evals
+		bs.HypNotConverged = o.NotConvergedEvals
 		bs.AtBound = slices.Clone(o.AtBound)
 		res.Evals, res.AtBound = o.Evals, bs.AtBound
 	}
@@ -82,5 +83,6 @@ func trainOn(ctx context.Context, x *mat.Dense, y []float64, a []int, c *config)
 		return nil, err
 	}
 	res.Model, res.Batches, res.Elapsed, res.NotConverged = b, []BatchStats{bs}, time.Since(start), bs.NotConverged
+	res.HypNotConverged = bs.HypNotConverged
 	return res, nil
 }

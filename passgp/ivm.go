@@ -192,7 +192,7 @@ func trainIVM(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runn
 					}
 					return nil, err
 				}
-				bs.NotConverged = o.NotConverged
+				bs.NotConverged, bs.HypNotConverged = o.NotConverged, o.NotConvergedEvals
 				k, ne, bs.AtBound = o.Kernel, o.Evals, slices.Clone(o.AtBound)
 				if o.Post != nil {
 					bs.LogZ = o.Post.LogZ
@@ -213,7 +213,7 @@ func trainIVM(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runn
 	if err != nil {
 		return nil, err
 	}
-	res.Model, res.Elapsed = b, time.Since(start)
+	res.Model, res.Elapsed, res.HypNotConverged = b, time.Since(start), hypNotConverged(res.Batches)
 	return res, nil
 }
 

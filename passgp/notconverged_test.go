@@ -31,14 +31,17 @@ func TestNotConvergedReported(t *testing.T) {
 			if nc == 0 || !res.NotConverged {
 				t.Errorf("%d of %d batches not converged, final not converged %v: want both reported", nc, len(res.Batches), res.NotConverged)
 			}
+			if res.HypNotConverged == 0 || res.HypNotConverged < hypNotConverged(res.Batches) {
+				t.Errorf("hyperparameter search: %d EP runs at the cap reported (batches: %d)", res.HypNotConverged, hypNotConverged(res.Batches))
+			}
 			// The same run with the default cap converges and says so.
 			o.EP = ep.Options{}
 			res, err = Train(context.Background(), x, y, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.NotConverged {
-				t.Error("final posterior reported not converged with the default cap")
+			if res.NotConverged || res.HypNotConverged != 0 {
+				t.Errorf("reported not converged with the default cap: final %v, search %d", res.NotConverged, res.HypNotConverged)
 			}
 		})
 	}

@@ -30,6 +30,11 @@ type BatchStats struct {
 	// NotConverged is set when EP hit its sweep cap; the last iterate was
 	// used (the next batch continues from its sites).
 	NotConverged bool
+	// HypNotConverged counts the EP runs of the batch's hyperparameter
+	// search that hit the sweep cap of both schedules (ep.OptimizeResult.
+	// NotConvergedEvals): their last iterate gave the evidence and its
+	// gradient.
+	HypNotConverged int
 	// Augmented marks batches of the retraining with invariances.
 	Augmented                  bool
 	HypTime, EPTime, ScoreTime time.Duration
@@ -79,6 +84,19 @@ type Result struct {
 	// the classifier uses the last iterate. Batches[i].NotConverged
 	// records the same for each batch.
 	NotConverged bool
+	// HypNotConverged counts the EP runs of every hyperparameter search
+	// of the training (the batches' and the final one) that hit the sweep
+	// cap (BatchStats.HypNotConverged).
+	HypNotConverged int
+}
+
+// hypNotConverged sums BatchStats.HypNotConverged.
+func hypNotConverged(stats []BatchStats) int {
+	n := 0
+	for _, b := range stats {
+		n += b.HypNotConverged
+	}
+	return n
 }
 
 // Train trains a binary classifier on the rows of x with labels y (±1)
@@ -353,6 +371,7 @@ func (t *trainer) inferEvals(ctx context.Context, xa *mat.Dense, ya []float64, o
 		}
 		t.k = res.Kernel
 		bs.HypEvals = res.Evals
+		bs.HypNotConverged = res.NotConvergedEvals
 		bs.AtBound = slices.Clone(res.AtBound)
 		t.evals += res.Evals
 		if res.Post != nil && slices.Equal(res.Post.Kernel.Params(), t.k.Params()) {
@@ -556,7 +575,7 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 		atBound = lastAtBound(t.st.Stats)
 	}
 	return &Result{Model: b, Batches: t.st.Stats, Elapsed: t.elapsed(), Theta0: t.theta0, Evals: t.evals, AtBound: atBound,
-		NotConverged: bs.NotConverged}, nil
+		NotConverged: bs.NotConverged, HypNotConverged: hypNotConverged(t.st.Stats) + bs.HypNotConverged}, nil
 }
 
 // lastAtBound returns AtBound of the last batch that optimised θ (nil if

@@ -42,7 +42,8 @@ otherwise; ` + "`--quiet`" + ` silences it. Numerical trouble that training work
 around is not silenced: ` + "`train`" + ` prints a ` + "`warning: classifier L: ...`" + ` line
 when the hyperparameter search stopped at a bound (the evidence still
 rising beyond it, e.g. the signal variance of a separable active set) or
-when EP hit its sweep cap in some batches (the last iterate was used).
+when EP hit its sweep cap in some batches, on the final active set or in
+runs of the hyperparameter search (the last iterate was used).
 
 `
 

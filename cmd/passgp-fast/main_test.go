@@ -670,6 +670,10 @@ func TestTrainWarnings(t *testing.T) {
 	if w := trainWarnings(res); len(w) != 1 || !strings.Contains(w[0], "final active set hit its sweep cap") {
 		t.Errorf("warnings %q for a final EP at its cap", w)
 	}
+	res.NotConverged, res.HypNotConverged = false, 3
+	if w := trainWarnings(res); len(w) != 1 || !strings.Contains(w[0], "3 EP runs of the hyperparameter search") {
+		t.Errorf("warnings %q for the search's EP runs at their cap", w)
+	}
 }
 
 // TestCLIMatchesLibrary: with no --kernel and no --theta the CLI trains

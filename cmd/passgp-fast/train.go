@@ -607,6 +607,9 @@ func trainWarnings(res *passgp.Result) []string {
 	if res.NotConverged {
 		w = append(w, "EP on the final active set hit its sweep cap: the classifier uses the last iterate")
 	}
+	if res.HypNotConverged > 0 {
+		w = append(w, fmt.Sprintf("%d EP runs of the hyperparameter search hit their sweep cap: their last iterate gave the evidence and its gradient", res.HypNotConverged))
+	}
 	return w
 }
 
