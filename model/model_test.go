@@ -307,6 +307,12 @@ func TestInvalidPayloads(t *testing.T) {
 		"two classifiers":    func(r *record) { r.Classifiers = append(r.Classifiers, r.Classifiers[0]) },
 		"empty active set":   func(r *record) { c := &r.Classifiers[0]; c.X, c.Y, c.Active, c.Tau, c.Nu = nil, nil, nil, nil, nil },
 		"zero dimension":     func(r *record) { r.Classifiers[0].D = 0; r.Classifiers[0].X = nil },
+		// An ARD kernel needs d+2 (seard) or d+3 (seard+bias) values: the se θ has 3 for d = 5.
+		"seard theta count": func(r *record) { r.Classifiers[0].Kernel = "seard" },
+		"seard+bias theta count": func(r *record) {
+			r.Classifiers[0].Kernel = "seard+bias"
+			r.Classifiers[0].Theta = []float64{1, 1, 1, 1, 1, 1, 1}
+		},
 	}
 	for name, edit := range edits {
 		rr := *r

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -89,5 +90,51 @@ func TestTrainFlip(t *testing.T) {
 		if code, _, e := runCLI(t, append([]string{"train", "--data", f.bin, "--model", m1, "--flip", v}, fast...)...); code != 2 || !strings.Contains(e, "--flip") {
 			t.Errorf("--flip %s: %d %s", v, code, e)
 		}
+	}
+}
+
+// TestCheckpointResumeARDFlip: a run with --kernel seard+bias and --flip
+// interrupted after a batch and resumed from its checkpoint ends with the
+// model of the uninterrupted run (the kernel and ε come back from the
+// checkpoint).
+func TestCheckpointResumeARDFlip(t *testing.T) {
+	f := newFixture(t)
+	args := []string{"train", "--data", f.bin, "--init", "30", "--sub", "3", "--passes", "2", "--kernel", "seard+bias", "--flip", "0.05", "--quiet"}
+	full := filepath.Join(f.dir, "full.pgp")
+	if code, _, e := runCLI(t, append(args, "--model", full)...); code != 0 {
+		t.Fatal(e)
+	}
+	oldEvery := checkpointEvery
+	checkpointEvery = 0
+	defer func() { checkpointEvery, testHook = oldEvery, nil }()
+	ck, out := filepath.Join(f.dir, "ck"), filepath.Join(f.dir, "resumed.pgp")
+	ctx, cancel := context.WithCancel(context.Background())
+	seen := 0
+	testHook = func(event string, k int) {
+		if event == "batch" {
+			if seen++; seen == 2 {
+				cancel()
+			}
+		}
+	}
+	code, _, e := runCLICtx(t, ctx, append(args, "--model", out, "--checkpoint", ck)...)
+	cancel()
+	testHook = nil
+	if code != 130 {
+		t.Fatalf("interrupt: code %d, stderr %q", code, e)
+	}
+	if code, _, e := runCLI(t, "train", "--resume", ck, "--data", f.bin, "--model", out, "--quiet"); code != 0 {
+		t.Fatalf("resume: %d %s", code, e)
+	}
+	a, _ := model.Load(full)
+	b, err := model.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ka, kb := a.Binaries[0].Kernel, b.Binaries[0].Kernel
+	if ka.Name() != "seard+bias" || kb.Name() != ka.Name() || !slices.Equal(ka.Params(), kb.Params()) ||
+		a.Binaries[0].Post.LogZ != b.Binaries[0].Post.LogZ || len(a.Binaries[0].Y) != len(b.Binaries[0].Y) {
+		t.Errorf("resumed model differs: %s %v |A| %d log Z %v; uninterrupted %s %v |A| %d log Z %v",
+			kb.Name(), kb.Params(), len(b.Binaries[0].Y), b.Binaries[0].Post.LogZ, ka.Name(), ka.Params(), len(a.Binaries[0].Y), a.Binaries[0].Post.LogZ)
 	}
 }
