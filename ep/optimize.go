@@ -200,6 +200,10 @@ func OptimizeContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []flo
 			e.nc = true
 			ncs++
 		}
+		if err == nil {
+			// Cancelled as EP finished: skip the O(n³) gradient.
+			err = ctx.Err()
+		}
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
