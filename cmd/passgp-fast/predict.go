@@ -191,8 +191,8 @@ func evaluate(ctx context.Context, modelPath string, df *dataFlags) (*metrics, e
 type scored struct {
 	m       *model.Model
 	prob, z *mat.Dense
-	truth     []int
-	met       metrics
+	truth   []int
+	met     metrics
 }
 
 // score loads the model and the labelled data, predicts and computes the
