@@ -159,32 +159,38 @@ func TestCavityGuard(t *testing.T) {
 }
 
 // TestInferContextCancelInSweep: with more points than one panel of
-// refresh's triangular solve, a cancellation between two panels stops the
-// sweep there: the context is not asked again (no later panel, no later
-// sweep), and the run returns context.Canceled.
+// refresh's triangular solve (and than one leaf of the Cholesky
+// factorisation), a cancellation inside the factorisation or between two
+// panels stops the sweep there: the context is not asked again (no later
+// step, no later sweep), and the run returns context.Canceled.
 func TestInferContextCancelInSweep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("an EP sweep on 1100 points")
 	}
 	x, y := blobs(refreshPanel+76, 12)
 	k := kernel.SE{Var: 5, Len2: 0.5, Jitter: 1e-6}
-	// InferContext, run, the first sweep's loop check, after its
-	// Cholesky factor, before panel 1, before panel 2 (the sixth).
-	ctx := newCountCtx(6)
-	if _, err := InferContext(ctx, k, x, y, nil, &Options{}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("err = %v, want context.Canceled", err)
-	}
-	if got := ctx.calls.Load(); got != 6 {
-		t.Errorf("ctx checked %d times, want 6", got)
-	}
-	// Uncancelled, the context is asked per sweep in the loop, after the
-	// factor and before each of the two panels.
+	// Uncancelled, the context is asked per sweep in the loop, between
+	// the level-3 steps of the factorisation, after it and before each
+	// of the two panels.
 	all := newCountCtx(1 << 62)
 	p, err := InferContext(all, k, x, y, nil, &Options{Tol: 1e-2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := all.calls.Load(), int64(2+4*p.Sweeps); got != want {
-		t.Errorf("%d sweeps: ctx checked %d times, want %d", p.Sweeps, got, want)
+	perSweep := (all.calls.Load() - 2) / int64(p.Sweeps)
+	if (all.calls.Load()-2)%int64(p.Sweeps) != 0 || perSweep < 6 {
+		t.Fatalf("%d sweeps, %d checks: want the same number in every sweep, at least 6", p.Sweeps, all.calls.Load())
+	}
+	// InferContext, run, then the first sweep: its loop check, the
+	// factorisation's first step; and the last check of the sweep, before
+	// the second panel.
+	for _, after := range []int64{4, 2 + perSweep} {
+		ctx := newCountCtx(after)
+		if _, err := InferContext(ctx, k, x, y, nil, &Options{}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled at check %d: err = %v, want context.Canceled", after, err)
+		}
+		if got := ctx.calls.Load(); got != after {
+			t.Errorf("cancelled at check %d: ctx checked %d times", after, got)
+		}
 	}
 }

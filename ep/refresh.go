@@ -60,8 +60,12 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 		}
 		li[i]++
 	}
-	if n > 0 && !la.Cholesky(p.general(L)) {
-		return false
+	if n > 0 {
+		// The factorisation stops between its level-3 steps once the
+		// run's context is done.
+		if ok, _ := la.CholeskyStop(p.general(L), func() bool { return w.cancelled() != nil }); !ok {
+			return false
+		}
 	}
 	if w.cancelled() != nil {
 		return false

@@ -46,6 +46,32 @@ func Cholesky(a blas64.General) bool {
 	return ok
 }
 
+// CholeskyStop is Cholesky that asks stop between the level-3 steps of
+// the factorisation (a few times n/128 calls, none for n <= 128) and
+// abandons it once stop returns true: it then returns stopped = true and
+// ok = false, with a partly factored. A long computation that must
+// honour a cancellation (EP on thousands of points) stops within one such
+// step instead of after the whole O(n³/3) factorisation. The factor,
+// when it completes, is Cholesky's bit for bit.
+func CholeskyStop(a blas64.General, stop func() bool) (ok, stopped bool) {
+	if a.Rows != a.Cols {
+		panic("la: Cholesky of a non-square matrix")
+	}
+	n := a.Rows
+	if n == 0 {
+		return true, false
+	}
+	if a.Stride < n || len(a.Data) < (n-1)*a.Stride+n {
+		panic("la: Cholesky: short matrix data")
+	}
+	s := getTriSolver(a, n)
+	s.stop = stop
+	ok = s.chol(0, n)
+	stopped = s.stopped
+	putTriSolver(s)
+	return ok && !stopped, stopped
+}
+
 // chol factors the n×n diagonal block of s.l at row off in place and, as
 // each leaf is factored, stores its inverse for the solves that follow.
 func (s *triSolver) chol(off, n int) bool {
@@ -54,14 +80,17 @@ func (s *triSolver) chol(off, n int) bool {
 	}
 	n1 := triSplit(n)
 	n2 := n - n1
-	if !s.chol(off, n1) {
+	if s.halt() || !s.chol(off, n1) || s.halt() {
 		return false
 	}
 	a21 := s.block(off+n1, off, n2, n1)
 	s.rightT(off, n1, a21) // L21 = A21 L11⁻ᵀ
+	if s.halt() {
+		return false
+	}
 	a22 := blas64.Symmetric{Uplo: blas.Lower, N: n2, Stride: s.lda, Data: s.l[(off+n1)*s.lda+off+n1:]}
 	blas64.Syrk(blas.NoTrans, -1, a21, 1, a22) // A22 -= L21 L21ᵀ
-	return s.chol(off+n1, n2)
+	return !s.halt() && s.chol(off+n1, n2)
 }
 
 // cholLeaf factors a leaf of order n <= triNB: one more split at cholNB,

@@ -44,6 +44,20 @@ type triSolver struct {
 	n   int       // order of L
 	inv []float64 // inverse of diagonal block k at inv[k*triNB*triNB:], stride triNB
 	tmp []float64 // triNB×triNB scratch for the leaves
+
+	// stop, when not nil, is asked between the level-3 steps of chol;
+	// stopped records that it said yes.
+	stop    func() bool
+	stopped bool
+}
+
+// halt reports whether the factorisation is to be abandoned (stop said
+// so, now or before).
+func (s *triSolver) halt() bool {
+	if !s.stopped && s.stop != nil && s.stop() {
+		s.stopped = true
+	}
+	return s.stopped
 }
 
 // block returns L[i0:i0+r, j0:j0+c].
@@ -234,5 +248,6 @@ func getTriSolver(l blas64.General, n int) *triSolver {
 
 func putTriSolver(s *triSolver) {
 	s.l = nil
+	s.stop, s.stopped = nil, false
 	triPool.Put(s)
 }

@@ -1,0 +1,50 @@
+package la
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestCholeskyStop: without a stop CholeskyStop's factor is Cholesky's bit
+// for bit; a stop that says yes at its k-th question ends the
+// factorisation there (no further question) with stopped set.
+func TestCholeskyStop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 1))
+	for _, n := range []int{1, 100, 129, 500} {
+		a := spdMat(n, 3, 0.5, rng)
+		want := cloneGeneral(a)
+		if !Cholesky(want) {
+			t.Fatalf("n=%d: not PD", n)
+		}
+		got := cloneGeneral(a)
+		asked := 0
+		ok, stopped := CholeskyStop(got, func() bool { asked++; return false })
+		if !ok || stopped {
+			t.Fatalf("n=%d: ok %v stopped %v", n, ok, stopped)
+		}
+		for i := 0; i < n; i++ {
+			for j := 0; j <= i; j++ {
+				if g, w := got.Data[i*got.Stride+j], want.Data[i*want.Stride+j]; g != w && !(math.IsNaN(g) && math.IsNaN(w)) {
+					t.Fatalf("n=%d: L[%d,%d] = %v, Cholesky %v", n, i, j, g, w)
+				}
+			}
+		}
+		if n <= triNB {
+			if asked != 0 {
+				t.Errorf("n=%d: stop asked %d times for one leaf", n, asked)
+			}
+			continue
+		}
+		if asked < 3 {
+			t.Errorf("n=%d: stop asked %d times", n, asked)
+		}
+		for _, k := range []int{1, asked} {
+			c, q := cloneGeneral(a), 0
+			ok, stopped := CholeskyStop(c, func() bool { q++; return q >= k })
+			if ok || !stopped || q != k {
+				t.Errorf("n=%d, stop at question %d: ok %v stopped %v after %d questions", n, k, ok, stopped, q)
+			}
+		}
+	}
+}
