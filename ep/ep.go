@@ -209,6 +209,15 @@ func InferContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float6
 // it is copied) and prior mean (nil = zero); used by Z_ACC. The returned
 // Posterior has Kernel == nil, X == nil.
 func InferCov(K *mat.Dense, mean, y []float64, warm *Sites, o *Options) (*Posterior, error) {
+	return InferCovContext(context.Background(), K, mean, y, warm, o)
+}
+
+// InferCovContext is InferCov that stops when ctx is done, as
+// InferContext does.
+func InferCovContext(ctx context.Context, K *mat.Dense, mean, y []float64, warm *Sites, o *Options) (*Posterior, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	n := len(y)
 	if r, c := K.Dims(); r != n || c != n {
 		panic("ep: InferCov: K must be n×n with n = len(y)")
@@ -223,7 +232,7 @@ func InferCov(K *mat.Dense, mean, y []float64, warm *Sites, o *Options) (*Poster
 	if n > 0 {
 		mat.NewDense(n, n, p.k).Copy(K)
 	}
-	return p.run(context.Background(), warm, o)
+	return p.run(ctx, warm, o)
 }
 
 // FromSites builds the posterior for fixed sites without iterating (model

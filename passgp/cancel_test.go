@@ -163,3 +163,46 @@ func TestCancelHeldOutScoring(t *testing.T) {
 		t.Errorf("%d chunks scored after the cancellation, want 0", n.cross-(last+2))
 	}
 }
+
+// countCtx is a context whose Err reports context.Canceled from its
+// after-th call on and counts the calls.
+type countCtx struct {
+	context.Context
+	after, calls int
+}
+
+func (c *countCtx) Err() error {
+	c.calls++
+	if c.calls >= c.after {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestCancelMarginalLikelihood: Z_ACC's scoring and inactive-set EP stop
+// at the first check of the context after it ends, returning
+// context.Canceled.
+func TestCancelMarginalLikelihood(t *testing.T) {
+	x, y := toy(400, 34)
+	res, err := Train(context.Background(), x, y, &Options{Method: Random, M: 40, Kernel: toyKernel(), FixedTheta: true, Seed: 4, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := &countCtx{Context: context.Background(), after: 1 << 30}
+	if _, err := MarginalLikelihoodContext(all, res.Model, x, y, true, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	if all.calls < 6 {
+		t.Fatalf("%d checks: the test needs several", all.calls)
+	}
+	for _, after := range []int{1, all.calls / 2, all.calls - 1} {
+		c := &countCtx{Context: context.Background(), after: after}
+		z, err := MarginalLikelihoodContext(c, res.Model, x, y, true, nil, 0)
+		if !errors.Is(err, context.Canceled) || z != nil {
+			t.Errorf("cancelled at check %d of %d: %v, %v", after, all.calls, z, err)
+		}
+		if c.calls != after {
+			t.Errorf("cancelled at check %d: %d checks", after, c.calls)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package passgp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -37,6 +38,14 @@ type LogZ struct {
 // |I|×|I| matrix and refuses when its n²·8 bytes exceed maxBytes (0 means
 // DefaultMaxFullBytes). epo configures the inactive-set EP (nil: defaults).
 func MarginalLikelihood(b *Binary, x *mat.Dense, y []float64, acc bool, epo *ep.Options, maxBytes int64) (*LogZ, error) {
+	return MarginalLikelihoodContext(context.Background(), b, x, y, acc, epo, maxBytes)
+}
+
+// MarginalLikelihoodContext is MarginalLikelihood that stops when ctx is
+// done: the scoring of the inactive set within one chunk per worker, the
+// inactive-set EP of Z_ACC within one step of a sweep. It then returns
+// ctx.Err().
+func MarginalLikelihoodContext(ctx context.Context, b *Binary, x *mat.Dense, y []float64, acc bool, epo *ep.Options, maxBytes int64) (*LogZ, error) {
 	n, d := x.Dims()
 	if len(y) != n {
 		return nil, fmt.Errorf("passgp: %d labels for %d rows", len(y), n)
@@ -65,7 +74,9 @@ func MarginalLikelihood(b *Binary, x *mat.Dense, y []float64, acc bool, epo *ep.
 	mean := make([]float64, len(idx))
 	vr := make([]float64, len(idx))
 	r := runner{threads: la.Threads()}
-	r.predictRows(b.Post, b.Kernel, b.X, x, idx, mean, vr)
+	if err := r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, idx, mean, vr); err != nil {
+		return nil, err
+	}
 	for i := range idx {
 		z.APP += ep.LogPhi(yi[i] * mean[i] / math.Sqrt(1+vr[i]))
 	}
@@ -88,11 +99,14 @@ func MarginalLikelihood(b *Binary, x *mat.Dense, y []float64, acc bool, epo *ep.
 	if epo != nil {
 		o = *epo
 	}
-	post, err := ep.InferCov(cII, mI, yi, nil, &o)
+	post, err := ep.InferCovContext(ctx, cII, mI, yi, nil, &o)
 	var nc *ep.NotConvergedError
 	if errors.As(err, &nc) && nc.Post != nil {
 		post, z.ACCNotConverged = nc.Post, true
 	} else if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, err
+		}
 		return z, fmt.Errorf("passgp: Z_ACC inactive-set EP: %w", err)
 	}
 	z.ACC = z.EPA + post.LogZ
