@@ -185,3 +185,30 @@ func TestNoBLASThreadChanges(t *testing.T) {
 		}
 	})
 }
+
+// TestConcurrentTrain: two goroutines training on separate data at once
+// give the classifiers that serial calls give (run under -race by CI).
+func TestConcurrentTrain(t *testing.T) {
+	xa, ya := wide(300, 16, 41)
+	xb, yb := wide(260, 16, 42)
+	o := Options{Init: 40, Sub: 2, Passes: 1, Seed: 2, HypMaxEvals: 2, Kernel: kernel.SE{Var: 2, Len2: 16, Jitter: 1e-4}}
+	train := func(x *mat.Dense, y []float64) *Result {
+		oc := o
+		r, err := Train(context.Background(), x, y, &oc)
+		if err != nil {
+			t.Error(err)
+		}
+		return r
+	}
+	wantA, wantB := train(xa, ya), train(xb, yb)
+	var gotA, gotB *Result
+	var wg sync.WaitGroup
+	wg.Go(func() { gotA = train(xa, ya) })
+	wg.Go(func() { gotB = train(xb, yb) })
+	wg.Wait()
+	for _, p := range []struct{ got, want *Result }{{gotA, wantA}, {gotB, wantB}} {
+		if p.got == nil || !slices.Equal(p.got.Model.Active, p.want.Model.Active) || !slices.Equal(p.got.Model.Post.Sites.Nu, p.want.Model.Post.Sites.Nu) {
+			t.Fatal("a concurrent Train differs from the serial one")
+		}
+	}
+}
