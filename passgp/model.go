@@ -1,6 +1,7 @@
 package passgp
 
 import (
+	"context"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -42,6 +43,25 @@ func (b *Binary) PredictMeanVarTo(mean, variance []float64, x *mat.Dense) {
 	}
 	r := runner{threads: la.Threads()}
 	r.predictRows(b.Post, b.Kernel, b.X, x, nil, mean[:n], variance[:n])
+}
+
+// PredictMeanVarToContext is PredictMeanVarTo for large x: it stops
+// within one scoring chunk per worker when ctx ends and returns ctx's
+// error, with mean and variance partly filled. Either may be nil.
+func (b *Binary) PredictMeanVarToContext(ctx context.Context, mean, variance []float64, x *mat.Dense) error {
+	n, _ := x.Dims()
+	if mean == nil {
+		mean = make([]float64, n)
+	}
+	if variance == nil {
+		variance = make([]float64, n)
+	}
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+	}
+	r := runner{threads: la.Threads()}
+	return r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, rows, mean[:n], variance[:n])
 }
 
 // PredictTo sets prob[i] = q(y=+1|x_i) = Φ(m_i/√(1+v_i)) (paper eq. 4).

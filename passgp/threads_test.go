@@ -212,3 +212,21 @@ func TestConcurrentTrain(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictContext: PredictMeanVarToContext equals PredictMeanVarTo, and
+// stops with the context's error when the context has ended.
+func TestPredictContext(t *testing.T) {
+	b := bigBinary(t, 300, 16)
+	x, _ := wide(2000, 16, 9)
+	m1, v1 := make([]float64, 2000), make([]float64, 2000)
+	m2, v2 := make([]float64, 2000), make([]float64, 2000)
+	b.PredictMeanVarTo(m1, v1, x)
+	if err := b.PredictMeanVarToContext(context.Background(), m2, v2, x); err != nil || !slices.Equal(m1, m2) || !slices.Equal(v1, v2) {
+		t.Fatalf("context variant differs (err %v)", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := b.PredictMeanVarToContext(ctx, m2, nil, x); err != context.Canceled {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
