@@ -411,6 +411,13 @@ func TestBadOptionsAndLabels(t *testing.T) {
 		{"EP tol", Options{EP: ep.Options{Tol: -1}}},
 		{"EP max sweeps", Options{EP: ep.Options{MaxSweeps: -3}}},
 		{"fPASS-GP exchanges none", Options{Method: FPASSGP, M: 10, PExc: 0.01}},
+		{"negative passes", Options{Passes: -1}},
+		{"negative M", Options{Method: Random, M: -5}},
+		{"negative hyp evals", Options{HypMaxEvals: -2}},
+		{"negative hyp every", Options{HypEvery: -1}},
+		{"p_del > 1", Options{PDel: 1.5}},
+		{"p_inc NaN", Options{PInc: math.NaN()}},
+		{"p_exc < 0", Options{Method: FPASSGP, PExc: -0.1}},
 	} {
 		if _, err := Train(context.Background(), x, y, &tc.o); err == nil {
 			t.Errorf("%s: Train accepted %+v", tc.name, tc.o)
@@ -422,6 +429,9 @@ func TestBadOptionsAndLabels(t *testing.T) {
 	}
 	if _, err := Train(context.Background(), x, one, nil); err == nil || !strings.Contains(err.Error(), "both classes") {
 		t.Errorf("single-class labels: err = %v", err)
+	}
+	if _, err := TrainMulti(context.Background(), x, one, nil); err == nil || !strings.Contains(err.Error(), "at least two classes") {
+		t.Errorf("TrainMulti with one class: err = %v", err)
 	}
 	nan := slices.Clone(y)
 	nan[3] = math.NaN()

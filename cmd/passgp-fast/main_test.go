@@ -678,7 +678,8 @@ func TestTrainWarnings(t *testing.T) {
 
 // TestCLIMatchesLibrary: with no --kernel and no --theta the CLI trains
 // what passgp.Train trains with the same options (IVM's default SE+lin
-// kernel included), and its binary metrics are the library's.
+// kernel included). TestEvalMetricsFromLatent checks that eval's metrics
+// are the library's.
 func TestCLIMatchesLibrary(t *testing.T) {
 	f := newFixture(t)
 	ds, err := data.Load(f.bin, data.Options{})

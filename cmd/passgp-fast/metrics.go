@@ -21,7 +21,9 @@ type metrics struct {
 	// Brier score (p - [y=+1])².
 	Brier float64 `json:"brier"`
 	// NLP is the mean negative log predictive probability of the true
-	// class (natural log; probabilities are floored at 1e-300).
+	// class (natural log), computed from the latents in log space
+	// (passgp.LatentNLP, LatentNLPMulti, Calibration.MeanNLL), so that a
+	// confident mistake is not clamped.
 	NLP float64 `json:"nlp"`
 	// ECE is the expected calibration error of the predicted class's
 	// probability over 15 equal-width bins (passgp.ECE).
