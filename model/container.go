@@ -24,9 +24,10 @@ import (
 // length is reported as corruption, not misread.
 const (
 	// Version is the format version this package writes and the newest it
-	// reads. Version 2 added the calibration (docs/model-format.md);
-	// version 1 files load without one.
-	Version    = 2
+	// reads. Version 2 added the calibration, version 3 the noise counts
+	// of the training history (docs/model-format.md); older files load
+	// without them.
+	Version    = 3
 	headerSize = 24
 	sumSize    = sha256.Size
 )

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -242,7 +243,7 @@ func TestCorruptFiles(t *testing.T) {
 		{"checksum cut", good[:len(good)-1], ErrTruncated, "truncated"},
 		{"foreign", []byte("%PDF-1.7 not a model at all, certainly not"), ErrMagic, "magic"},
 		{"foreign short", []byte("hi"), ErrMagic, "magic"},
-		{"future version", mutate(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], Version+1); return b }), ErrVersion, "version 3"},
+		{"future version", mutate(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], Version+1); return b }), ErrVersion, fmt.Sprintf("version %d", Version+1)},
 		{"version zero", mutate(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 0); return b }), ErrCorrupt, "version 0"},
 		{"payload bit flip", mutate(func(b []byte) []byte { b[headerSize+40] ^= 4; return b }), ErrCorrupt, "checksum"},
 		{"checksum bit flip", mutate(func(b []byte) []byte { b[len(b)-3] ^= 1; return b }), ErrCorrupt, "checksum"},

@@ -41,6 +41,9 @@ func (m Mode) String() string {
 type Batch struct {
 	Pass, Batch, Active, Included, Deleted int
 	LogZ                                   float64
+	// Noise and Skipped are passgp.BatchStats's counts of the
+	// noise-robust selection (0 in files before version 3).
+	Noise, Skipped int
 }
 
 // Classifier is one stored binary classifier in plain form: everything
@@ -95,13 +98,19 @@ type record struct {
 //	  history   uint64 count, then per batch 5 int64 (pass, batch, active,
 //	            included, deleted) and a float64 (log Z)
 //
-// Version 2 appends the calibration (passgp.Calibration):
+// Version 2 appends the calibration (passgp.Calibration), version 3 the
+// noise counts (after the calibration: per classifier, per history batch,
+// int64 noise and skipped):
 //
 //	k           uint64 number of biases: 0 (none), 1 for a Binary or
 //	            PositiveVsRest model, the number of classifiers otherwise
 //	A           float64 (only if k > 0), positive
 //	B           k float64
-func encodeRecord(r *record) []byte {
+func encodeRecord(r *record) []byte { return encodeRecordVersion(r, Version) }
+
+// encodeRecordVersion writes the payload layout of a format version >= 2
+// (tests write older files with it).
+func encodeRecordVersion(r *record, version uint32) []byte {
 	e := &enc{}
 	e.u32(uint32(r.Mode))
 	e.floatSlice(r.Classes)
@@ -138,6 +147,14 @@ func encodeRecord(r *record) []byte {
 		e.floats(c.B)
 	} else {
 		e.u64(0)
+	}
+	if version >= 3 {
+		for i := range r.Classifiers {
+			for _, h := range r.Classifiers[i].History {
+				e.i64(int64(h.Noise))
+				e.i64(int64(h.Skipped))
+			}
+		}
 	}
 	return e.b
 }
@@ -244,6 +261,20 @@ func decodeRecord(b []byte, version uint32) (*record, error) {
 				return nil, fmt.Errorf("%w: calibration A = %v, B = %v: want A > 0 and all finite", ErrPayload, c.A, c.B)
 			}
 			r.Calibration = c
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+	}
+	if version >= 3 {
+		for i := range r.Classifiers {
+			hist := r.Classifiers[i].History
+			for j := range hist {
+				hist[j].Noise, hist[j].Skipped = int(d.i64()), int(d.i64())
+				if d.err == nil && (hist[j].Noise < 0 || hist[j].Skipped < 0) {
+					return nil, fmt.Errorf("%w: classifier %d batch %d: negative noise counts", ErrPayload, i, j)
+				}
+			}
 		}
 		if d.err != nil {
 			return nil, d.err

@@ -72,6 +72,24 @@ type Options struct {
 
 	// M is the active set size of fPASS-GP, IVM and Random (0 -> Init).
 	M int
+
+	// PSkip makes the selection robust to label noise (0: off, the
+	// paper's rules). A point whose predictive probability of its own
+	// label is below PSkip is one the model calls mislabelled: PASS-GP
+	// and fPASS-GP skip such batch points instead of including them and
+	// delete active points whose cavity probability falls below it; IVM
+	// never selects them. BatchStats counts both. Without it, every
+	// mislabelled point has q(y_i|x_i) < p_inc and is included and never
+	// deleted, so |A| grows with the noise rate times N (docs/passgp.md).
+	// Must lie in [0, 0.5).
+	PSkip float64
+	// MaxActive bounds PASS-GP's |A| (0: no bound, the paper's): when the
+	// kept and included points of a batch exceed it, the MaxActive first
+	// by Rank stay, so a pass costs O(N·MaxActive²) whatever the noise.
+	MaxActive int
+	// Rank orders the points fPASS-GP's swaps and PASS-GP's budget bring
+	// in (zero: RankLowest, the paper's).
+	Rank Rank
 	// HypEvery optimises θ on every k-th batch only (0 -> 1, every batch).
 	HypEvery int
 	// HypPasses optimises θ during the first HypPasses passes only, then
@@ -166,9 +184,11 @@ type Progress struct {
 	Class                        string
 	Pass, Passes, Batch, Batches int
 	Active                       int
-	LogZ                         float64
-	Theta                        []float64
-	Elapsed, Remaining           time.Duration
+	// The batch's counts, as in BatchStats.
+	Included, Deleted, Noise, Skipped int
+	LogZ                              float64
+	Theta                             []float64
+	Elapsed, Remaining                time.Duration
 }
 
 // DefaultKernel returns the initial kernel used when Options.Kernel is nil:
@@ -303,6 +323,14 @@ func resolve(o *Options, d int) (config, error) {
 		return c, fmt.Errorf("passgp: Init, Sub, Passes, M, HypEvery and HypMaxEvals must be >= 0")
 	case !(c.PInc > 0 && c.PInc <= 1), !(c.PDel > 0 && c.PDel <= 1), !(c.PExc > 0 && c.PExc <= 1), !(c.AugmentPInc > 0 && c.AugmentPInc <= 1):
 		return c, fmt.Errorf("passgp: PInc, PDel, PExc and AugmentPInc must lie in (0, 1]")
+	case !(c.PSkip >= 0 && c.PSkip < 0.5):
+		return c, fmt.Errorf("passgp: PSkip must lie in [0, 0.5), got %v", c.PSkip)
+	case c.PSkip >= c.PInc:
+		return c, fmt.Errorf("passgp: PSkip (%v) must be below PInc (%v)", c.PSkip, c.PInc)
+	case c.MaxActive < 0:
+		return c, fmt.Errorf("passgp: MaxActive must be >= 0, got %d", c.MaxActive)
+	case c.Rank != RankLowest && c.Rank != RankBoundary:
+		return c, fmt.Errorf("passgp: unknown %v", c.Rank)
 	case c.Lower != nil && len(c.Lower) != len(c.Kernel.Params()), c.Upper != nil && len(c.Upper) != len(c.Kernel.Params()):
 		return c, fmt.Errorf("passgp: Lower and Upper need %d entries for kernel %s", len(c.Kernel.Params()), c.Kernel.Name())
 	case c.Augment != 0 && c.Augment != 4 && c.Augment != 8:

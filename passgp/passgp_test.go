@@ -118,24 +118,6 @@ func TestFPASSKeepsM(t *testing.T) {
 	}
 }
 
-func TestSwapUpdate(t *testing.T) {
-	cav := []float64{0.9, 0.99, 0.5, 0.999, 0.7}
-	q := []float64{0.8, 0.1, 0.95, 0.3}
-	keep, incl := swapUpdate(cav, q, 2)
-	if !slices.Equal(keep, []bool{true, false, true, false, true}) || !slices.Equal(incl, []int{1, 3}) {
-		t.Errorf("swapUpdate = %v, %v", keep, incl)
-	}
-	keep, incl = passUpdate(cav, q, 0.95, 0.6)
-	if !slices.Equal(keep, []bool{true, false, true, false, true}) || !slices.Equal(incl, []int{1, 3}) {
-		t.Errorf("passUpdate = %v, %v", keep, incl)
-	}
-	// Never empties A.
-	keep, incl = passUpdate([]float64{0.999}, []float64{0.9}, 0.99, 0.6)
-	if !keep[0] || len(incl) != 0 {
-		t.Errorf("passUpdate emptied A: %v %v", keep, incl)
-	}
-}
-
 // PASS-GP with hyperparameter optimisation learns a sensible classifier.
 func TestPASSGPLearns(t *testing.T) {
 	x, y := toy(400, 6)

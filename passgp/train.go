@@ -20,9 +20,14 @@ type BatchStats struct {
 	Pass, Batch int // 0-based
 	// Active is |A| after the batch's deletions and inclusions.
 	Active, Included, Deleted int
-	LogZ                      float64 // log Z_EP of A before the update
-	Theta                     []float64
-	HypEvals                  int // log Z_EP evaluations of the optimisation (0: none)
+	// Noise counts the active points deleted because their cavity
+	// probability fell below Options.PSkip (part of Deleted); Skipped the
+	// batch points not included because their predictive probability was
+	// below it (IVM: the points below it after the selection).
+	Noise, Skipped int
+	LogZ           float64 // log Z_EP of A before the update
+	Theta          []float64
+	HypEvals       int // log Z_EP evaluations of the optimisation (0: none)
 	// AtBound marks the θ components at which the batch's optimisation
 	// stopped at a bound (nil: θ not optimised in this batch).
 	AtBound  []bool
@@ -307,7 +312,8 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 				rem = time.Duration(float64(el) / float64(done) * float64(total-done))
 			}
 			t.c.Progress(Progress{Class: t.class, Pass: last.Pass, Passes: t.c.Passes, Batch: last.Batch,
-				Batches: nsub, Active: len(t.st.Active), LogZ: last.LogZ, Theta: slices.Clone(last.Theta),
+				Batches: nsub, Active: len(t.st.Active), Included: last.Included, Deleted: last.Deleted,
+				Noise: last.Noise, Skipped: last.Skipped, LogZ: last.LogZ, Theta: slices.Clone(last.Theta),
 				Elapsed: el, Remaining: rem})
 		}
 		if t.c.Checkpoint != nil && !t.stage2 {
@@ -447,14 +453,15 @@ func (t *trainer) batch(ctx context.Context) error {
 		return fmt.Errorf("passgp: predictive probability of point %d is NaN", cand[i])
 	}
 
-	var keep []bool
-	var incl []int
+	var u update
 	switch t.method {
 	case PASSGP:
-		keep, incl = passUpdate(cav, q, t.c.PDel, t.pinc)
+		u = passUpdate(cav, q, t.rule())
 	case FPASSGP:
-		keep, incl = swapUpdate(cav, q, int(math.Round(t.c.PExc*float64(t.c.M))))
+		u = swapUpdate(cav, q, t.rule())
 	}
+	keep, incl := u.keep, u.incl
+	bs.Noise, bs.Skipped = u.noise, u.skipped
 	s := post.Sites
 	var active []int
 	var tau, nu []float64
@@ -477,73 +484,6 @@ func (t *trainer) batch(ctx context.Context) error {
 	bs.ScoreTime = time.Since(t0)
 	t.st.Stats = append(t.st.Stats, bs)
 	return nil
-}
-
-// passUpdate is PASS-GP's rule: keep active points whose cavity predictive
-// probability is at most pdel (pdel >= 1 keeps every point), include
-// candidates whose predictive probability is below pinc (pinc >= 1
-// includes every candidate). If the rule would delete every active point
-// and include none, no point is deleted, so that A never becomes empty.
-func passUpdate(cav, q []float64, pdel, pinc float64) (keep []bool, incl []int) {
-	keep = make([]bool, len(cav))
-	kept := 0
-	for i, p := range cav {
-		keep[i] = pdel >= 1 || p <= pdel
-		if keep[i] {
-			kept++
-		}
-	}
-	for i, p := range q {
-		if pinc >= 1 || p < pinc {
-			incl = append(incl, i)
-		}
-	}
-	if kept == 0 && len(incl) == 0 {
-		for i := range keep {
-			keep[i] = true
-		}
-	}
-	return keep, incl
-}
-
-// swapUpdate is fPASS-GP's rule: exchange the k active points of largest
-// cavity predictive probability for the k candidates of smallest
-// predictive probability (k limited by the candidates available). Ties are
-// broken by position, so the rule is deterministic.
-func swapUpdate(cav, q []float64, k int) (keep []bool, incl []int) {
-	k = min(k, len(cav), len(q))
-	keep = make([]bool, len(cav))
-	for i := range keep {
-		keep[i] = true
-	}
-	if k <= 0 {
-		return keep, nil
-	}
-	del := argsort(cav)
-	for _, i := range del[len(del)-k:] {
-		keep[i] = false
-	}
-	incl = argsort(q)[:k]
-	slices.Sort(incl)
-	return keep, incl
-}
-
-// argsort returns the indices that sort v ascending (stable).
-func argsort(v []float64) []int {
-	idx := make([]int, len(v))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case v[a] < v[b]:
-			return -1
-		case v[a] > v[b]:
-			return 1
-		}
-		return 0
-	})
-	return idx
 }
 
 // finish optimises θ on the final active set (unless θ is fixed or was

@@ -46,11 +46,16 @@ type trainConfig struct {
 	Seed     uint64         `json:"seed"`
 	// Flip is the label-flip probability of EP's robust likelihood
 	// (--flip; 0: the probit likelihood).
-	Flip     float64  `json:"flip,omitempty"`
-	Positive *float64 `json:"positive,omitempty"`
-	Data     string   `json:"data,omitempty"`
-	N        int      `json:"n"`
-	D        int      `json:"d"`
+	Flip float64 `json:"flip,omitempty"`
+	// PSkip, MaxActive and Rank are the noise-robust selection
+	// (--p-skip, --max-active, --rank; zero: the paper's rules).
+	PSkip     float64  `json:"p_skip,omitempty"`
+	MaxActive int      `json:"max_active,omitempty"`
+	Rank      string   `json:"rank,omitempty"`
+	Positive  *float64 `json:"positive,omitempty"`
+	Data      string   `json:"data,omitempty"`
+	N         int      `json:"n"`
+	D         int      `json:"d"`
 }
 
 // trainFlags holds the command line of train.
@@ -83,6 +88,9 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.IntVar(&c.M, "m", 0, "active set size of fpassgp, ivm and random (0: --init)")
 	fs.IntVar(&c.HypEvery, "hyp-every", 1, "optimise the hyperparameters on every `K`-th batch")
 	fs.Float64Var(&c.Flip, "flip", 0, "label-flip probability `EPS` of the robust EP likelihood EPS + (1-2 EPS) Phi(y f), in [0, 0.5) (0: probit, as the paper; ivm's selection ignores it)")
+	fs.Float64Var(&c.PSkip, "p-skip", 0, "noise-robust selection: skip (and delete from the active set) points whose predictive probability of their own label is below `P`, the likely mislabelled ones; in [0, 0.5) (0: off, as the paper)")
+	fs.IntVar(&c.MaxActive, "max-active", 0, "passgp: bound the active set to `M` points, chosen by --rank (0: no bound, as the paper)")
+	fs.StringVar(&c.Rank, "rank", "", "order in which fpassgp's swaps and passgp's --max-active take points: lowest (lowest predictive probability first, the paper's) or boundary (closest to the decision boundary first)")
 	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8 (paper Section 6.3)")
 	fs.StringVar(&t.image, "image", "", "image geometry `WxH` for --augment (default: from IDX files, or square)")
 	fs.Uint64Var(&c.Seed, "seed", 1, "random seed (initial active set, batches)")
@@ -175,6 +183,20 @@ func (c *trainConfig) options(d int) (passgp.Options, error) {
 		return o, errUsage("--flip must be in [0, 0.5), got %v", c.Flip)
 	}
 	o.EP.Flip = c.Flip
+	if !(c.PSkip >= 0 && c.PSkip < 0.5) || c.PSkip >= c.PInc {
+		return o, errUsage("--p-skip must be in [0, 0.5) and below --p-inc, got %v", c.PSkip)
+	}
+	if c.MaxActive < 0 {
+		return o, errUsage("--max-active must be >= 0, got %d", c.MaxActive)
+	}
+	o.PSkip, o.MaxActive = c.PSkip, c.MaxActive
+	if c.Rank != "" {
+		r, err := passgp.ParseRank(c.Rank)
+		if err != nil {
+			return o, errUsage("--rank: want lowest or boundary, got %q", c.Rank)
+		}
+		o.Rank = r
+	}
 	return o, nil
 }
 
@@ -616,7 +638,7 @@ func trainWarnings(res *passgp.Result) []string {
 func history(bs []passgp.BatchStats) []model.Batch {
 	h := make([]model.Batch, len(bs))
 	for i, b := range bs {
-		h[i] = model.Batch{Pass: b.Pass, Batch: b.Batch, Active: b.Active, Included: b.Included, Deleted: b.Deleted, LogZ: b.LogZ}
+		h[i] = model.Batch{Pass: b.Pass, Batch: b.Batch, Active: b.Active, Included: b.Included, Deleted: b.Deleted, LogZ: b.LogZ, Noise: b.Noise, Skipped: b.Skipped}
 	}
 	return h
 }

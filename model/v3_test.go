@@ -1,0 +1,53 @@
+package model
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/passgp-fast/passgp-fast/passgp"
+)
+
+// TestNoiseCountsRoundTrip: format version 3 stores the noise counts of
+// the history; a version 2 file (the same model without them) loads with
+// its calibration and zero counts; a negative count is refused.
+func TestNoiseCountsRoundTrip(t *testing.T) {
+	m := toyModel(t, OneVsRest, kernels[0], 9)
+	m.Calibration = &passgp.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}}
+	for i := range m.History {
+		m.History[i] = append(m.History[i], Batch{Pass: 1, Active: 22, Included: 4, Deleted: 2, Noise: 1 + i, Skipped: 17 + i, LogZ: -3})
+	}
+	b, err := Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.FormatVersion != 3 || !reflect.DeepEqual(got.History, m.History) {
+		t.Fatalf("version %d, history %+v; want %+v", got.FormatVersion, got.History, m.History)
+	}
+
+	r, err := m.record()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, err := Decode(frameVersion(KindModel, 2, encodeRecordVersion(r, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v2.FormatVersion != 2 || v2.Calibration == nil || v2.Calibration.A != 1.5 {
+		t.Fatalf("version 2 file: version %d, calibration %+v", v2.FormatVersion, v2.Calibration)
+	}
+	for i, h := range v2.History {
+		if h[1].Noise != 0 || h[1].Skipped != 0 || h[1].Included != 4 {
+			t.Fatalf("version 2 history %d: %+v", i, h)
+		}
+	}
+
+	m.History[0][1].Noise = -1
+	r, _ = m.record()
+	if _, err := Decode(frame(KindModel, encodeRecord(r))); err == nil {
+		t.Fatal("a negative noise count was accepted")
+	}
+}

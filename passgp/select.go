@@ -1,0 +1,244 @@
+package passgp
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Rank is the order in which fPASS-GP's swaps and PASS-GP's budget
+// (Options.MaxActive) choose the points they bring into the active set.
+type Rank int
+
+const (
+	// RankLowest takes the points of lowest predictive probability
+	// q(y_i|x_i) first: the paper's rule (Section 5). On data with label
+	// noise these are the mislabelled points.
+	RankLowest Rank = iota
+	// RankBoundary takes the points closest to the decision boundary
+	// first, |q(y_i|x_i) − 1/2| ascending: those of largest predictive
+	// entropy, whose labels the current posterior knows least about
+	// (uncertainty sampling). A point far on the wrong side, which the
+	// model calls mislabelled, comes last.
+	RankBoundary
+)
+
+var rankNames = [...]string{"lowest", "boundary"}
+
+func (r Rank) String() string {
+	if r < 0 || int(r) >= len(rankNames) {
+		return fmt.Sprintf("Rank(%d)", int(r))
+	}
+	return rankNames[r]
+}
+
+// ParseRank is the inverse of Rank.String (case-insensitive).
+func ParseRank(s string) (Rank, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	for i, n := range rankNames {
+		if t == n {
+			return Rank(i), nil
+		}
+	}
+	return 0, fmt.Errorf("passgp: unknown rank %q (want lowest or boundary)", s)
+}
+
+// key returns the sort key of probability p under the rank: smaller first.
+func (r Rank) key(p float64) float64 {
+	if r == RankBoundary {
+		return math.Abs(p - 0.5)
+	}
+	return p
+}
+
+// rule is the selection rule of one batch: the paper's thresholds and
+// swap size plus the noise and budget extensions (Options.PSkip,
+// MaxActive, Rank). The zero values of pskip, budget and rank give the
+// paper's rules exactly.
+type rule struct {
+	pinc, pdel float64
+	swaps      int // fPASS-GP: points exchanged per batch
+	pskip      float64
+	budget     int // PASS-GP: bound on |A| (0: none); fPASS-GP: M
+	rank       Rank
+}
+
+// update is the outcome of a rule on one batch: which active points stay,
+// which candidates come in (indices into the candidate list, ascending),
+// and how many points the noise rule removed (active points deleted and
+// candidates skipped because the model calls their label wrong).
+type update struct {
+	keep           []bool
+	incl           []int
+	noise, skipped int
+}
+
+// passUpdate is PASS-GP's rule (paper Algorithm 1): keep active points
+// whose cavity predictive probability is at most pdel (pdel >= 1 keeps
+// every point), include candidates whose predictive probability is below
+// pinc (pinc >= 1 includes every candidate). With pskip > 0, an active
+// point whose cavity probability is below pskip is deleted and a
+// candidate below pskip is skipped: the posterior gives its label less
+// than pskip, so it is more likely mislabelled than informative, and
+// including it would make |A| grow with the noise rate times N. With a
+// budget, if the kept and included points exceed it, the budget best of
+// them by rank stay (cavity probabilities for active points, predictive
+// ones for candidates; ties go to active points, then by position). If
+// the rule would delete every active point and include none, no point is
+// deleted, so that A never becomes empty.
+func passUpdate(cav, q []float64, r rule) update {
+	u := update{keep: make([]bool, len(cav))}
+	kept := 0
+	for i, p := range cav {
+		switch {
+		case p < r.pskip:
+			u.noise++
+		case r.pdel >= 1 || p <= r.pdel:
+			u.keep[i] = true
+			kept++
+		}
+	}
+	for i, p := range q {
+		switch {
+		case p < r.pskip:
+			u.skipped++
+		case r.pinc >= 1 || p < r.pinc:
+			u.incl = append(u.incl, i)
+		}
+	}
+	if r.budget > 0 && kept+len(u.incl) > r.budget {
+		u.trim(cav, q, r.budget, r.rank)
+		kept = r.budget - len(u.incl)
+	}
+	if kept == 0 && len(u.incl) == 0 {
+		for i := range u.keep {
+			u.keep[i] = true
+		}
+		u.noise = 0
+	}
+	return u
+}
+
+// trim keeps the budget best kept active points and included candidates
+// by rank.
+func (u *update) trim(cav, q []float64, budget int, rank Rank) {
+	type pt struct {
+		key    float64
+		active bool
+		i      int
+	}
+	var pool []pt
+	for i, k := range u.keep {
+		if k {
+			pool = append(pool, pt{rank.key(cav[i]), true, i})
+		}
+	}
+	for _, i := range u.incl {
+		pool = append(pool, pt{rank.key(q[i]), false, i})
+	}
+	// The pool is in position order, active points first: a stable sort
+	// breaks ties by it.
+	slices.SortStableFunc(pool, func(a, b pt) int { return cmpFloat(a.key, b.key) })
+	clear(u.keep)
+	u.incl = u.incl[:0]
+	for _, p := range pool[:budget] {
+		if p.active {
+			u.keep[p.i] = true
+		} else {
+			u.incl = append(u.incl, p.i)
+		}
+	}
+	slices.Sort(u.incl)
+}
+
+// swapUpdate is fPASS-GP's rule (paper Section 5): exchange the k active
+// points of largest cavity predictive probability for the k candidates
+// first by rank (RankLowest: smallest predictive probability, the
+// paper's), k limited by the candidates available. With pskip > 0, active
+// points whose cavity probability is below pskip are deleted as well
+// (counting towards the k when there are fewer), candidates below pskip
+// are never included, and the active set is refilled up to its size m
+// from the eligible candidates. Ties are broken by position, so the rule
+// is deterministic.
+func swapUpdate(cav, q []float64, r rule) update {
+	u := update{keep: make([]bool, len(cav))}
+	kept := 0
+	for i, p := range cav {
+		if p < r.pskip {
+			u.noise++
+			continue
+		}
+		u.keep[i] = true
+		kept++
+	}
+	var elig []int
+	for i, p := range q {
+		if p < r.pskip {
+			u.skipped++
+			continue
+		}
+		elig = append(elig, i)
+	}
+	m := len(cav)
+	if r.pskip > 0 {
+		m = max(r.budget, m)
+	}
+	// Delete k − noise more (the largest cavity probabilities), but never
+	// more than the eligible candidates can replace.
+	k := min(r.swaps, len(cav), len(q))
+	extra := min(max(k-u.noise, 0), max(len(elig)-(m-kept), 0))
+	if extra > 0 {
+		del := argsort(cav)
+		for j := len(del) - 1; j >= 0 && extra > 0; j-- {
+			if i := del[j]; u.keep[i] {
+				u.keep[i] = false
+				kept--
+				extra--
+			}
+		}
+	}
+	n := min(m-kept, len(elig))
+	if n <= 0 {
+		return u
+	}
+	slices.SortStableFunc(elig, func(a, b int) int { return cmpFloat(r.rank.key(q[a]), r.rank.key(q[b])) })
+	u.incl = slices.Clone(elig[:n])
+	slices.Sort(u.incl)
+	return u
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// argsort returns the indices that sort v ascending (stable).
+func argsort(v []float64) []int {
+	idx := make([]int, len(v))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmpFloat(v[a], v[b]) })
+	return idx
+}
+
+// rule returns the batch selection rule of the trainer's stage. The
+// retraining with invariances (Options.Augment) keeps the paper's rule:
+// its active set is the augmented images of the first stage's.
+func (t *trainer) rule() rule {
+	r := rule{pinc: t.pinc, pdel: t.c.PDel, swaps: int(math.Round(t.c.PExc * float64(t.c.M)))}
+	if !t.stage2 {
+		r.pskip, r.rank = t.c.PSkip, t.c.Rank
+		r.budget = t.c.MaxActive
+		if t.method == FPASSGP {
+			r.budget = t.c.M
+		}
+	}
+	return r
+}
