@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -67,8 +68,16 @@ type trainFlags struct {
 	image, checkpoint, resume string
 	plots, test, prior        string
 	threads, maxClasses       int
-	quiet                     bool
+	quiet, paper              bool
+	set                       map[string]bool // flags given on the command line
 }
+
+// defaultMaxActive is train's bound on PASS-GP's |A| (--max-active): above
+// the largest first-stage active sets of the paper's data sets (MNIST:
+// 1994), so that they train as the paper's rule does, and small enough
+// that a pass over N = 1e6 noisy points stays within minutes on 2 cores
+// (docs/passgp.md, "Noise-robust selection").
+const defaultMaxActive = 2000
 
 func (t *trainFlags) register(fs *flagSet) {
 	t.df.register(fs, true)
@@ -89,8 +98,9 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.IntVar(&c.HypEvery, "hyp-every", 1, "optimise the hyperparameters on every `K`-th batch")
 	fs.Float64Var(&c.Flip, "flip", 0, "label-flip probability `EPS` of the robust EP likelihood EPS + (1-2 EPS) Phi(y f), in [0, 0.5) (0: probit, as the paper; ivm's selection ignores it)")
 	fs.Float64Var(&c.PSkip, "p-skip", 0, "noise-robust selection: skip (and delete from the active set) points whose predictive probability of their own label is below `P`, the likely mislabelled ones; in [0, 0.5) (0: off, as the paper)")
-	fs.IntVar(&c.MaxActive, "max-active", 0, "passgp: bound the active set to `M` points, chosen by --rank (0: no bound, as the paper)")
-	fs.StringVar(&c.Rank, "rank", "", "order in which fpassgp's swaps and passgp's --max-active take points: lowest (lowest predictive probability first, the paper's) or boundary (closest to the decision boundary first)")
+	fs.IntVar(&c.MaxActive, "max-active", defaultMaxActive, "passgp: bound the active set to `M` points, chosen by --rank, so that a pass costs O(N M^2) on noisy data too (0: no bound, as the paper)")
+	fs.StringVar(&c.Rank, "rank", "boundary", "order in which fpassgp's swaps and passgp's --max-active take points: boundary (closest to the decision boundary first) or lowest (lowest predictive probability first, the paper's)")
+	fs.BoolVar(&t.paper, "paper", false, "the paper's selection rules: --max-active 0 --rank lowest --p-skip 0 (every other default is the paper's already)")
 	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8 (paper Section 6.3)")
 	fs.StringVar(&t.image, "image", "", "image geometry `WxH` for --augment (default: from IDX files, or square)")
 	fs.Uint64Var(&c.Seed, "seed", 1, "random seed (initial active set, batches)")
@@ -214,6 +224,8 @@ resumable with --resume).`)
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
+	t.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { t.set[f.Name] = true })
 	code, err := train(ctx, &t, stdout, stderr)
 	if err != nil {
 		return exitFor(stderr, "train", err)
@@ -237,6 +249,14 @@ func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
 		return nil, nil, errUsage("--max-classes must be at least 2, got %d", t.maxClasses)
 	}
 	c := &t.cfg
+	if t.paper {
+		for _, f := range []string{"max-active", "rank", "p-skip"} {
+			if t.set[f] {
+				return nil, nil, errUsage("--paper sets --%s: give one or the other", f)
+			}
+		}
+		c.MaxActive, c.Rank, c.PSkip = 0, "lowest", 0
+	}
 	c.Kernel, c.Degree, c.Gamma = t.kf.name, t.kf.degree, t.kf.gamma
 	c.Augment = t.augm
 	var err error

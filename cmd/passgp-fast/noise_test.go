@@ -1,0 +1,67 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/passgp-fast/passgp-fast/model"
+)
+
+// TestTrainSelectionFlags: train's defaults bound |A| and rank by the
+// boundary, --paper gives the paper's rules, the noise counts reach the
+// model's history, and bad values are refused.
+func TestTrainSelectionFlags(t *testing.T) {
+	f := newFixture(t)
+	m := filepath.Join(f.dir, "s.pgp")
+	load := func(args ...string) *model.Model {
+		t.Helper()
+		a := append([]string{"train", "--data", f.bin, "--model", m}, fast...)
+		if code, _, e := runCLI(t, append(a, args...)...); code != 0 {
+			t.Fatalf("train %v: %d %s", args, code, e)
+		}
+		mm, err := model.Load(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mm
+	}
+	d := load()
+	if o := string(d.Options); !strings.Contains(o, `"max_active":2000`) || !strings.Contains(o, `"rank":"boundary"`) || strings.Contains(o, "p_skip") {
+		t.Errorf("default options %s", o)
+	}
+	p := load("--paper")
+	if o := string(p.Options); strings.Contains(o, "max_active") || !strings.Contains(o, `"rank":"lowest"`) {
+		t.Errorf("--paper options %s", o)
+	}
+	s := load("--p-skip", "0.3", "--max-active", "40")
+	skipped, noise := 0, 0
+	for _, h := range s.History[0] {
+		noise += h.Noise
+		if h.Active > 40 {
+			t.Errorf("batch %+v: |A| above --max-active 40", h)
+		}
+		skipped += h.Skipped
+	}
+	if o := string(s.Options); !strings.Contains(o, `"p_skip":0.3`) || !strings.Contains(o, `"max_active":40`) {
+		t.Errorf("options %s", o)
+	}
+	if skipped+noise == 0 {
+		t.Errorf("no noise counts in the history %+v", s.History[0])
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--paper", "--rank", "boundary"}, "--paper sets --rank"},
+		{[]string{"--rank", "middle"}, "--rank"},
+		{[]string{"--p-skip", "0.5"}, "--p-skip"},
+		{[]string{"--p-skip", "0.7", "--p-inc", "0.6"}, "--p-skip"},
+		{[]string{"--max-active", "-1"}, "--max-active"},
+	} {
+		a := append([]string{"train", "--data", f.bin, "--model", m}, fast...)
+		if code, _, e := runCLI(t, append(a, c.args...)...); code != 2 || !strings.Contains(e, c.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, code, e, c.want)
+		}
+	}
+}
