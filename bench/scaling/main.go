@@ -1,0 +1,196 @@
+// Command scaling measures passgp-fast's train command with its defaults
+// against N on a seeded noisy task (package synth: 20 features of which 5
+// decide the class, 5% of the labels flipped), beside LIBSVM with a small
+// cross-validated grid and Platt probabilities (svm-train -b 1) where it
+// finishes, and writes a JSON record, a Markdown table and a log-log plot
+// of training time against N (issue 13):
+//
+//	go run ./bench/scaling --n 10000,100000,1000000 --out docs/results/scaling
+//
+// Every run is a separate process timed by wall clock, with its peak RSS
+// from the kernel (as /usr/bin/time reports them). The test set (20,000
+// points, its own seed) is never read before the model is trained.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/passgp-fast/passgp-fast/synth"
+)
+
+// Run is one measurement.
+type Run struct {
+	Tool        string  `json:"tool"` // "passgp-fast" or "libsvm"
+	N           int     `json:"n"`
+	Seconds     float64 `json:"seconds"`      // training wall time (LIBSVM: grid + final training)
+	GridSeconds float64 `json:"grid_seconds"` // LIBSVM's cross-validated grid (part of Seconds)
+	MaxRSSGiB   float64 `json:"max_rss_gib"`
+	Active      int     `json:"active"` // |A| (LIBSVM: support vectors)
+	Error       float64 `json:"error"`
+	Brier       float64 `json:"brier"`
+	NLP         float64 `json:"nlp"`
+	ECE         float64 `json:"ece"`
+	Setting     string  `json:"setting"`
+	Note        string  `json:"note,omitempty"`
+	BayesError  float64 `json:"bayes_error"`
+}
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "scaling:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, log io.Writer) error {
+	fs := flag.NewFlagSet("scaling", flag.ContinueOnError)
+	ns := fs.String("n", "10000,100000,1000000", "training set sizes `N1,N2,...`")
+	out := fs.String("out", "docs/results/scaling", "output `DIR` (scaling.json, scaling.md, scaling.png)")
+	work := fs.String("work", "", "scratch `DIR` for the data files (default: a temporary directory)")
+	svmMax := fs.Int("svm-max", 100000, "run LIBSVM up to this N")
+	svmTimeout := fs.Duration("svm-timeout", 30*time.Minute, "give up LIBSVM's final training after this long")
+	gridSub := fs.Int("grid-sub", 5000, "LIBSVM's grid cross-validates on a subsample of this many training points")
+	extra := fs.String("train-args", "", "extra flags for passgp-fast train, space-separated (default: none, the CLI's defaults)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var sizes []int
+	for _, s := range strings.Split(*ns, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 100 {
+			return fmt.Errorf("--n: bad size %q", s)
+		}
+		sizes = append(sizes, n)
+	}
+	task := synth.Task{D: 20, Relevant: 5, Flip: 0.05}
+	bayes, _, err := task.BayesError()
+	if err != nil {
+		return err
+	}
+	dir := *work
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "scaling"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	bin := filepath.Join(dir, "passgp-fast")
+	if b, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/passgp-fast").CombinedOutput(); err != nil {
+		return fmt.Errorf("building the CLI: %v\n%s", err, b)
+	}
+	testF := filepath.Join(dir, "test.libsvm")
+	if err := writeTask(testF, task, 20000, 2); err != nil {
+		return err
+	}
+	_, svmErr := exec.LookPath("svm-train")
+	var runs []Run
+	for _, n := range sizes {
+		trainF := filepath.Join(dir, fmt.Sprintf("train-%d.libsvm", n))
+		if err := writeTask(trainF, task, n, 1); err != nil {
+			return err
+		}
+		r, err := runPassGP(ctx, bin, trainF, testF, dir, *extra)
+		if err != nil {
+			return err
+		}
+		r.N, r.BayesError = n, bayes
+		fmt.Fprintf(log, "passgp-fast N=%d: %.1f s, %.2f GiB, |A| %d, error %.4f, Brier %.4f\n", n, r.Seconds, r.MaxRSSGiB, r.Active, r.Error, r.Brier)
+		runs = append(runs, r)
+		if svmErr == nil && n <= *svmMax {
+			r, err := runSVM(ctx, trainF, testF, dir, *gridSub, *svmTimeout)
+			if err != nil {
+				fmt.Fprintf(log, "libsvm N=%d: %v\n", n, err)
+				r.Note = err.Error()
+			}
+			r.N, r.BayesError = n, bayes
+			fmt.Fprintf(log, "libsvm N=%d: %.1f s (grid %.1f s), %.2f GiB, SVs %d, error %.4f, Brier %.4f\n", n, r.Seconds, r.GridSeconds, r.MaxRSSGiB, r.Active, r.Error, r.Brier)
+			runs = append(runs, r)
+		}
+		os.Remove(trainF)
+		if err := write(*out, task, bayes, runs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeTask(path string, t synth.Task, n int, seed uint64) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := synth.WriteLIBSVM(f, t, n, seed); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// timed runs a command and returns its wall time and peak RSS.
+func timed(ctx context.Context, stdout io.Writer, name string, args ...string) (time.Duration, float64, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = stdout, &stderr
+	t0 := time.Now()
+	err := cmd.Run()
+	el := time.Since(t0)
+	if err != nil {
+		return el, 0, fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, tail(stderr.String(), 400))
+	}
+	rss := 0.0
+	if u, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = float64(u.Maxrss) * 1024 / (1 << 30) // Linux: KiB
+	}
+	return el, rss, nil
+}
+
+func runPassGP(ctx context.Context, bin, trainF, testF, dir, extra string) (Run, error) {
+	m := filepath.Join(dir, "model.pgp")
+	args := []string{"train", "--data", trainF, "--model", m, "--quiet"}
+	if extra != "" {
+		args = append(args, strings.Fields(extra)...)
+	}
+	el, rss, err := timed(ctx, io.Discard, bin, args...)
+	if err != nil {
+		return Run{}, err
+	}
+	var ev bytes.Buffer
+	if _, _, err := timed(ctx, &ev, bin, "eval", "--model", m, "--data", testF, "--json"); err != nil {
+		return Run{}, err
+	}
+	var e struct {
+		Error, Brier, NLP, ECE float64
+		ActiveSize             []int `json:"active_size"`
+	}
+	if err := json.Unmarshal(ev.Bytes(), &e); err != nil {
+		return Run{}, fmt.Errorf("eval --json: %v", err)
+	}
+	r := Run{Tool: "passgp-fast", Seconds: el.Seconds(), MaxRSSGiB: rss, Error: e.Error, Brier: e.Brier, NLP: e.NLP, ECE: e.ECE,
+		Setting: "train defaults " + extra}
+	for _, a := range e.ActiveSize {
+		r.Active += a
+	}
+	return r, nil
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
