@@ -116,3 +116,27 @@ func errorOn(b *Binary, x *mat.Dense, y []float64) float64 {
 	b.PredictTo(p, x)
 	return ProbErrorRate(p, y)
 }
+
+// TestMaxActiveBinds: on noisy data the paper's inclusion rule would grow
+// A past the budget; with MaxActive it reaches the budget and stays
+// there, for either rank.
+func TestMaxActiveBinds(t *testing.T) {
+	x, y, _ := noisy(t, 1500, 1)
+	for _, rk := range []Rank{RankLowest, RankBoundary} {
+		res, err := Train(context.Background(), x, y, &Options{Init: 100, MaxActive: 120, Rank: rk, Sub: 5, Seed: 3,
+			FixedTheta: true, Kernel: kernel.SE{Var: 4, Len2: 8, Jitter: 1e-4}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hit := false
+		for i, b := range res.Batches {
+			if b.Active > 120 {
+				t.Errorf("%v batch %d: |A| = %d > 120", rk, i, b.Active)
+			}
+			hit = hit || b.Active == 120
+		}
+		if !hit || len(res.Model.Active) > 120 {
+			t.Errorf("%v: the budget never bound (final |A| %d)", rk, len(res.Model.Active))
+		}
+	}
+}
