@@ -215,9 +215,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		`Trains a Gaussian process classifier by PASS-GP (default), fPASS-GP, IVM,
 a random active set or full EP, and writes a model file. Two labels give a
 binary model (the larger label is +1), more give one classifier per class
-(one against the rest), --positive L gives L against the rest. Every
-default is the paper's USPS setting (Henao & Winther 2012, Section 6.1).
-Progress goes to stderr; Ctrl-C stops at the next batch (with --checkpoint,
+(one against the rest), --positive L gives L against the rest. The
+defaults are the paper's USPS settings (Henao & Winther 2012, Section 6.1)
+plus a bound on PASS-GP's active set that keeps noisy data cheap
+(--max-active 2000, --rank boundary; on clean data the bound is not
+reached); --paper gives the paper's rules. Progress goes to stderr; Ctrl-C stops at the next batch (with --checkpoint,
 resumable with --resume).`)
 	var t trainFlags
 	t.register(fs)
