@@ -140,3 +140,42 @@ func TestMaxActiveBinds(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetCandidates: a batch of more than budgetBatchFactor·MaxActive
+// candidates offers a window of that many, another one in every pass;
+// the paper's rule (no budget) scores them all.
+func TestBudgetCandidates(t *testing.T) {
+	x, y, _ := noisy(t, 1500, 1)
+	o := Options{Init: 20, MaxActive: 30, Sub: 2, Passes: 2, Seed: 3, FixedTheta: true, Kernel: kernel.SE{Var: 4, Len2: 8, Jitter: 1e-4}}
+	res, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range res.Batches {
+		// A batch holds 750 points, of which at most 30 are active.
+		if b.Unscored < 750-30-budgetBatchFactor*30 || b.Unscored > 750-budgetBatchFactor*30 {
+			t.Errorf("batch %d: %d unscored", i, b.Unscored)
+		}
+	}
+	c, _ := checkInput(x, y, &o)
+	tr := newTrainer(x, y, &c, nil, "")
+	cand := make([]int, 1000)
+	for i := range cand {
+		cand[i] = i
+	}
+	w0, n0 := tr.budgetCandidates(cand)
+	tr.st.Pass = 1
+	w1, _ := tr.budgetCandidates(cand)
+	if n0 != 1000-150 || len(w0) != 150 || w0[0] == w1[0] {
+		t.Errorf("windows: %d left out, first points %d and %d", n0, w0[0], w1[0])
+	}
+	o.MaxActive = 0
+	if res, err = Train(context.Background(), x, y, &o); err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range res.Batches {
+		if b.Unscored != 0 {
+			t.Errorf("no budget, batch %d: %d unscored", i, b.Unscored)
+		}
+	}
+}

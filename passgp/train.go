@@ -25,9 +25,12 @@ type BatchStats struct {
 	// batch points not included because their predictive probability was
 	// below it (IVM: the points below it after the selection).
 	Noise, Skipped int
-	LogZ           float64 // log Z_EP of A before the update
-	Theta          []float64
-	HypEvals       int // log Z_EP evaluations of the optimisation (0: none)
+	// Unscored counts the batch points left out by MaxActive's cap on the
+	// candidates of one batch (budgetCandidates).
+	Unscored int
+	LogZ     float64 // log Z_EP of A before the update
+	Theta    []float64
+	HypEvals int // log Z_EP evaluations of the optimisation (0: none)
 	// AtBound marks the θ components at which the batch's optimisation
 	// stopped at a bound (nil: θ not optimised in this batch).
 	AtBound  []bool
@@ -434,6 +437,7 @@ func (t *trainer) batch(ctx context.Context) error {
 	for _, a := range t.st.Active {
 		t.inA[a] = false
 	}
+	cand, bs.Unscored = t.budgetCandidates(cand)
 	mean := make([]float64, len(cand))
 	vr := make([]float64, len(cand))
 	if err := t.r.predictRowsContext(ctx, post, t.k, xa, t.x, cand, mean, vr); err != nil {
