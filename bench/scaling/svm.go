@@ -19,7 +19,7 @@ import (
 // The grid: C and γ around LIBSVM's default γ = 1/d = 0.05 for d = 20.
 var (
 	gridC     = []float64{1, 10, 100}
-	gridGamma = []float64{0.01, 0.05, 0.25}
+	gridGamma = []float64{0.002, 0.01, 0.05, 0.25}
 )
 
 var cvRE = regexp.MustCompile(`Cross Validation Accuracy = ([0-9.]+)%`)
