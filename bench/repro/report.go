@@ -269,6 +269,29 @@ func (d *Doc) Render() string {
 		b.WriteString(strings.TrimSpace(s.Markdown))
 		b.WriteString("\n\n")
 	}
+	b.WriteString(d.beyond())
+	return b.String()
+}
+
+// beyond returns the "beyond the paper" section: the table and plot that
+// bench/scaling writes to <out>/scaling (empty if it has not been run).
+// They are measured by that command, not by this one.
+func (d *Doc) beyond() string {
+	dir := filepath.Join(filepath.Dir(d.jsonPath), "scaling")
+	tab, err := os.ReadFile(filepath.Join(dir, "scaling.md"))
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("## Beyond the paper: label noise and training time against N\n\n")
+	fmt.Fprintf(&b, "_Written by `go run ./bench/scaling --out %s` (train with its defaults, LIBSVM with a CV grid and `-b 1` in the same run, "+
+		"each run a separate process: wall time and peak RSS); not by bench/repro. The noisy, imbalanced and ARD comparisons "+
+		"it summarises are in docs/passgp.md, \"Noise-robust selection\"._\n\n", filepath.ToSlash(dir))
+	b.WriteString(strings.TrimSpace(string(tab)))
+	b.WriteString("\n\n")
+	if rel, err := filepath.Rel(filepath.Dir(d.mdPath), filepath.Join(dir, "scaling.png")); err == nil {
+		fmt.Fprintf(&b, "![training time against N](%s)\n\n", filepath.ToSlash(rel))
+	}
 	return b.String()
 }
 

@@ -301,3 +301,25 @@ func TestNoSVMKeepsPart(t *testing.T) {
 		}
 	}
 }
+
+// TestBeyondSection: results.md ends with bench/scaling's table and plot
+// when <out>/scaling/scaling.md exists, and has no such section otherwise.
+func TestBeyondSection(t *testing.T) {
+	root := t.TempDir()
+	out := filepath.Join(root, "results")
+	d, err := OpenDoc(filepath.Join(root, "results.md"), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(d.Render(), "Beyond the paper") {
+		t.Fatal("a beyond-the-paper section without bench/scaling's output")
+	}
+	os.MkdirAll(filepath.Join(out, "scaling"), 0o755)
+	os.WriteFile(filepath.Join(out, "scaling", "scaling.md"), []byte("| tool | N |\n|---|---|\n| libsvm | 10 |\n"), 0o644)
+	md := d.Render()
+	for _, want := range []string{"## Beyond the paper", "| libsvm | 10 |", "](results/scaling/scaling.png)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("results.md lacks %q:\n%s", want, md)
+		}
+	}
+}
