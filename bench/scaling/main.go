@@ -63,8 +63,25 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 	svmTimeout := fs.Duration("svm-timeout", 30*time.Minute, "give up LIBSVM's final training after this long")
 	gridSub := fs.Int("grid-sub", 5000, "LIBSVM's grid cross-validates on a subsample of this many training points")
 	extra := fs.String("train-args", "", "extra flags for passgp-fast train, space-separated (default: none, the CLI's defaults)")
+	render := fs.Bool("render", false, "only rewrite scaling.md and scaling.png from the --out directory's scaling.json")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	task := synth.Task{D: 20, Relevant: 5, Flip: 0.05}
+	bayes, _, err := task.BayesError()
+	if err != nil {
+		return err
+	}
+	if *render {
+		b, err := os.ReadFile(filepath.Join(*out, "scaling.json"))
+		if err != nil {
+			return err
+		}
+		var runs []Run
+		if err := json.Unmarshal(b, &runs); err != nil {
+			return fmt.Errorf("%s: %v", filepath.Join(*out, "scaling.json"), err)
+		}
+		return write(*out, task, bayes, runs)
 	}
 	var sizes []int
 	for _, s := range strings.Split(*ns, ",") {
@@ -73,11 +90,6 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 			return fmt.Errorf("--n: bad size %q", s)
 		}
 		sizes = append(sizes, n)
-	}
-	task := synth.Task{D: 20, Relevant: 5, Flip: 0.05}
-	bayes, _, err := task.BayesError()
-	if err != nil {
-		return err
 	}
 	dir := *work
 	if dir == "" {
