@@ -27,12 +27,17 @@ func TestTrainSelectionFlags(t *testing.T) {
 		return mm
 	}
 	d := load()
-	if o := string(d.Options); !strings.Contains(o, `"max_active":2000`) || !strings.Contains(o, `"rank":"boundary"`) || strings.Contains(o, "p_skip") {
+	if o := string(d.Options); !strings.Contains(o, `"max_active":2000`) || !strings.Contains(o, `"rank":"lowest"`) || !strings.Contains(o, `"p_skip":0.2`) {
 		t.Errorf("default options %s", o)
 	}
 	p := load("--paper")
-	if o := string(p.Options); strings.Contains(o, "max_active") || !strings.Contains(o, `"rank":"lowest"`) {
+	if o := string(p.Options); strings.Contains(o, "max_active") || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"lowest"`) {
 		t.Errorf("--paper options %s", o)
+	}
+	// The other methods keep the paper's rules unless asked.
+	f2 := load("--method", "fpassgp", "--m", "40", "--p-exc", "0.1")
+	if o := string(f2.Options); strings.Contains(o, "p_skip") {
+		t.Errorf("fpassgp default options %s", o)
 	}
 	s := load("--p-skip", "0.3", "--max-active", "40")
 	skipped, noise := 0, 0
@@ -54,8 +59,10 @@ func TestTrainSelectionFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"--paper", "--rank", "boundary"}, "--paper sets --rank"},
+		{[]string{"--paper", "--p-skip", "0.1"}, "--paper sets --p-skip"},
 		{[]string{"--rank", "middle"}, "--rank"},
 		{[]string{"--p-skip", "0.5"}, "--p-skip"},
+		{[]string{"--p-skip", "-0.1"}, "--p-skip"},
 		{[]string{"--p-skip", "0.7", "--p-inc", "0.6"}, "--p-skip"},
 		{[]string{"--max-active", "-1"}, "--max-active"},
 	} {
