@@ -27,7 +27,7 @@ func TestTrainSelectionFlags(t *testing.T) {
 		return mm
 	}
 	d := load()
-	if o := string(d.Options); !strings.Contains(o, `"max_active":2000`) || !strings.Contains(o, `"rank":"lowest"`) || !strings.Contains(o, `"p_skip":0.2`) {
+	if o := string(d.Options); !strings.Contains(o, `"max_active":2000`) || !strings.Contains(o, `"rank":"boundary"`) || !strings.Contains(o, `"p_skip":0.2`) {
 		t.Errorf("default options %s", o)
 	}
 	p := load("--paper")
@@ -36,7 +36,7 @@ func TestTrainSelectionFlags(t *testing.T) {
 	}
 	// The other methods keep the paper's rules unless asked.
 	f2 := load("--method", "fpassgp", "--m", "40", "--p-exc", "0.1")
-	if o := string(f2.Options); strings.Contains(o, "p_skip") {
+	if o := string(f2.Options); strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"lowest"`) {
 		t.Errorf("fpassgp default options %s", o)
 	}
 	s := load("--p-skip", "0.3", "--max-active", "40")

@@ -106,8 +106,8 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.Float64Var(&c.Flip, "flip", 0, "label-flip probability `EPS` of the robust EP likelihood EPS + (1-2 EPS) Phi(y f), in [0, 0.5) (0: probit, as the paper; ivm's selection ignores it)")
 	fs.Float64Var(&c.PSkip, "p-skip", -1, "noise-robust selection: skip (and delete from the active set) points whose predictive probability of their own label is below `P`, the likely mislabelled ones; in [0, 0.5); 0: off, as the paper (default: 0.2 for passgp, 0 for the other methods)")
 	fs.IntVar(&c.MaxActive, "max-active", defaultMaxActive, "passgp: bound the active set to `M` points, chosen by --rank, so that a pass costs O(N M^2) on noisy data too (0: no bound, as the paper)")
-	fs.StringVar(&c.Rank, "rank", "lowest", "order in which fpassgp's swaps and passgp's --max-active take points: lowest (lowest predictive probability first, the paper's) or boundary (closest to the decision boundary first)")
-	fs.BoolVar(&t.paper, "paper", false, "the paper's selection rules: --max-active 0 --p-skip 0 (every other default is the paper's already)")
+	fs.StringVar(&c.Rank, "rank", "", "order in which fpassgp's swaps and passgp's --max-active take points: lowest (lowest predictive probability first, the paper's) or boundary (closest to the decision boundary first) (default: boundary for passgp, lowest for fpassgp)")
+	fs.BoolVar(&t.paper, "paper", false, "the paper's selection rules: --max-active 0 --p-skip 0 --rank lowest (every other default is the paper's already)")
 	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8 (paper Section 6.3)")
 	fs.StringVar(&t.image, "image", "", "image geometry `WxH` for --augment (default: from IDX files, or square)")
 	fs.Uint64Var(&c.Seed, "seed", 1, "random seed (initial active set, batches)")
@@ -227,7 +227,8 @@ defaults are the paper's USPS settings (Henao & Winther 2012, Section 6.1)
 plus, for PASS-GP, two guards that keep noisy data cheap: points the
 model gives less than 0.2 for their own label are skipped as likely
 mislabelled (--p-skip 0.2) and the active set is bounded (--max-active
-2000); --paper gives the paper's rules. Progress goes to stderr; Ctrl-C stops at the next batch (with --checkpoint,
+2000, keeping the points closest to the decision boundary); --paper
+gives the paper's rules. Progress goes to stderr; Ctrl-C stops at the next batch (with --checkpoint,
 resumable with --resume).`)
 	var t trainFlags
 	t.register(fs)
@@ -270,10 +271,18 @@ func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
 	if c.PSkip < 0 && t.set["p-skip"] {
 		return nil, nil, errUsage("--p-skip must be in [0, 0.5) and below --p-inc, got %v", c.PSkip)
 	}
-	if c.PSkip < 0 {
-		c.PSkip = 0
-		if m, err := passgp.ParseMethod(c.Method); err == nil && m == passgp.PASSGP {
-			c.PSkip = defaultPSkip
+	if m, err := passgp.ParseMethod(c.Method); err == nil {
+		if c.PSkip < 0 {
+			c.PSkip = 0
+			if m == passgp.PASSGP {
+				c.PSkip = defaultPSkip
+			}
+		}
+		if c.Rank == "" {
+			c.Rank = "lowest"
+			if m == passgp.PASSGP {
+				c.Rank = "boundary"
+			}
 		}
 	}
 	c.Kernel, c.Degree, c.Gamma = t.kf.name, t.kf.degree, t.kf.gamma
