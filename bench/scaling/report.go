@@ -78,7 +78,7 @@ func plotTime(path string, runs []Run) error {
 			pts.Shape = draw.TriangleGlyph{}
 		}
 		p.Add(l, pts)
-		name := tool + " (defaults)"
+		name := tool + " (--max-active 2000 --rank boundary)"
 		if tool == "libsvm" {
 			name = "LIBSVM (grid + -b 1)"
 		}

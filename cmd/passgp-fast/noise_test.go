@@ -8,9 +8,9 @@ import (
 	"github.com/passgp-fast/passgp-fast/model"
 )
 
-// TestTrainSelectionFlags: train's defaults bound |A| and rank by the
-// boundary, --paper gives the paper's rules, the noise counts reach the
-// model's history, and bad values are refused.
+// TestTrainSelectionFlags: train's defaults are the paper's rules, the
+// selection flags reach the model's options, the noise counts reach its
+// history, and bad values are refused.
 func TestTrainSelectionFlags(t *testing.T) {
 	f := newFixture(t)
 	m := filepath.Join(f.dir, "s.pgp")
@@ -27,17 +27,12 @@ func TestTrainSelectionFlags(t *testing.T) {
 		return mm
 	}
 	d := load()
-	if o := string(d.Options); !strings.Contains(o, `"max_active":2000`) || !strings.Contains(o, `"rank":"boundary"`) || !strings.Contains(o, `"p_skip":0.2`) {
-		t.Errorf("default options %s", o)
+	if o := string(d.Options); strings.Contains(o, "max_active") || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"lowest"`) {
+		t.Errorf("default options %s (want the paper's rules)", o)
 	}
-	p := load("--paper")
-	if o := string(p.Options); strings.Contains(o, "max_active") || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"lowest"`) {
-		t.Errorf("--paper options %s", o)
-	}
-	// The other methods keep the paper's rules unless asked.
-	f2 := load("--method", "fpassgp", "--m", "40", "--p-exc", "0.1")
-	if o := string(f2.Options); strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"lowest"`) {
-		t.Errorf("fpassgp default options %s", o)
+	b := load("--p-skip", "0.2", "--max-active", "2000", "--rank", "boundary")
+	if o := string(b.Options); !strings.Contains(o, `"max_active":2000`) || !strings.Contains(o, `"rank":"boundary"`) || !strings.Contains(o, `"p_skip":0.2`) {
+		t.Errorf("options %s", o)
 	}
 	s := load("--p-skip", "0.3", "--max-active", "40")
 	skipped, noise := 0, 0
@@ -58,8 +53,6 @@ func TestTrainSelectionFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--paper", "--rank", "boundary"}, "--paper sets --rank"},
-		{[]string{"--paper", "--p-skip", "0.1"}, "--paper sets --p-skip"},
 		{[]string{"--rank", "middle"}, "--rank"},
 		{[]string{"--p-skip", "0.5"}, "--p-skip"},
 		{[]string{"--p-skip", "-0.1"}, "--p-skip"},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -68,23 +67,8 @@ type trainFlags struct {
 	image, checkpoint, resume string
 	plots, test, prior        string
 	threads, maxClasses       int
-	quiet, paper              bool
-	set                       map[string]bool // flags given on the command line
+	quiet                     bool
 }
-
-// defaultMaxActive is train's bound on PASS-GP's |A| (--max-active): above
-// the largest first-stage active sets of the paper's data sets (MNIST:
-// 1994), so that they train as the paper's rule does, and small enough
-// that a pass over N = 1e6 noisy points stays within minutes on 2 cores
-// (docs/passgp.md, "Noise-robust selection").
-const defaultMaxActive = 2000
-
-// defaultPSkip is train's --p-skip for PASS-GP: it keeps the points that
-// the model gives less than 0.2 for their own label out of the active
-// set, so that label noise does not make |A| grow with N (docs/passgp.md,
-// "Noise-robust selection": noisy synth 7.38% in 1.4 s against 11.2% in
-// 464 s; IJCNN 1.31% in 50 s against 1.25% in 376 s).
-const defaultPSkip = 0.2
 
 func (t *trainFlags) register(fs *flagSet) {
 	t.df.register(fs, true)
@@ -104,10 +88,9 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.IntVar(&c.M, "m", 0, "active set size of fpassgp, ivm and random (0: --init)")
 	fs.IntVar(&c.HypEvery, "hyp-every", 1, "optimise the hyperparameters on every `K`-th batch")
 	fs.Float64Var(&c.Flip, "flip", 0, "label-flip probability `EPS` of the robust EP likelihood EPS + (1-2 EPS) Phi(y f), in [0, 0.5) (0: probit, as the paper; ivm's selection ignores it)")
-	fs.Float64Var(&c.PSkip, "p-skip", -1, "noise-robust selection: skip (and delete from the active set) points whose predictive probability of their own label is below `P`, the likely mislabelled ones; in [0, 0.5); 0: off, as the paper (default: 0.2 for passgp, 0 for the other methods)")
-	fs.IntVar(&c.MaxActive, "max-active", defaultMaxActive, "passgp: bound the active set to `M` points, chosen by --rank, so that a pass costs O(N M^2) on noisy data too (0: no bound, as the paper)")
-	fs.StringVar(&c.Rank, "rank", "", "order in which fpassgp's swaps and passgp's --max-active take points: lowest (lowest predictive probability first, the paper's) or boundary (closest to the decision boundary first) (default: boundary for passgp, lowest for fpassgp)")
-	fs.BoolVar(&t.paper, "paper", false, "the paper's selection rules: --max-active 0 --p-skip 0 --rank lowest (every other default is the paper's already)")
+	fs.Float64Var(&c.PSkip, "p-skip", 0, "noise-robust selection: skip (and delete from the active set) points whose predictive probability of their own label is below `P`, the likely mislabelled ones; in [0, 0.5) (0: off, as the paper; see docs/passgp.md before using it)")
+	fs.IntVar(&c.MaxActive, "max-active", 0, "passgp: bound the active set to `M` points, chosen by --rank, so that a pass costs O(N M^2) on noisy data too (0: no bound, as the paper)")
+	fs.StringVar(&c.Rank, "rank", "lowest", "order in which fpassgp's swaps and passgp's --max-active take points: lowest (lowest predictive probability first, the paper's) or boundary (closest to the decision boundary first)")
 	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8 (paper Section 6.3)")
 	fs.StringVar(&t.image, "image", "", "image geometry `WxH` for --augment (default: from IDX files, or square)")
 	fs.Uint64Var(&c.Seed, "seed", 1, "random seed (initial active set, batches)")
@@ -222,21 +205,17 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		`Trains a Gaussian process classifier by PASS-GP (default), fPASS-GP, IVM,
 a random active set or full EP, and writes a model file. Two labels give a
 binary model (the larger label is +1), more give one classifier per class
-(one against the rest), --positive L gives L against the rest. The
-defaults are the paper's USPS settings (Henao & Winther 2012, Section 6.1)
-plus, for PASS-GP, two guards that keep noisy data cheap: points the
-model gives less than 0.2 for their own label are skipped as likely
-mislabelled (--p-skip 0.2) and the active set is bounded (--max-active
-2000, keeping the points closest to the decision boundary); --paper
-gives the paper's rules. Progress goes to stderr; Ctrl-C stops at the next batch (with --checkpoint,
+(one against the rest), --positive L gives L against the rest. Every
+default is the paper's USPS setting (Henao & Winther 2012, Section 6.1).
+On data with label noise the paper's rules let the active set grow with
+N; --p-skip, --max-active and --rank bound it (docs/passgp.md,
+"Noise-robust selection", says which settings worked where). Progress goes to stderr; Ctrl-C stops at the next batch (with --checkpoint,
 resumable with --resume).`)
 	var t trainFlags
 	t.register(fs)
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
-	t.set = map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { t.set[f.Name] = true })
 	code, err := train(ctx, &t, stdout, stderr)
 	if err != nil {
 		return exitFor(stderr, "train", err)
@@ -260,31 +239,6 @@ func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
 		return nil, nil, errUsage("--max-classes must be at least 2, got %d", t.maxClasses)
 	}
 	c := &t.cfg
-	if t.paper {
-		for _, f := range []string{"max-active", "rank", "p-skip"} {
-			if t.set[f] {
-				return nil, nil, errUsage("--paper sets --%s: give one or the other", f)
-			}
-		}
-		c.MaxActive, c.Rank, c.PSkip = 0, "lowest", 0
-	}
-	if c.PSkip < 0 && t.set["p-skip"] {
-		return nil, nil, errUsage("--p-skip must be in [0, 0.5) and below --p-inc, got %v", c.PSkip)
-	}
-	if m, err := passgp.ParseMethod(c.Method); err == nil {
-		if c.PSkip < 0 {
-			c.PSkip = 0
-			if m == passgp.PASSGP {
-				c.PSkip = defaultPSkip
-			}
-		}
-		if c.Rank == "" {
-			c.Rank = "lowest"
-			if m == passgp.PASSGP {
-				c.Rank = "boundary"
-			}
-		}
-	}
 	c.Kernel, c.Degree, c.Gamma = t.kf.name, t.kf.degree, t.kf.gamma
 	c.Augment = t.augm
 	var err error
