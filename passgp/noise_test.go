@@ -179,3 +179,23 @@ func TestBudgetCandidates(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldOutError: a classifier that learned the task has a held-out
+// error below the majority rate; one whose latent is flat (signal
+// variance 1e-8, held fixed) is at the majority rate.
+func TestHeldOutError(t *testing.T) {
+	x, y, _ := noisy(t, 600, 1)
+	for _, c := range []struct {
+		len2 float64
+		fail bool
+	}{{8, false}, {1e-8, true}} {
+		res, err := Train(context.Background(), x, y, &Options{Init: 50, Sub: 2, Passes: 1, Seed: 1, FixedTheta: true,
+			Kernel: kernel.SE{Var: 4, Len2: c.len2, Jitter: 1e-4}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(res.MajorityRate > 0.4 && res.MajorityRate <= 0.5) || (res.HeldOutError >= res.MajorityRate) != c.fail {
+			t.Errorf("squared length scale %g: held-out error %.3f, majority rate %.3f", c.len2, res.HeldOutError, res.MajorityRate)
+		}
+	}
+}

@@ -87,6 +87,13 @@ type Result struct {
 	// are nil for a run stopped early.
 	HeldOut     []float64
 	Calibration *Calibration
+	// HeldOutError is the error rate of the raw decisions (z > 0) on the
+	// held-out latents, and MajorityRate that of always predicting the
+	// larger class: a classifier with HeldOutError >= MajorityRate has
+	// learned nothing its training data can confirm, e.g. because its
+	// selection rule or its hyperparameters failed (docs/passgp.md,
+	// "Noise-robust selection"). Both are 0 for a run stopped early.
+	HeldOutError, MajorityRate float64
 	// NotConverged is set when the EP run that gave the classifier's
 	// sites hit its sweep cap (Options.EP.MaxSweeps, or FinalTol's run):
 	// the classifier uses the last iterate. Batches[i].NotConverged
@@ -182,11 +189,15 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 		return res, err
 	}
 	truth := make([]int, len(y))
+	pos := 0
 	for i, v := range y {
 		if v > 0 {
 			truth[i] = 1
+			pos++
 		}
 	}
+	res.HeldOutError = LatentErrorRate(res.HeldOut, y)
+	res.MajorityRate = float64(min(pos, len(y)-pos)) / float64(len(y))
 	res.Calibration, err = FitCalibration(mat.NewDense(len(y), 1, res.HeldOut), truth)
 	return res, err
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -63,5 +65,35 @@ func TestTrainSelectionFlags(t *testing.T) {
 		if code, _, e := runCLI(t, append(a, c.args...)...); code != 2 || !strings.Contains(e, c.want) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, code, e, c.want)
 		}
+	}
+}
+
+// TestTrainWarnsUselessClassifier: a classifier no better than the
+// majority rate on its held-out predictions is reported on stderr.
+func TestTrainWarnsUselessClassifier(t *testing.T) {
+	f := newFixture(t)
+	m := filepath.Join(f.dir, "u.pgp")
+	// 80% positives: a classifier whose every latent is the prior mean 0
+	// (squared length scale 1e-8) calls them all negative.
+	var b strings.Builder
+	for i := 0; i < 50; i++ {
+		y := 1
+		if i%5 == 0 {
+			y = -1
+		}
+		fmt.Fprintf(&b, "%d 1:%g 2:%g\n", y, float64(i%7)/7, float64(i%11)/11)
+	}
+	data := filepath.Join(f.dir, "skew.libsvm")
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Without --quiet (fast's last flag), which hides warnings too.
+	a := append([]string{"train", "--data", data, "--model", m}, fast[:len(fast)-1]...)
+	code, _, e := runCLI(t, append(a, "--theta", "4,1e-8,0.01", "--p-inc", "0.4")...)
+	if code != 0 || !strings.Contains(e, "no better than always predicting the larger class") {
+		t.Errorf("exit %d, stderr %q", code, e)
+	}
+	if code, _, e := runCLI(t, append([]string{"train", "--data", f.bin, "--model", m}, fast[:len(fast)-1]...)...); code != 0 || strings.Contains(e, "no better than") {
+		t.Errorf("a working classifier: exit %d, stderr %q", code, e)
 	}
 }

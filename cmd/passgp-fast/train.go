@@ -631,6 +631,10 @@ func trainWarnings(res *passgp.Result) []string {
 	if res.NotConverged {
 		w = append(w, "EP on the final active set hit its sweep cap: the classifier uses the last iterate")
 	}
+	if res.HeldOut != nil && res.HeldOutError >= res.MajorityRate {
+		w = append(w, fmt.Sprintf("on held-out predictions of its training points it errs %.2f%%, no better than always predicting the larger class (%.2f%%): its selection or hyperparameters failed (docs/passgp.md, \"Noise-robust selection\")",
+			100*res.HeldOutError, 100*res.MajorityRate))
+	}
 	if res.HypNotConverged > 0 {
 		w = append(w, fmt.Sprintf("%d EP runs of the hyperparameter search hit their sweep cap: their last iterate gave the evidence and its gradient", res.HypNotConverged))
 	}
