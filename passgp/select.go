@@ -1,6 +1,7 @@
 package passgp
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -139,7 +140,7 @@ func (u *update) trim(cav, q []float64, budget int, rank Rank) {
 	}
 	// The pool is in position order, active points first: a stable sort
 	// breaks ties by it.
-	slices.SortStableFunc(pool, func(a, b pt) int { return cmpFloat(a.key, b.key) })
+	slices.SortStableFunc(pool, func(a, b pt) int { return cmp.Compare(a.key, b.key) })
 	clear(u.keep)
 	u.incl = u.incl[:0]
 	for _, p := range pool[:budget] {
@@ -202,20 +203,10 @@ func swapUpdate(cav, q []float64, r rule) update {
 	if n <= 0 {
 		return u
 	}
-	slices.SortStableFunc(elig, func(a, b int) int { return cmpFloat(r.rank.key(q[a]), r.rank.key(q[b])) })
+	slices.SortStableFunc(elig, func(a, b int) int { return cmp.Compare(r.rank.key(q[a]), r.rank.key(q[b])) })
 	u.incl = slices.Clone(elig[:n])
 	slices.Sort(u.incl)
 	return u
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // argsort returns the indices that sort v ascending (stable).
@@ -224,7 +215,7 @@ func argsort(v []float64) []int {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmpFloat(v[a], v[b]) })
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(v[a], v[b]) })
 	return idx
 }
 

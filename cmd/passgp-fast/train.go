@@ -209,7 +209,8 @@ binary model (the larger label is +1), more give one classifier per class
 default is the paper's USPS setting (Henao & Winther 2012, Section 6.1).
 On data with label noise the paper's rules let the active set grow with
 N; --p-skip, --max-active and --rank bound it (docs/passgp.md,
-"Noise-robust selection", says which settings worked where). Progress goes to stderr; Ctrl-C stops at the next batch (with --checkpoint,
+"Noise-robust selection", says which settings worked where). Progress
+goes to stderr; Ctrl-C stops at the next batch (with --checkpoint,
 resumable with --resume).`)
 	var t trainFlags
 	t.register(fs)
