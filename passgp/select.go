@@ -63,6 +63,7 @@ type rule struct {
 	pskip      float64
 	budget     int // PASS-GP: bound on |A| (0: none); fPASS-GP: M
 	rank       Rank
+	anchors    int // PASS-GP: the first anchors active points always stay
 }
 
 // update is the outcome of a rule on one batch: which active points stay,
@@ -87,12 +88,17 @@ type update struct {
 // them by rank stay (cavity probabilities for active points, predictive
 // ones for candidates; ties go to active points, then by position). If
 // the rule would delete every active point and include none, no point is
-// deleted, so that A never becomes empty.
+// deleted, so that A never becomes empty. The first r.anchors active
+// points (Options.Anchors) are kept whatever their probabilities and count
+// towards the budget.
 func passUpdate(cav, q []float64, r rule) update {
 	u := update{keep: make([]bool, len(cav))}
 	kept := 0
 	for i, p := range cav {
 		switch {
+		case i < r.anchors:
+			u.keep[i] = true
+			kept++
 		case p < r.pskip:
 			u.noise++
 		case r.pdel >= 1 || p <= r.pdel:
@@ -109,7 +115,7 @@ func passUpdate(cav, q []float64, r rule) update {
 		}
 	}
 	if r.budget > 0 && kept+len(u.incl) > r.budget {
-		u.trim(cav, q, r.budget, r.rank)
+		u.trim(cav, q, r.budget, r.rank, r.anchors)
 		kept = r.budget - len(u.incl)
 	}
 	if kept == 0 && len(u.incl) == 0 {
@@ -122,8 +128,9 @@ func passUpdate(cav, q []float64, r rule) update {
 }
 
 // trim keeps the budget best kept active points and included candidates
-// by rank.
-func (u *update) trim(cav, q []float64, budget int, rank Rank) {
+// by rank; the first anchors active points stay and take their places
+// first.
+func (u *update) trim(cav, q []float64, budget int, rank Rank, anchors int) {
 	type pt struct {
 		key    float64
 		active bool
@@ -131,7 +138,7 @@ func (u *update) trim(cav, q []float64, budget int, rank Rank) {
 	}
 	var pool []pt
 	for i, k := range u.keep {
-		if k {
+		if k && i >= anchors {
 			pool = append(pool, pt{rank.key(cav[i]), true, i})
 		}
 	}
@@ -141,9 +148,9 @@ func (u *update) trim(cav, q []float64, budget int, rank Rank) {
 	// The pool is in position order, active points first: a stable sort
 	// breaks ties by it.
 	slices.SortStableFunc(pool, func(a, b pt) int { return cmp.Compare(a.key, b.key) })
-	clear(u.keep)
+	clear(u.keep[anchors:])
 	u.incl = u.incl[:0]
-	for _, p := range pool[:budget] {
+	for _, p := range pool[:budget-anchors] {
 		if p.active {
 			u.keep[p.i] = true
 		} else {
@@ -227,6 +234,7 @@ func (t *trainer) rule() rule {
 	if !t.stage2 {
 		r.pskip, r.rank = t.c.PSkip, t.c.Rank
 		r.budget = t.c.MaxActive
+		r.anchors = t.st.Anchors
 		if t.method == FPASSGP {
 			r.budget = t.c.M
 		}

@@ -56,6 +56,9 @@ type State struct {
 	N, D    int       // training data shape (checked on resume)
 	Theta   []float64 // current θ
 	Active  []int     // A, indices into the training data
+	// Anchors is how many leading entries of Active are anchors
+	// (Options.Anchors), which the rules never delete.
+	Anchors int
 	Tau, Nu []float64 // EP sites of A (new points: zero)
 	// Perm[Bounds[j]:Bounds[j+1]] is batch j.
 	Perm, Bounds []int
@@ -236,10 +239,10 @@ func (t *trainer) initState() {
 	if t.method == FPASSGP {
 		size = t.c.M
 	}
-	size = min(size, t.n)
+	size = min(max(size, t.c.anchors), t.n)
 	a := rng.Perm(t.n)[:size]
 	perm, bounds := splitBatches(rng, t.n, t.c.Sub)
-	t.st = State{Method: t.method, N: t.n, D: t.d, Theta: t.k.Params(), Active: a,
+	t.st = State{Method: t.method, N: t.n, D: t.d, Theta: t.k.Params(), Active: a, Anchors: min(t.c.anchors, size),
 		Tau: make([]float64, size), Nu: make([]float64, size), Perm: perm, Bounds: bounds}
 }
 

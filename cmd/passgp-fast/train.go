@@ -51,6 +51,7 @@ type trainConfig struct {
 	// (--p-skip, --max-active, --rank; zero: the paper's rules).
 	PSkip     float64  `json:"p_skip,omitempty"`
 	MaxActive int      `json:"max_active,omitempty"`
+	Anchors   int      `json:"anchors,omitempty"`
 	Rank      string   `json:"rank,omitempty"`
 	Positive  *float64 `json:"positive,omitempty"`
 	Data      string   `json:"data,omitempty"`
@@ -90,6 +91,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.Float64Var(&c.Flip, "flip", 0, "label-flip probability `EPS` of the robust EP likelihood EPS + (1-2 EPS) Phi(y f), in [0, 0.5) (0: probit, as the paper; ivm's selection ignores it)")
 	fs.Float64Var(&c.PSkip, "p-skip", 0, "noise-robust selection: skip (and delete from the active set) points whose predictive probability of their own label is below `P`, the likely mislabelled ones; in [0, 0.5) (0: off, as the paper; see docs/passgp.md before using it)")
 	fs.IntVar(&c.MaxActive, "max-active", 0, "passgp: bound the active set to `M` points, chosen by --rank, so that a pass costs O(N M^2) on noisy data too (0: no bound, as the paper)")
+	fs.IntVar(&c.Anchors, "anchors", 0, "passgp with --max-active: keep `K` points of the random initial active set in A whatever the rule, so that the evidence sees the whole distribution and not only the hardest points (0: min(--init, M/4); -1: none)")
 	fs.StringVar(&c.Rank, "rank", "lowest", "order in which fpassgp's swaps and passgp's --max-active take points: lowest (lowest predictive probability first, the paper's) or boundary (closest to the decision boundary first)")
 	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8 (paper Section 6.3)")
 	fs.StringVar(&t.image, "image", "", "image geometry `WxH` for --augment (default: from IDX files, or square)")
@@ -189,7 +191,10 @@ func (c *trainConfig) options(d int) (passgp.Options, error) {
 	if c.MaxActive < 0 {
 		return o, errUsage("--max-active must be >= 0, got %d", c.MaxActive)
 	}
-	o.PSkip, o.MaxActive = c.PSkip, c.MaxActive
+	if c.Anchors < -1 || (c.Anchors > 0 && c.MaxActive > 0 && c.Anchors >= c.MaxActive) {
+		return o, errUsage("--anchors must be -1, 0 or below --max-active, got %d", c.Anchors)
+	}
+	o.PSkip, o.MaxActive, o.Anchors = c.PSkip, c.MaxActive, c.Anchors
 	if c.Rank != "" {
 		r, err := passgp.ParseRank(c.Rank)
 		if err != nil {
