@@ -235,3 +235,43 @@ func TestHeldOutError(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetFreezesTheta: θ is optimised until the budget first binds
+// and kept from then on, the final classifier's included.
+func TestBudgetFreezesTheta(t *testing.T) {
+	x, y, _ := noisy(t, 1500, 1)
+	frozenAt := -1
+	o := Options{Init: 50, MaxActive: 150, Rank: RankBoundary, Sub: 30, Passes: 1, Seed: 3, HypMaxEvals: 5, FinalHypEvals: 5,
+		Checkpoint: func(s *State) {
+			if s.Frozen && frozenAt < 0 {
+				frozenAt = len(s.Stats) - 1
+			}
+		}}
+	res, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if frozenAt < 1 {
+		t.Fatalf("the budget bound at batch %d; want a later batch (|A| per batch: %v)", frozenAt, actives(res.Batches))
+	}
+	if res.Batches[0].HypEvals == 0 {
+		t.Error("θ was not optimised before the budget bound")
+	}
+	theta := res.Batches[frozenAt].Theta
+	for i, b := range res.Batches[frozenAt+1:] {
+		if b.HypEvals != 0 || !slices.Equal(b.Theta, theta) {
+			t.Errorf("batch %d after the budget bound: %d evaluations, θ %v (frozen at %v)", frozenAt+1+i, b.HypEvals, b.Theta, theta)
+		}
+	}
+	if got := res.Model.Kernel.Params(); !slices.Equal(got, theta) {
+		t.Errorf("final θ %v, frozen at %v", got, theta)
+	}
+}
+
+func actives(bs []BatchStats) []int {
+	var a []int
+	for _, b := range bs {
+		a = append(a, b.Active)
+	}
+	return a
+}

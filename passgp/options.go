@@ -86,6 +86,13 @@ type Options struct {
 	// MaxActive bounds PASS-GP's |A| (0: no bound, the paper's): when the
 	// kept and included points of a batch exceed it, the MaxActive first
 	// by Rank stay, so a pass costs O(N·MaxActive²) whatever the noise.
+	// From the first batch in which the budget binds, θ is no longer
+	// optimised (State.Frozen): the trimmed active set holds the points
+	// the model is least sure of, whose labels look like coin flips to
+	// it, and their evidence is highest for a flat function (signal
+	// variance or length scale to its bound; docs/passgp.md). θ then
+	// stays as the evidence of the last untrimmed active set, one the
+	// paper's rule built, set it.
 	MaxActive int
 	// Anchors is, under a budget (MaxActive > 0, PASS-GP), how many points
 	// of the initial active set, a uniform random sample of the training

@@ -74,6 +74,7 @@ type update struct {
 	keep           []bool
 	incl           []int
 	noise, skipped int
+	trimmed        bool // the budget bound
 }
 
 // passUpdate is PASS-GP's rule (paper Algorithm 1): keep active points
@@ -116,6 +117,7 @@ func passUpdate(cav, q []float64, r rule) update {
 	}
 	if r.budget > 0 && kept+len(u.incl) > r.budget {
 		u.trim(cav, q, r.budget, r.rank, r.anchors)
+		u.trimmed = true
 		kept = r.budget - len(u.incl)
 	}
 	if kept == 0 && len(u.incl) == 0 {

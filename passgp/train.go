@@ -59,6 +59,9 @@ type State struct {
 	// Anchors is how many leading entries of Active are anchors
 	// (Options.Anchors), which the rules never delete.
 	Anchors int
+	// Frozen is set once PASS-GP's budget (Options.MaxActive) has bound:
+	// θ is no longer optimised (see Options.MaxActive).
+	Frozen bool
 	Tau, Nu []float64 // EP sites of A (new points: zero)
 	// Perm[Bounds[j]:Bounds[j+1]] is batch j.
 	Perm, Bounds []int
@@ -426,7 +429,7 @@ func (t *trainer) inferEvals(ctx context.Context, xa *mat.Dense, ya []float64, o
 func (t *trainer) batch(ctx context.Context) error {
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch, Augmented: t.stage2}
 	xa, ya := t.active()
-	optimise := !t.fixed && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.HypPasses
+	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.HypPasses
 	post, err := t.infer(ctx, xa, ya, optimise, t.c.epOptions(), &bs)
 	if err != nil {
 		return err
@@ -480,6 +483,7 @@ func (t *trainer) batch(ctx context.Context) error {
 	}
 	keep, incl := u.keep, u.incl
 	bs.Noise, bs.Skipped = u.noise, u.skipped
+	t.st.Frozen = t.st.Frozen || u.trimmed
 	s := post.Sites
 	var active []int
 	var tau, nu []float64
@@ -511,7 +515,7 @@ func (t *trainer) batch(ctx context.Context) error {
 func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	xa, ya := t.active()
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch}
-	optimise := !t.fixed && t.c.HypPasses >= t.c.Passes
+	optimise := !t.fixed && !t.st.Frozen && t.c.HypPasses >= t.c.Passes
 	post, err := t.inferEvals(ctx, xa, ya, optimise, t.c.FinalHypEvals, t.c.finalEPOptions(), &bs)
 	if err == nil && optimise {
 		// Optimize's posterior used the loop's tolerance: refine it.
