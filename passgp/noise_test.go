@@ -141,42 +141,6 @@ func TestMaxActiveBinds(t *testing.T) {
 	}
 }
 
-// TestAnchors: under a budget the first Anchors points of the random
-// initial active set stay in A, leading it, to the end (default min(Init,
-// MaxActive/4); negative: none).
-func TestAnchors(t *testing.T) {
-	x, y, _ := noisy(t, 1500, 1)
-	for _, c := range []struct{ anchors, want int }{{0, 30}, {50, 50}, {-1, 0}} {
-		o := Options{Init: 100, MaxActive: 120, Anchors: c.anchors, Rank: RankBoundary, Sub: 5, Seed: 3,
-			FixedTheta: true, Kernel: kernel.SE{Var: 4, Len2: 8, Jitter: 1e-4}}
-		var first []int
-		o.Checkpoint = func(s *State) {
-			if first == nil {
-				first = slices.Clone(s.Active)
-			}
-			if s.Anchors != c.want {
-				t.Errorf("anchors %d: state has %d anchors, want %d", c.anchors, s.Anchors, c.want)
-			}
-		}
-		res, err := Train(context.Background(), x, y, &o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if first == nil {
-			t.Fatal("no checkpoint")
-		}
-		if len(res.Model.Active) > 120 {
-			t.Errorf("anchors %d: |A| = %d over the budget", c.anchors, len(res.Model.Active))
-		}
-		if !slices.Equal(res.Model.Active[:c.want], first[:c.want]) {
-			t.Errorf("anchors %d: the anchors are not the leading active points", c.anchors)
-		}
-	}
-	if _, err := Train(context.Background(), x, y, &Options{MaxActive: 10, Anchors: 10}); err == nil {
-		t.Error("Anchors >= MaxActive accepted")
-	}
-}
-
 // TestBudgetCandidates: a batch of more than budgetBatchFactor·MaxActive
 // candidates offers a window of that many, another one in every pass;
 // the paper's rule (no budget) scores them all.

@@ -94,16 +94,6 @@ type Options struct {
 	// stays as the evidence of the last untrimmed active set, one the
 	// paper's rule built, set it.
 	MaxActive int
-	// Anchors is, under a budget (MaxActive > 0, PASS-GP), how many points
-	// of the initial active set, a uniform random sample of the training
-	// data, stay in A whatever the rule (0: min(Init, MaxActive/4);
-	// negative: none). A budget ranked by Rank keeps the hardest points
-	// only; on such a set the labels are nearly coin flips, the evidence
-	// is highest for a flat function, and θ collapsed (signal variance to
-	// its bound, 49.95% test error at N = 1e6 in docs/passgp.md). The
-	// random anchors keep the evidence anchored to the whole distribution,
-	// the class balance included. They count towards MaxActive.
-	Anchors int
 	// Rank orders the points fPASS-GP's swaps and PASS-GP's budget bring
 	// in (zero: RankLowest, the paper's).
 	Rank Rank
@@ -252,8 +242,6 @@ type config struct {
 	hypUser int // Options.HypMaxEvals as given (0: not set)
 	// lower, upper are the θ bounds of the optimisation (thetaBounds).
 	lower, upper []float64
-	// anchors is Options.Anchors resolved: 0 unless PASS-GP has a budget.
-	anchors int
 }
 
 func resolve(o *Options, d int) (config, error) {
@@ -348,8 +336,6 @@ func resolve(o *Options, d int) (config, error) {
 		return c, fmt.Errorf("passgp: PSkip (%v) must be below PInc (%v)", c.PSkip, c.PInc)
 	case c.MaxActive < 0:
 		return c, fmt.Errorf("passgp: MaxActive must be >= 0, got %d", c.MaxActive)
-	case c.Anchors > 0 && c.MaxActive > 0 && c.Anchors >= c.MaxActive:
-		return c, fmt.Errorf("passgp: Anchors (%d) must be below MaxActive (%d)", c.Anchors, c.MaxActive)
 	case c.Rank != RankLowest && c.Rank != RankBoundary:
 		return c, fmt.Errorf("passgp: unknown %v", c.Rank)
 	case c.Lower != nil && len(c.Lower) != len(c.Kernel.Params()), c.Upper != nil && len(c.Upper) != len(c.Kernel.Params()):
@@ -365,14 +351,6 @@ func resolve(o *Options, d int) (config, error) {
 	}
 	if err := c.EP.Validate(); err != nil {
 		return c, fmt.Errorf("passgp: Options.EP: %w", err)
-	}
-	if c.Method == PASSGP && c.MaxActive > 0 {
-		switch {
-		case c.Anchors == 0:
-			c.anchors = min(c.Init, c.MaxActive/4)
-		case c.Anchors > 0:
-			c.anchors = c.Anchors
-		}
 	}
 	return c, nil
 }

@@ -63,7 +63,6 @@ type rule struct {
 	pskip      float64
 	budget     int // PASS-GP: bound on |A| (0: none); fPASS-GP: M
 	rank       Rank
-	anchors    int // PASS-GP: the first anchors active points always stay
 }
 
 // update is the outcome of a rule on one batch: which active points stay,
@@ -89,17 +88,12 @@ type update struct {
 // them by rank stay (cavity probabilities for active points, predictive
 // ones for candidates; ties go to active points, then by position). If
 // the rule would delete every active point and include none, no point is
-// deleted, so that A never becomes empty. The first r.anchors active
-// points (Options.Anchors) are kept whatever their probabilities and count
-// towards the budget.
+// deleted, so that A never becomes empty.
 func passUpdate(cav, q []float64, r rule) update {
 	u := update{keep: make([]bool, len(cav))}
 	kept := 0
 	for i, p := range cav {
 		switch {
-		case i < r.anchors:
-			u.keep[i] = true
-			kept++
 		case p < r.pskip:
 			u.noise++
 		case r.pdel >= 1 || p <= r.pdel:
@@ -116,7 +110,7 @@ func passUpdate(cav, q []float64, r rule) update {
 		}
 	}
 	if r.budget > 0 && kept+len(u.incl) > r.budget {
-		u.trim(cav, q, r.budget, r.rank, r.anchors)
+		u.trim(cav, q, r.budget, r.rank)
 		u.trimmed = true
 		kept = r.budget - len(u.incl)
 	}
@@ -130,9 +124,8 @@ func passUpdate(cav, q []float64, r rule) update {
 }
 
 // trim keeps the budget best kept active points and included candidates
-// by rank; the first anchors active points stay and take their places
-// first.
-func (u *update) trim(cav, q []float64, budget int, rank Rank, anchors int) {
+// by rank.
+func (u *update) trim(cav, q []float64, budget int, rank Rank) {
 	type pt struct {
 		key    float64
 		active bool
@@ -140,7 +133,7 @@ func (u *update) trim(cav, q []float64, budget int, rank Rank, anchors int) {
 	}
 	var pool []pt
 	for i, k := range u.keep {
-		if k && i >= anchors {
+		if k {
 			pool = append(pool, pt{rank.key(cav[i]), true, i})
 		}
 	}
@@ -150,9 +143,9 @@ func (u *update) trim(cav, q []float64, budget int, rank Rank, anchors int) {
 	// The pool is in position order, active points first: a stable sort
 	// breaks ties by it.
 	slices.SortStableFunc(pool, func(a, b pt) int { return cmp.Compare(a.key, b.key) })
-	clear(u.keep[anchors:])
+	clear(u.keep)
 	u.incl = u.incl[:0]
-	for _, p := range pool[:budget-anchors] {
+	for _, p := range pool[:budget] {
 		if p.active {
 			u.keep[p.i] = true
 		} else {
@@ -236,7 +229,6 @@ func (t *trainer) rule() rule {
 	if !t.stage2 {
 		r.pskip, r.rank = t.c.PSkip, t.c.Rank
 		r.budget = t.c.MaxActive
-		r.anchors = t.st.Anchors
 		if t.method == FPASSGP {
 			r.budget = t.c.M
 		}

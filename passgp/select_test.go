@@ -35,11 +35,6 @@ func TestSelectRules(t *testing.T) {
 		// deletion, so one more goes (0.999), and the two eligible
 		// candidates 0.8 and 0.95 refill A to M = 5.
 		{"fpassgp skip", true, rule{swaps: 2, pskip: 0.55, budget: 5}, []bool{true, true, false, false, true}, []int{0, 2}, 1, 2},
-		// Anchors 0.9 and 0.99 stay (0.99 > p_del would go); the budget's
-		// one other place goes to 0.1, the lowest of {0.5, 0.7, 0.1, 0.3}.
-		{"passgp anchors", false, rule{pdel: 0.95, pinc: 0.6, budget: 3, anchors: 2}, []bool{true, true, false, false, false}, []int{1}, 0, 0},
-		// An anchor below p_skip stays and is not counted as noise.
-		{"passgp anchors skip", false, rule{pdel: 0.95, pinc: 0.6, pskip: 0.55, anchors: 3}, []bool{true, true, true, false, true}, nil, 0, 2},
 	} {
 		var u update
 		if c.swap {
@@ -151,17 +146,6 @@ func TestSelectRulesProperties(t *testing.T) {
 			t.Fatalf("passUpdate with budget %d keeps %d of %d and includes %d", r.budget, count(u.keep), len(cav), len(u.incl))
 		}
 		checkNoise(t, "passUpdate", cav, q, r, u)
-
-		// Anchors always stay, and the budget still holds.
-		r.anchors = min(len(cav), rng.IntN(r.budget))
-		u = passUpdate(cav, q, r)
-		if i := slices.Index(u.keep[:r.anchors], false); i >= 0 {
-			t.Fatalf("passUpdate deleted anchor %d of %d", i, r.anchors)
-		}
-		if n := count(u.keep) + len(u.incl); n > max(r.budget, len(cav)) || (n > r.budget && count(u.keep) != len(cav)) {
-			t.Fatalf("passUpdate with budget %d and %d anchors keeps %d of %d and includes %d", r.budget, r.anchors, count(u.keep), len(cav), len(u.incl))
-		}
-		r.anchors = 0
 		u = swapUpdate(cav, q, r)
 		if n := count(u.keep) + len(u.incl); n > max(r.budget, len(cav)) {
 			t.Fatalf("swapUpdate grew A to %d (M %d, |A| %d)", n, r.budget, len(cav))

@@ -24,8 +24,6 @@ func (s *State) Check(n, d int) error {
 		return fmt.Errorf("passgp: state batch bounds %v do not cover 0..%d", truncInts(s.Bounds), n)
 	case s.Pass < 0 || s.Batch < 0 || s.Batch >= nb || s.Done < 0:
 		return fmt.Errorf("passgp: state at pass %d, batch %d (of %d), %d done", s.Pass, s.Batch, nb, s.Done)
-	case s.Anchors < 0 || s.Anchors > len(s.Active):
-		return fmt.Errorf("passgp: state has %d anchors for %d active points", s.Anchors, len(s.Active))
 	case len(s.Tau) != len(s.Active) || len(s.Nu) != len(s.Active):
 		return fmt.Errorf("passgp: state has %d active points but %d/%d sites", len(s.Active), len(s.Tau), len(s.Nu))
 	}

@@ -56,9 +56,6 @@ type State struct {
 	N, D    int       // training data shape (checked on resume)
 	Theta   []float64 // current θ
 	Active  []int     // A, indices into the training data
-	// Anchors is how many leading entries of Active are anchors
-	// (Options.Anchors), which the rules never delete.
-	Anchors int
 	// Frozen is set once PASS-GP's budget (Options.MaxActive) has bound:
 	// θ is no longer optimised (see Options.MaxActive).
 	Frozen bool
@@ -242,10 +239,10 @@ func (t *trainer) initState() {
 	if t.method == FPASSGP {
 		size = t.c.M
 	}
-	size = min(max(size, t.c.anchors), t.n)
+	size = min(size, t.n)
 	a := rng.Perm(t.n)[:size]
 	perm, bounds := splitBatches(rng, t.n, t.c.Sub)
-	t.st = State{Method: t.method, N: t.n, D: t.d, Theta: t.k.Params(), Active: a, Anchors: min(t.c.anchors, size),
+	t.st = State{Method: t.method, N: t.n, D: t.d, Theta: t.k.Params(), Active: a,
 		Tau: make([]float64, size), Nu: make([]float64, size), Perm: perm, Bounds: bounds}
 }
 

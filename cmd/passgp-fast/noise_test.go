@@ -29,11 +29,19 @@ func TestTrainSelectionFlags(t *testing.T) {
 		return mm
 	}
 	d := load()
-	if o := string(d.Options); strings.Contains(o, "max_active") || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"lowest"`) {
-		t.Errorf("default options %s (want the paper's rules)", o)
+	if o := string(d.Options); !strings.Contains(o, `"max_active":2000`) || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"boundary"`) {
+		t.Errorf("default options %s (want a budget of 2000 ranked by the boundary)", o)
 	}
-	b := load("--p-skip", "0.2", "--max-active", "2000", "--rank", "boundary")
-	if o := string(b.Options); !strings.Contains(o, `"max_active":2000`) || !strings.Contains(o, `"rank":"boundary"`) || !strings.Contains(o, `"p_skip":0.2`) {
+	p := load("--max-active", "0", "--rank", "lowest")
+	if o := string(p.Options); strings.Contains(o, "max_active") || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"lowest"`) {
+		t.Errorf("options %s (want the paper's rules)", o)
+	}
+	fp := load("--method", "fpassgp", "--m", "20", "--p-exc", "0.1")
+	if o := string(fp.Options); !strings.Contains(o, `"rank":"lowest"`) {
+		t.Errorf("fpassgp default options %s (want the paper's swaps, rank lowest)", o)
+	}
+	b := load("--p-skip", "0.2", "--max-active", "1000", "--rank", "boundary")
+	if o := string(b.Options); !strings.Contains(o, `"max_active":1000`) || !strings.Contains(o, `"rank":"boundary"`) || !strings.Contains(o, `"p_skip":0.2`) {
 		t.Errorf("options %s", o)
 	}
 	s := load("--p-skip", "0.3", "--max-active", "40")
