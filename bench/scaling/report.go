@@ -78,11 +78,22 @@ func plotTime(path string, runs []Run) error {
 			pts.Shape = draw.TriangleGlyph{}
 		}
 		p.Add(l, pts)
-		name := tool + " (--max-active 2000 --rank boundary)"
+		name := tool + " (" + settingOf(runs, tool) + ")"
 		if tool == "libsvm" {
 			name = "LIBSVM (grid + -b 1)"
 		}
 		p.Legend.Add(name, l, pts)
 	}
 	return p.Save(6*vg.Inch, 4*vg.Inch, path)
+}
+
+// settingOf returns the setting of tool's first run ("train" plus its
+// flags).
+func settingOf(runs []Run, tool string) string {
+	for _, r := range runs {
+		if r.Tool == tool {
+			return r.Setting
+		}
+	}
+	return tool
 }

@@ -227,9 +227,9 @@ defaults are the paper's USPS settings (Henao & Winther 2012, Section
 closeness to the decision boundary, theta kept once it binds): with label
 noise the paper's rule lets the active set grow with N and the cost
 become cubic. On clean data the budget rarely binds (USPS never);
---max-active 0 gives the paper's rule exactly (docs/passgp.md, "Defaults").
-Progress goes to stderr; Ctrl-C stops at the next batch (with
---checkpoint, resumable with --resume).`)
+--max-active 0 --rank lowest gives the paper's rule exactly
+(docs/passgp.md, "train's defaults"). Progress goes to stderr; Ctrl-C
+stops at the next batch (with --checkpoint, resumable with --resume).`)
 	var t trainFlags
 	t.register(fs)
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
