@@ -208,13 +208,24 @@ func TestScorerMatchesReference(t *testing.T) {
 	}
 }
 
-// Resuming from a checkpoint (through gob) gives the uninterrupted run.
+// Resuming from a checkpoint (through gob) gives the uninterrupted run,
+// with the paper's rule and with a budget that froze θ before the
+// checkpoint.
 func TestResumeEqualsUninterrupted(t *testing.T) {
+	for _, budget := range []int{0, 40} {
+		testResume(t, budget)
+	}
+}
+
+func testResume(t *testing.T, budget int) {
 	x, y := toy(300, 12)
 	var saved []byte
-	o := Options{Init: 25, Sub: 3, Passes: 2, Seed: 13, HypMaxEvals: 3}
+	o := Options{Init: 25, Sub: 3, Passes: 2, Seed: 13, HypMaxEvals: 3, MaxActive: budget}
 	o.Checkpoint = func(s *State) {
 		if s.Done == 2 {
+			if s.Frozen != (budget > 0) {
+				t.Fatalf("budget %d: Frozen = %v at the checkpoint", budget, s.Frozen)
+			}
 			var buf bytes.Buffer
 			if err := gob.NewEncoder(&buf).Encode(s); err != nil {
 				t.Fatal(err)
