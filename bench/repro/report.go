@@ -285,12 +285,18 @@ func (d *Doc) beyond() string {
 	var b strings.Builder
 	b.WriteString("## Beyond the paper: label noise and training time against N\n\n")
 	fmt.Fprintf(&b, "_Written by `go run ./bench/scaling --out %s` (train with its defaults, LIBSVM with a CV grid and `-b 1` in the same run, "+
-		"each run a separate process: wall time and peak RSS); not by bench/repro. The noisy, imbalanced and ARD comparisons "+
-		"it summarises are in docs/passgp.md, \"Noise-robust selection\"._\n\n", filepath.ToSlash(dir))
+		"each run a separate process: wall time and peak RSS); not by bench/repro. The analysis behind "+
+		"train's defaults is in docs/passgp.md, \"train's defaults\"._\n\n", filepath.ToSlash(dir))
 	b.WriteString(strings.TrimSpace(string(tab)))
 	b.WriteString("\n\n")
 	if rel, err := filepath.Rel(filepath.Dir(d.mdPath), filepath.Join(dir, "scaling.png")); err == nil {
 		fmt.Fprintf(&b, "![training time against N](%s)\n\n", filepath.ToSlash(rel))
+	}
+	// Other data, measured one command at a time (each row names its
+	// command): kept in <out>/scaling/other.md.
+	if other, err := os.ReadFile(filepath.Join(dir, "other.md")); err == nil {
+		b.WriteString(strings.TrimSpace(string(other)))
+		b.WriteString("\n\n")
 	}
 	return b.String()
 }

@@ -316,8 +316,9 @@ func TestBeyondSection(t *testing.T) {
 	}
 	os.MkdirAll(filepath.Join(out, "scaling"), 0o755)
 	os.WriteFile(filepath.Join(out, "scaling", "scaling.md"), []byte("| tool | N |\n|---|---|\n| libsvm | 10 |\n"), 0o644)
+	os.WriteFile(filepath.Join(out, "scaling", "other.md"), []byte("### Other data\n"), 0o644)
 	md := d.Render()
-	for _, want := range []string{"## Beyond the paper", "| libsvm | 10 |", "](results/scaling/scaling.png)"} {
+	for _, want := range []string{"## Beyond the paper", "| libsvm | 10 |", "](results/scaling/scaling.png)", "### Other data"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("results.md lacks %q:\n%s", want, md)
 		}
