@@ -51,14 +51,14 @@ type BatchStats struct {
 // State is a resumable snapshot of the active set loop, made of plain
 // exported fields so that it can be stored with encoding/gob.
 type State struct {
-	Method  Method
-	Class   float64   // positive class label in TrainMulti (0 in Train)
-	N, D    int       // training data shape (checked on resume)
-	Theta   []float64 // current θ
-	Active  []int     // A, indices into the training data
+	Method Method
+	Class  float64   // positive class label in TrainMulti (0 in Train)
+	N, D   int       // training data shape (checked on resume)
+	Theta  []float64 // current θ
+	Active []int     // A, indices into the training data
 	// Frozen is set once PASS-GP's budget (Options.MaxActive) has bound:
 	// θ is no longer optimised (see Options.MaxActive).
-	Frozen bool
+	Frozen  bool
 	Tau, Nu []float64 // EP sites of A (new points: zero)
 	// Perm[Bounds[j]:Bounds[j+1]] is batch j.
 	Perm, Bounds []int
