@@ -230,6 +230,19 @@ func TestBudgetFreezesTheta(t *testing.T) {
 	if got := res.Model.Kernel.Params(); !slices.Equal(got, theta) {
 		t.Errorf("final θ %v, frozen at %v", got, theta)
 	}
+	// Seeded runs are identical for 1 and 2 threads.
+	o.Checkpoint = nil
+	var runs [2]*Result
+	for i := range runs {
+		o.Threads = i + 1
+		if runs[i], err = Train(context.Background(), x, y, &o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, b := runs[0].Model, runs[1].Model
+	if !slices.Equal(a.Active, b.Active) || !slices.Equal(a.Kernel.Params(), b.Kernel.Params()) || !slices.Equal(a.Post.Sites.Tau, b.Post.Sites.Tau) {
+		t.Error("1 and 2 threads give different classifiers")
+	}
 }
 
 func actives(bs []BatchStats) []int {
