@@ -10,8 +10,10 @@ import (
 	"github.com/passgp-fast/passgp-fast/model"
 )
 
-// TestTrainSelectionFlags: train's defaults are the paper's rules, the
-// selection flags reach the model's options, the noise counts reach its
+// TestTrainSelectionFlags: train's defaults are a budget of 2000 ranked
+// by the boundary for PASS-GP (the paper's swaps for fPASS-GP), the
+// paper's rules are one flag away, the selection flags reach the model's
+// options, the noise counts reach its
 // history, and bad values are refused.
 func TestTrainSelectionFlags(t *testing.T) {
 	f := newFixture(t)
