@@ -107,23 +107,6 @@ func TestReadLIBSVMErrors(t *testing.T) {
 	}
 }
 
-func TestParseSVMOutput(t *testing.T) {
-	acc, err := parseCVAccuracy("optimization finished\nCross Validation Accuracy = 96.1234%\n")
-	if err != nil || acc != 96.1234 {
-		t.Errorf("parseCVAccuracy = %v, %v", acc, err)
-	}
-	if _, err := parseCVAccuracy("garbage"); err == nil {
-		t.Error("parseCVAccuracy accepted garbage")
-	}
-	c, n, err := parsePredictAccuracy("Accuracy = 95.2167% (1911/2007) (classification)\n")
-	if err != nil || c != 1911 || n != 2007 {
-		t.Errorf("parsePredictAccuracy = %d/%d, %v", c, n, err)
-	}
-	if got := parseTotalSV("svm_type c_svc\nnr_class 2\ntotal_sv 1046\nrho 0.1\n"); got != 1046 {
-		t.Errorf("parseTotalSV = %d", got)
-	}
-}
-
 func TestLogDensity(t *testing.T) {
 	_, d := logDensity([]float64{0, 0.01, 0.5, 1, math.NaN()}, 10)
 	sum := 0.0

@@ -14,12 +14,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/passgp-fast/passgp-fast/bench/internal/libsvm"
 )
 
 // writeLIBSVM writes d in LIBSVM text format, omitting zero features.
@@ -61,56 +62,6 @@ func writeLIBSVMFile(path string, d *Dataset) error {
 	return fh.Close()
 }
 
-var (
-	reCV     = regexp.MustCompile(`Cross Validation Accuracy = ([0-9.eE+-]+)%`)
-	reAcc    = regexp.MustCompile(`Accuracy = ([0-9.eE+-]+)% \((\d+)/(\d+)\)`)
-	reSVs    = regexp.MustCompile(`(?m)^total_sv (\d+)`)
-	errNoSVM = fmt.Errorf("svm-train/svm-predict not found on PATH (Debian package libsvm-tools)")
-)
-
-// parseCVAccuracy extracts svm-train -v's accuracy in percent.
-func parseCVAccuracy(out string) (float64, error) {
-	m := reCV.FindStringSubmatch(out)
-	if m == nil {
-		return 0, fmt.Errorf("no cross-validation accuracy in svm-train output %q", tail(out, 200))
-	}
-	return strconv.ParseFloat(m[1], 64)
-}
-
-// parsePredictAccuracy extracts svm-predict's accuracy: correct and total.
-func parsePredictAccuracy(out string) (correct, total int, err error) {
-	m := reAcc.FindStringSubmatch(out)
-	if m == nil {
-		return 0, 0, fmt.Errorf("no accuracy in svm-predict output %q", tail(out, 200))
-	}
-	correct, _ = strconv.Atoi(m[2])
-	total, _ = strconv.Atoi(m[3])
-	return correct, total, nil
-}
-
-// parseTotalSV extracts the number of support vectors from a model file.
-func parseTotalSV(model string) int {
-	m := reSVs.FindStringSubmatch(model)
-	if m == nil {
-		return -1
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
-}
-
-func tail(s string, n int) string {
-	if len(s) > n {
-		return "..." + s[len(s)-n:]
-	}
-	return s
-}
-
-func svmAvailable() bool {
-	_, e1 := exec.LookPath("svm-train")
-	_, e2 := exec.LookPath("svm-predict")
-	return e1 == nil && e2 == nil
-}
-
 // procRun is one external command's outcome.
 type procRun struct {
 	Out    string
@@ -134,7 +85,7 @@ func runProc(ctx context.Context, name string, args ...string) (procRun, error) 
 		}
 	}
 	if err != nil {
-		return r, fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, tail(r.Out, 300))
+		return r, fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, libsvm.Tail(r.Out, 300))
 	}
 	return r, nil
 }
@@ -173,8 +124,8 @@ type SVMResult struct {
 // with the best (C, gamma) and predicts spec.Test.
 func runSVM(ctx context.Context, spec SVMSpec) (*SVMResult, error) {
 	res := &SVMResult{Note: spec.Note}
-	if !svmAvailable() {
-		res.Skipped = errNoSVM.Error()
+	if !libsvm.Available() {
+		res.Skipped = libsvm.ErrNotFound.Error()
 		return res, nil
 	}
 	dir, err := os.MkdirTemp("", "repro-svm-")
@@ -235,7 +186,7 @@ func runSVM(ctx context.Context, spec SVMSpec) (*SVMResult, error) {
 			res.MaxRSS = math.Max(res.MaxRSS, r.MaxRSS)
 			mu.Unlock()
 			if err == nil {
-				accs[i], err = parseCVAccuracy(r.Out)
+				accs[i], err = libsvm.CVAccuracy(r.Out)
 			}
 			errs[i] = err
 		}()
@@ -269,18 +220,21 @@ func runSVM(ctx context.Context, spec SVMSpec) (*SVMResult, error) {
 	}
 	res.PredWall = r.Wall
 	res.MaxRSS = math.Max(res.MaxRSS, r.MaxRSS)
-	correct, total, err := parsePredictAccuracy(r.Out)
+	correct, total, err := libsvm.PredictAccuracy(r.Out)
 	if err != nil {
 		return nil, err
 	}
 	res.Error = 100 * float64(total-correct) / float64(total)
 	if mb, err := os.ReadFile(modelF); err == nil {
-		res.NSV = parseTotalSV(string(mb))
+		if res.NSV, err = libsvm.TotalSV(string(mb)); err != nil {
+			res.NSV = -1
+		}
 	}
 	return res, nil
 }
 
-func ffmt(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+// ffmt formats a number as LIBSVM's command line and the tables take it.
+var ffmt = libsvm.Float
 
 // pow2s returns 2^e for each exponent.
 func pow2s(es ...float64) []float64 {

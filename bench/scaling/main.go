@@ -27,6 +27,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/passgp-fast/passgp-fast/bench/internal/libsvm"
 	"github.com/passgp-fast/passgp-fast/synth"
 )
 
@@ -162,7 +163,7 @@ func timed(ctx context.Context, stdout io.Writer, name string, args ...string) (
 	err := cmd.Run()
 	el := time.Since(t0)
 	if err != nil {
-		return el, 0, fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, tail(stderr.String(), 400))
+		return el, 0, fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, libsvm.Tail(stderr.String(), 400))
 	}
 	rss := 0.0
 	if u, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
@@ -198,11 +199,4 @@ func runPassGP(ctx context.Context, bin, trainF, testF, dir, extra string) (Run,
 		r.Active += a
 	}
 	return r, nil
-}
-
-func tail(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
-	}
-	return s
 }

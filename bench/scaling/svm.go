@@ -8,11 +8,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/passgp-fast/passgp-fast/bench/internal/libsvm"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
@@ -21,8 +21,6 @@ var (
 	gridC     = []float64{1, 10, 100}
 	gridGamma = []float64{0.002, 0.01, 0.05, 0.25}
 )
-
-var cvRE = regexp.MustCompile(`Cross Validation Accuracy = ([0-9.]+)%`)
 
 // runSVM picks C and γ by 5-fold cross-validation on the first gridSub
 // training points (the rows are i.i.d., so they are a random subsample),
@@ -42,11 +40,11 @@ func runSVM(ctx context.Context, trainF, testF, dir string, gridSub int, timeout
 			if _, _, err := timed(ctx, &out, "svm-train", "-q", "-v", "5", "-c", ffmt(c), "-g", ffmt(g), sub); err != nil {
 				return r, err
 			}
-			m := cvRE.FindStringSubmatch(out.String())
-			if m == nil {
-				return r, fmt.Errorf("no cross-validation accuracy in %q", out.String())
+			a, err := libsvm.CVAccuracy(out.String())
+			if err != nil {
+				return r, err
 			}
-			if a, _ := strconv.ParseFloat(m[1], 64); a > best {
+			if a > best {
 				best, bc, bg = a, c, g
 			}
 		}
@@ -74,7 +72,7 @@ func runSVM(ctx context.Context, trainF, testF, dir string, gridSub int, timeout
 	return r, score(&r, testF, pred)
 }
 
-func ffmt(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+var ffmt = libsvm.Float
 
 // head copies the first n lines of src to dst.
 func head(src, dst string, n int) error {
@@ -101,19 +99,17 @@ func head(src, dst string, n int) error {
 	return out.Close()
 }
 
+// supportVectors reads the number of support vectors from a model file.
 func supportVectors(model string) (int, error) {
-	f, err := os.Open(model)
+	b, err := os.ReadFile(model)
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "total_sv "); ok {
-			return strconv.Atoi(v)
-		}
+	n, err := libsvm.TotalSV(string(b))
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", model, err)
 	}
-	return 0, fmt.Errorf("%s: no total_sv line", model)
+	return n, nil
 }
 
 // score reads svm-predict -b 1's output ("labels l1 l2", then "label p1
