@@ -28,6 +28,9 @@ type BatchStats struct {
 	// Unscored counts the batch points left out by MaxActive's cap on the
 	// candidates of one batch (budgetCandidates).
 	Unscored int
+	// Trimmed is set when MaxActive bound in this batch (the first such
+	// batch is the last whose θ was optimised; see Options.MaxActive).
+	Trimmed bool
 	LogZ     float64 // log Z_EP of A before the update
 	Theta    []float64
 	HypEvals int // log Z_EP evaluations of the optimisation (0: none)
@@ -481,6 +484,7 @@ func (t *trainer) batch(ctx context.Context) error {
 	keep, incl := u.keep, u.incl
 	bs.Noise, bs.Skipped = u.noise, u.skipped
 	t.st.Frozen = t.st.Frozen || u.trimmed
+	bs.Trimmed = u.trimmed
 	s := post.Sites
 	var active []int
 	var tau, nu []float64

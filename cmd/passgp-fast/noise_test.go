@@ -46,6 +46,14 @@ func TestTrainSelectionFlags(t *testing.T) {
 	if o := string(b.Options); !strings.Contains(o, `"max_active":1000`) || !strings.Contains(o, `"rank":"boundary"`) || !strings.Contains(o, `"p_skip":0.2`) {
 		t.Errorf("options %s", o)
 	}
+	// The budget's note: where it bound (a run without one has none).
+	a := append([]string{"train", "--data", f.bin, "--model", m}, fast...)
+	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--quiet=false")...); !strings.Contains(e, "--max-active bound in pass 1 batch ") {
+		t.Errorf("no note where the budget bound:\n%s", e)
+	}
+	if _, _, e := runCLI(t, append(a, "--quiet=false")...); strings.Contains(e, "--max-active bound") {
+		t.Errorf("a note on a budget that never bound:\n%s", e)
+	}
 	s := load("--p-skip", "0.3", "--max-active", "40")
 	skipped, noise := 0, 0
 	for _, h := range s.History[0] {

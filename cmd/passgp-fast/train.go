@@ -527,7 +527,7 @@ func (r *recorder) done(k int, res *passgp.Result) {
 		testHook("classifier", k)
 	}
 	name := model.FormatLabel(c.Class)
-	r.pr.logf("classifier %s: |A| = %d, theta = %s, %s", name, len(c.Y), fmtTheta(c.Theta), fmtDur(res.Elapsed))
+	r.pr.logf("classifier %s: |A| = %d, theta = %s, %s%s", name, len(c.Y), fmtTheta(c.Theta), fmtDur(res.Elapsed), budgetNote(res.Batches))
 	for _, w := range trainWarnings(res) {
 		r.pr.warnf("classifier %s: %s", name, w)
 	}
@@ -658,6 +658,17 @@ func trainWarnings(res *passgp.Result) []string {
 		w = append(w, fmt.Sprintf("%d EP runs of the hyperparameter search hit their sweep cap: their last iterate gave the evidence and its gradient", res.HypNotConverged))
 	}
 	return w
+}
+
+// budgetNote says where PASS-GP's budget (--max-active) first bound, from
+// which batch on θ was kept; empty if it never did.
+func budgetNote(bs []passgp.BatchStats) string {
+	for _, b := range bs {
+		if b.Trimmed {
+			return fmt.Sprintf(" (--max-active bound in pass %d batch %d: theta kept from there)", b.Pass+1, b.Batch+1)
+		}
+	}
+	return ""
 }
 
 func history(bs []passgp.BatchStats) []model.Batch {
