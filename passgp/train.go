@@ -30,7 +30,7 @@ type BatchStats struct {
 	Unscored int
 	// Trimmed is set when MaxActive bound in this batch (the first such
 	// batch is the last whose θ was optimised; see Options.MaxActive).
-	Trimmed bool
+	Trimmed  bool
 	LogZ     float64 // log Z_EP of A before the update
 	Theta    []float64
 	HypEvals int // log Z_EP evaluations of the optimisation (0: none)
