@@ -27,7 +27,7 @@ const (
 	// reads. Version 2 added the calibration, version 3 the noise counts
 	// of the training history (docs/model-format.md); older files load
 	// without them.
-	Version    = 3
+	Version    = 4
 	headerSize = 24
 	sumSize    = sha256.Size
 )

@@ -100,7 +100,8 @@ type record struct {
 //
 // Version 2 appends the calibration (passgp.Calibration), version 3 the
 // noise counts (after the calibration: per classifier, per history batch,
-// int64 noise and skipped):
+// int64 noise and skipped), version 4 the calibration's label-noise share
+// Eps (float64 in [0, 1), after the noise counts, only if k > 0):
 //
 //	k           uint64 number of biases: 0 (none), 1 for a Binary or
 //	            PositiveVsRest model, the number of classifiers otherwise
@@ -155,6 +156,9 @@ func encodeRecordVersion(r *record, version uint32) []byte {
 				e.i64(int64(h.Skipped))
 			}
 		}
+	}
+	if version >= 4 && r.Calibration != nil {
+		e.f64(r.Calibration.Eps)
 	}
 	return e.b
 }
@@ -279,6 +283,16 @@ func decodeRecord(b []byte, version uint32) (*record, error) {
 		if d.err != nil {
 			return nil, d.err
 		}
+	}
+	if version >= 4 && r.Calibration != nil {
+		eps := d.f64()
+		if d.err != nil {
+			return nil, d.err
+		}
+		if !(eps >= 0 && eps < 1) {
+			return nil, fmt.Errorf("%w: calibration Eps = %v: want it in [0, 1)", ErrPayload, eps)
+		}
+		r.Calibration.Eps = eps
 	}
 	if d.remaining() != 0 {
 		return nil, fmt.Errorf("%w: %d unexpected bytes at the end", ErrPayload, d.remaining())

@@ -24,7 +24,7 @@ func TestNoiseCountsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.FormatVersion != 3 || !reflect.DeepEqual(got.History, m.History) {
+	if got.FormatVersion != Version || !reflect.DeepEqual(got.History, m.History) {
 		t.Fatalf("version %d, history %+v; want %+v", got.FormatVersion, got.History, m.History)
 	}
 
@@ -49,5 +49,50 @@ func TestNoiseCountsRoundTrip(t *testing.T) {
 	r, _ = m.record()
 	if _, err := Decode(frame(KindModel, encodeRecord(r))); err == nil {
 		t.Fatal("a negative noise count was accepted")
+	}
+}
+
+// TestCalibrationEpsRoundTrip: format version 4 stores the calibration's
+// label-noise share Eps; a version 3 file (the same model without it)
+// loads with Eps 0; Eps outside [0, 1) is refused.
+func TestCalibrationEpsRoundTrip(t *testing.T) {
+	m := toyModel(t, OneVsRest, kernels[0], 9)
+	m.Calibration = &passgp.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: 0.07}
+	b, err := Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.FormatVersion != 4 || !reflect.DeepEqual(got.Calibration, m.Calibration) {
+		t.Fatalf("version %d, calibration %+v; want %+v", got.FormatVersion, got.Calibration, m.Calibration)
+	}
+	r, err := m.record()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v3, err := Decode(frameVersion(KindModel, 3, encodeRecordVersion(r, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v3.FormatVersion != 3 || v3.Calibration == nil || v3.Calibration.Eps != 0 || v3.Calibration.A != 1.5 {
+		t.Fatalf("version 3 file: version %d, calibration %+v", v3.FormatVersion, v3.Calibration)
+	}
+	// No calibration: nothing appended, loads as before.
+	m.Calibration = nil
+	if b, err = Encode(m); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = Decode(b); err != nil || got.Calibration != nil {
+		t.Fatalf("uncalibrated model: %v, %+v", err, got)
+	}
+	for _, bad := range []float64{-0.1, 1, 2} {
+		m.Calibration = &passgp.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: bad}
+		r, _ = m.record()
+		if _, err := Decode(frame(KindModel, encodeRecord(r))); err == nil {
+			t.Errorf("Eps = %v accepted", bad)
+		}
 	}
 }

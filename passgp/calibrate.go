@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -17,18 +18,26 @@ import (
 // rest classifiers (q(y=+1|x) = Φ(z_k), paper eq. 4) to class
 // probabilities:
 //
-//	K = 1 (binary):  p(+1|x) = σ(A·z + B[0])            (Platt scaling)
-//	K >= 2:          p(k|x) ∝ exp(A·z_k + B[k])        (multinomial logistic)
+//	K = 1 (binary):  s(+1|x) = σ(A·z + B[0])            (Platt scaling)
+//	K >= 2:          s(k|x) ∝ exp(A·z_k + B[k])        (multinomial logistic)
+//
+//	p(k|x) = (1 − Eps)·s(k|x) + Eps/C,  C = max(K, 2) classes,
 //
 // with A > 0, so that each class's probability increases with its own
-// latent. It is fitted by FitCalibration on held-out latents of the
+// latent. Eps is the share of labels that no latent explains, as label
+// noise gives: a logistic map alone goes to 0 and 1 in the tails, while
+// with a fraction ε of flipped labels the true probabilities stay within
+// [ε, 1 − ε], so Platt scaling is over-confident there and, to fit the
+// tails, too flat in between (docs/passgp.md). The mixture leaves the
+// decision unchanged (it is monotone in s). It is fitted by FitCalibration on held-out latents of the
 // training points (Result.HeldOut), never on test data. The raw
 // one-against-the-rest probabilities Φ(z_k) are under-confident away from
 // the active set and, normalised over K classes, give too little mass to
 // the right class (docs/passgp.md); the fitted map corrects both.
 type Calibration struct {
-	A float64
-	B []float64
+	A   float64
+	B   []float64
+	Eps float64 // in [0, 1); 0 in model files before format version 4
 }
 
 // Classes returns K, the number of latents the calibration takes.
@@ -51,14 +60,19 @@ func (c *Calibration) ProbTo(dst, z *mat.Dense) {
 		if k == 1 {
 			u := c.A*zr[0] + c.B[0]
 			out[0], out[1] = sigmoid(-u), sigmoid(u)
-			continue
+		} else {
+			for j, v := range zr {
+				out[j] = c.A*v + c.B[j]
+			}
+			lse := floats.LogSumExp(out)
+			for j := range out {
+				out[j] = math.Exp(out[j] - lse)
+			}
 		}
-		for j, v := range zr {
-			out[j] = c.A*v + c.B[j]
-		}
-		lse := floats.LogSumExp(out)
-		for j := range out {
-			out[j] = math.Exp(out[j] - lse)
+		if c.Eps > 0 {
+			for j := range out {
+				out[j] = (1-c.Eps)*out[j] + c.Eps/float64(want)
+			}
 		}
 	}
 }
@@ -81,17 +95,21 @@ func (c *Calibration) Decide(z []float64) int {
 	return best
 }
 
-// calibrationRidge is the weight of a weak Gaussian prior on the biases
-// and on log A (in units of the mean log-likelihood per point): it keeps
-// the fit finite when the held-out latents separate the classes.
-const calibrationRidge = 1e-4
+// calibrationRidge is the weight of a weak Gaussian prior on the biases,
+// on log A and on logit Eps about logit(epsPrior) (in units of the mean
+// log-likelihood per point): it keeps the fit finite when the held-out
+// latents separate the classes or explain every label.
+const (
+	calibrationRidge = 1e-4
+	epsPrior         = 1e-3
+)
 
 // FitCalibration fits a Calibration to the held-out latents z (N×K) of
 // the training points and their true classes truth (K = 1: 1 for the
 // positive class, 0 for the negative; K >= 2: the column of the true
 // class) by maximum likelihood, with a weak prior that keeps it finite on
-// separable data. The objective is convex in (log A, B) up to the
-// parameterisation of A; gonum/optimize's L-BFGS minimises it.
+// separable data; gonum/optimize's L-BFGS minimises it over (log A, B,
+// logit Eps).
 func FitCalibration(z *mat.Dense, truth []int) (*Calibration, error) {
 	n, k := z.Dims()
 	if n != len(truth) || n == 0 {
@@ -103,66 +121,12 @@ func FitCalibration(z *mat.Dense, truth []int) (*Calibration, error) {
 			return nil, fmt.Errorf("passgp: FitCalibration: class %d of point %d out of range", t, i)
 		}
 	}
-	nb := k
-	work := make([]float64, nc)
-	// Parameters: p[0] = log A, p[1:] = B.
-	f := func(p, grad []float64) float64 {
-		a := math.Exp(p[0])
-		b := p[1:]
-		if grad != nil {
-			clear(grad)
-		}
-		var nll float64
-		for i := 0; i < n; i++ {
-			zr := z.RawRowView(i)
-			t := truth[i]
-			if k == 1 {
-				// −log σ(s·u), s = ±1.
-				u := a*zr[0] + b[0]
-				s := -1.0
-				if t == 1 {
-					s = 1
-				}
-				nll += softplus(-s * u)
-				if grad != nil {
-					g := -s * sigmoid(-s*u) // d/du
-					grad[0] += g * a * zr[0]
-					grad[1] += g
-				}
-				continue
-			}
-			for j, v := range zr {
-				work[j] = a*v + b[j]
-			}
-			lse := floats.LogSumExp(work)
-			nll += lse - work[t]
-			if grad != nil {
-				for j, v := range zr {
-					pj := math.Exp(work[j] - lse)
-					d := pj
-					if j == t {
-						d -= 1
-					}
-					grad[0] += d * a * v
-					grad[1+j] += d
-				}
-			}
-		}
-		nll /= float64(n)
-		reg := 0.5 * calibrationRidge * (p[0]*p[0] + floats.Dot(b, b))
-		if grad != nil {
-			floats.Scale(1/float64(n), grad)
-			grad[0] += calibrationRidge * p[0]
-			for j := range b {
-				grad[1+j] += calibrationRidge * b[j]
-			}
-		}
-		return nll + reg
-	}
-	p0 := make([]float64, 1+nb)
+	obj := calibrationObjective(z, truth)
+	p0 := make([]float64, k+2)
+	p0[k+1] = logit(epsPrior)
 	prob := optimize.Problem{
-		Func: func(p []float64) float64 { return f(p, nil) },
-		Grad: func(g, p []float64) { f(p, g) },
+		Func: func(p []float64) float64 { return obj(p, nil) },
+		Grad: func(g, p []float64) { obj(p, g) },
 	}
 	res, err := optimize.Minimize(prob, p0, &optimize.Settings{GradientThreshold: 1e-8, MajorIterations: 500}, &optimize.LBFGS{})
 	if err != nil && (res == nil || !isFinite(res.X)) {
@@ -171,8 +135,93 @@ func FitCalibration(z *mat.Dense, truth []int) (*Calibration, error) {
 	if !isFinite(res.X) {
 		return nil, errors.New("passgp: FitCalibration: the fit did not stay finite")
 	}
-	return &Calibration{A: math.Exp(res.X[0]), B: append([]float64(nil), res.X[1:]...)}, nil
+	return &Calibration{A: math.Exp(res.X[0]), B: slices.Clone(res.X[1 : k+1]), Eps: sigmoid(res.X[k+1])}, nil
 }
+
+// calibrationObjective returns FitCalibration's objective of the
+// parameters p = [log A, B_1..B_K, logit Eps] (and its gradient, when grad
+// is not nil): the mean negative log-likelihood −log((1−ε)s_t + ε/C) of
+// the true classes plus the weak prior.
+func calibrationObjective(z *mat.Dense, truth []int) func(p, grad []float64) float64 {
+	n, k := z.Dims()
+	nc := float64(max(k, 2))
+	work := make([]float64, k)
+	return func(p, grad []float64) float64 {
+		a, b, l := math.Exp(p[0]), p[1:k+1], p[k+1]
+		eps := sigmoid(l)
+		logKeep, logUnif := -softplus(l), -softplus(-l)-math.Log(nc) // log(1−ε), log(ε/C)
+		if grad != nil {
+			clear(grad)
+		}
+		var nll float64
+		for i := 0; i < n; i++ {
+			zr := z.RawRowView(i)
+			t := truth[i]
+			// log s_t of the logistic part, then r = (1−ε)s_t/m, the
+			// share of the mixture m = (1−ε)s_t + ε/C that it explains.
+			var logS float64
+			if k == 1 {
+				sg := -1.0
+				if t == 1 {
+					sg = 1
+				}
+				u := a*zr[0] + b[0]
+				logS = -softplus(-sg * u)
+				lm := logAddExp(logKeep+logS, logUnif)
+				nll -= lm
+				if grad != nil {
+					r := math.Exp(logKeep + logS - lm)
+					g := -r * sg * sigmoid(-sg*u) // d(−log m)/du
+					grad[0] += g * a * zr[0]
+					grad[1] += g
+					grad[2] -= (1-eps)*(1-r) - eps*r
+				}
+				continue
+			}
+			for j, v := range zr {
+				work[j] = a*v + b[j]
+			}
+			lse := floats.LogSumExp(work)
+			logS = work[t] - lse
+			lm := logAddExp(logKeep+logS, logUnif)
+			nll -= lm
+			if grad != nil {
+				r := math.Exp(logKeep + logS - lm)
+				for j, v := range zr {
+					d := math.Exp(work[j] - lse) // d(−log s_t)/du_j = s_j − [j = t]
+					if j == t {
+						d -= 1
+					}
+					grad[0] += r * d * a * v
+					grad[1+j] += r * d
+				}
+				grad[k+1] -= (1-eps)*(1-r) - eps*r
+			}
+		}
+		nll /= float64(n)
+		dl := l - logit(epsPrior)
+		reg := 0.5 * calibrationRidge * (p[0]*p[0] + floats.Dot(b, b) + dl*dl)
+		if grad != nil {
+			floats.Scale(1/float64(n), grad)
+			grad[0] += calibrationRidge * p[0]
+			for j := range b {
+				grad[1+j] += calibrationRidge * b[j]
+			}
+			grad[k+1] += calibrationRidge * dl
+		}
+		return nll + reg
+	}
+}
+
+// logAddExp returns log(e^x + e^y) without overflow.
+func logAddExp(x, y float64) float64 {
+	if x < y {
+		x, y = y, x
+	}
+	return x + math.Log1p(math.Exp(y-x))
+}
+
+func logit(p float64) float64 { return math.Log(p / (1 - p)) }
 
 func sigmoid(u float64) float64 {
 	if u >= 0 {
@@ -208,19 +257,24 @@ func (c *Calibration) MeanNLL(z *mat.Dense, truth []int) float64 {
 	var s float64
 	for i := 0; i < n; i++ {
 		zr := z.RawRowView(i)
+		var logS float64
 		if k == 1 {
 			u := c.A*zr[0] + c.B[0]
 			if truth[i] == 1 {
-				s += softplus(-u)
+				logS = -softplus(-u)
 			} else {
-				s += softplus(u)
+				logS = -softplus(u)
 			}
-			continue
+		} else {
+			for j, v := range zr {
+				work[j] = c.A*v + c.B[j]
+			}
+			logS = work[truth[i]] - floats.LogSumExp(work)
 		}
-		for j, v := range zr {
-			work[j] = c.A*v + c.B[j]
+		if c.Eps > 0 {
+			logS = logAddExp(math.Log1p(-c.Eps)+logS, math.Log(c.Eps/float64(max(k, 2))))
 		}
-		s += floats.LogSumExp(work) - work[truth[i]]
+		s -= logS
 	}
 	return s / float64(n)
 }

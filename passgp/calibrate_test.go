@@ -54,7 +54,19 @@ func TestCalibrationRecoversProbabilities(t *testing.T) {
 // class's probability increases with its own latent, and the decision is
 // the most probable class.
 func TestCalibrationProperties(t *testing.T) {
-	c := &Calibration{A: 1.7, B: []float64{0.2, -0.4, 0.1}}
+	for _, eps := range []float64{0, 0.1} {
+		testCalibrationProperties(t, eps)
+	}
+	// A confident mistake costs at most −log(ε/C) with the mixture.
+	cb := &Calibration{A: 2, B: []float64{-0.5}, Eps: 0.02}
+	zb := mat.NewDense(1, 1, []float64{40})
+	if nll := cb.MeanNLL(zb, []int{0}); math.Abs(nll+math.Log(0.01)) > 1e-9 {
+		t.Errorf("NLL of a confident mistake with ε = 0.02: %v, want −log 0.01", nll)
+	}
+}
+
+func testCalibrationProperties(t *testing.T, eps float64) {
+	c := &Calibration{A: 1.7, B: []float64{0.2, -0.4, 0.1}, Eps: eps}
 	rng := rand.New(rand.NewPCG(3, 4))
 	z := mat.NewDense(50, 3, nil)
 	for i := range 50 {
@@ -83,14 +95,14 @@ func TestCalibrationProperties(t *testing.T) {
 		}
 	}
 	// Binary: two columns that sum to one, decreasing and increasing.
-	cb := &Calibration{A: 2, B: []float64{-0.5}}
+	cb := &Calibration{A: 2, B: []float64{-0.5}, Eps: eps}
 	zb := mat.NewDense(3, 1, []float64{-40, 0.25, 40})
 	pb := mat.NewDense(3, 2, nil)
 	cb.ProbTo(pb, zb)
 	if pb.At(0, 1) >= pb.At(1, 1) || pb.At(1, 1) >= pb.At(2, 1) || pb.At(2, 0) <= 0 || math.Abs(pb.At(1, 0)+pb.At(1, 1)-1) > 1e-15 {
 		t.Errorf("binary probabilities %v", mat.Formatted(pb))
 	}
-	if nll := cb.MeanNLL(zb.Slice(2, 3, 0, 1).(*mat.Dense), []int{0}); nll < 79 {
+	if nll := cb.MeanNLL(zb.Slice(2, 3, 0, 1).(*mat.Dense), []int{0}); eps == 0 && nll < 79 {
 		t.Errorf("NLL of a confident mistake %v, want about 79.5", nll)
 	}
 }
@@ -146,6 +158,108 @@ func TestCalibrationFromTrainingDataOnly(t *testing.T) {
 	for k, i := range bin.Active {
 		if w := cm[k] / math.Sqrt(1+cv[k]); a.PerClass[0].HeldOut[i] != w {
 			t.Fatalf("active point %d: held-out %v, cavity %v", i, a.PerClass[0].HeldOut[i], w)
+		}
+	}
+}
+
+// TestCalibrationLabelNoise: with a fraction of labels replaced by a
+// uniformly drawn class, p(k) = (1−ε)·σ-or-softmax + ε/C, the fit finds ε
+// (binary and three classes), and on clean labels ε stays near 0.
+func TestCalibrationLabelNoise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, c := range []struct {
+		k   int
+		eps float64
+	}{{1, 0.1}, {3, 0.15}, {1, 0}} {
+		n := 20000
+		nc := max(c.k, 2)
+		z := mat.NewDense(n, c.k, nil)
+		truth := make([]int, n)
+		for i := range n {
+			zr := z.RawRowView(i)
+			for j := range zr {
+				zr[j] = 1.5 * rng.NormFloat64()
+			}
+			if rng.Float64() < c.eps {
+				truth[i] = rng.IntN(nc)
+				continue
+			}
+			if c.k == 1 {
+				if rng.Float64() < sigmoid(3*zr[0]) {
+					truth[i] = 1
+				}
+				continue
+			}
+			w := make([]float64, c.k)
+			for j, v := range zr {
+				w[j] = 3 * v
+			}
+			lse := floats.LogSumExp(w)
+			u, acc := rng.Float64(), 0.0
+			for j := range w {
+				if acc += math.Exp(w[j] - lse); u < acc || j == c.k-1 {
+					truth[i] = j
+					break
+				}
+			}
+		}
+		fit, err := FitCalibration(z, truth)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(fit.Eps-c.eps) > 0.03 || math.Abs(fit.A-3) > 0.4 {
+			t.Errorf("K = %d, ε = %v: fitted ε = %v, A = %v (want about 3)", c.k, c.eps, fit.Eps, fit.A)
+		}
+		// The mixture explains the data better than the logistic map
+		// alone (ε = 0 refitted), and probabilities still sum to one.
+		p := mat.NewDense(n, nc, nil)
+		fit.ProbTo(p, z)
+		for i := range n {
+			if s := floats.Sum(p.RawRowView(i)); math.Abs(s-1) > 1e-12 {
+				t.Fatalf("row %d sums to %v", i, s)
+			}
+		}
+		if c.eps > 0 {
+			plain := *fit
+			plain.Eps = 0
+			if !(fit.MeanNLL(z, truth) < plain.MeanNLL(z, truth)) {
+				t.Errorf("K = %d: NLL with ε %v not below without", c.k, fit.MeanNLL(z, truth))
+			}
+		}
+	}
+}
+
+// TestCalibrationGradient: FitCalibration's objective against central
+// finite differences, binary and multi-class, with ε away from 0.
+func TestCalibrationGradient(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, k := range []int{1, 4} {
+		n := 50
+		z := mat.NewDense(n, k, nil)
+		truth := make([]int, n)
+		for i := range n {
+			for j := range k {
+				z.Set(i, j, 2*rng.NormFloat64())
+			}
+			truth[i] = rng.IntN(max(k, 2))
+		}
+		obj := calibrationObjective(z, truth)
+		p := make([]float64, k+2)
+		for j := range p {
+			p[j] = 0.5 * rng.NormFloat64()
+		}
+		p[k+1] = -1.5
+		g := make([]float64, len(p))
+		obj(p, g)
+		for j := range p {
+			const h = 1e-6
+			pp, pm := slices.Clone(p), slices.Clone(p)
+			pp[j] += h
+			pm[j] -= h
+			fd := (obj(pp, nil) - obj(pm, nil)) / (2 * h)
+			if math.Abs(fd-g[j]) > 1e-7*math.Max(1, math.Abs(fd)) {
+				t.Errorf("K = %d: ∂/∂p[%d] = %v, finite differences %v", k, j, g[j], fd)
+			}
 		}
 	}
 }
