@@ -92,7 +92,9 @@ type Options struct {
 	// it, and their evidence is highest for a flat function (signal
 	// variance or length scale to its bound; docs/passgp.md). θ then
 	// stays as the evidence of the last untrimmed active set, one the
-	// paper's rule built, set it.
+	// paper's rule built, set it. Pair it with RankBoundary, as train
+	// does: ranked lowest-first, the budget fills with mislabelled points
+	// on noisy data (9.08% against 6.83% on docs/passgp.md's noisy task).
 	MaxActive int
 	// Rank orders the points fPASS-GP's swaps and PASS-GP's budget bring
 	// in (zero: RankLowest, the paper's).
