@@ -94,7 +94,7 @@ type Options struct {
 	// stays as the evidence of the last untrimmed active set, one the
 	// paper's rule built, set it. Pair it with RankBoundary, as train
 	// does: ranked lowest-first, the budget fills with mislabelled points
-	// on noisy data (9.08% against 6.83% on docs/passgp.md's noisy task).
+	// on noisy data (9.08% against 7.14% on docs/passgp.md's noisy task).
 	MaxActive int
 	// Rank orders the points fPASS-GP's swaps and PASS-GP's budget bring
 	// in (zero: RankLowest, the paper's).
