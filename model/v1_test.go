@@ -75,14 +75,7 @@ func TestVersion1Files(t *testing.T) {
 		if m.FormatVersion != 1 || m.Calibration != nil {
 			t.Fatalf("%s: version %d, calibration %v", name, m.FormatVersion, m.Calibration)
 		}
-		b, err := Encode(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		same, err := Decode(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		same := reencode(t, m)
 		want := readCSV(t, "testdata/"+name+"_v1.csv")
 		n, _ := x.Dims()
 		p := mat.NewDense(n, len(m.Outputs()), nil)
@@ -108,14 +101,7 @@ func TestVersion1Files(t *testing.T) {
 func TestCalibrationRoundTrip(t *testing.T) {
 	m := toyModel(t, OneVsRest, kernels[0], 7)
 	m.Calibration = &passgp.Calibration{A: 2.5, B: []float64{0.1, -0.2, 0.05}}
-	b, err := Encode(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := reencode(t, m)
 	if got.FormatVersion != Version || got.Calibration == nil || got.Calibration.A != 2.5 || got.Calibration.B[1] != -0.2 {
 		t.Fatalf("calibration after the round trip: %+v", got.Calibration)
 	}

@@ -16,26 +16,12 @@ func TestNoiseCountsRoundTrip(t *testing.T) {
 	for i := range m.History {
 		m.History[i] = append(m.History[i], Batch{Pass: 1, Active: 22, Included: 4, Deleted: 2, Noise: 1 + i, Skipped: 17 + i, LogZ: -3})
 	}
-	b, err := Encode(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := reencode(t, m)
 	if got.FormatVersion != Version || !reflect.DeepEqual(got.History, m.History) {
 		t.Fatalf("version %d, history %+v; want %+v", got.FormatVersion, got.History, m.History)
 	}
 
-	r, err := m.record()
-	if err != nil {
-		t.Fatal(err)
-	}
-	v2, err := Decode(frameVersion(KindModel, 2, encodeRecordVersion(r, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	v2 := asVersion(t, m, 2)
 	if v2.FormatVersion != 2 || v2.Calibration == nil || v2.Calibration.A != 1.5 {
 		t.Fatalf("version 2 file: version %d, calibration %+v", v2.FormatVersion, v2.Calibration)
 	}
@@ -46,7 +32,7 @@ func TestNoiseCountsRoundTrip(t *testing.T) {
 	}
 
 	m.History[0][1].Noise = -1
-	r, _ = m.record()
+	r, _ := m.record()
 	if _, err := Decode(frame(KindModel, encodeRecord(r))); err == nil {
 		t.Fatal("a negative noise count was accepted")
 	}
@@ -58,6 +44,31 @@ func TestNoiseCountsRoundTrip(t *testing.T) {
 func TestCalibrationEpsRoundTrip(t *testing.T) {
 	m := toyModel(t, OneVsRest, kernels[0], 9)
 	m.Calibration = &passgp.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: 0.07}
+	got := reencode(t, m)
+	if got.FormatVersion != 4 || !reflect.DeepEqual(got.Calibration, m.Calibration) {
+		t.Fatalf("version %d, calibration %+v; want %+v", got.FormatVersion, got.Calibration, m.Calibration)
+	}
+	v3 := asVersion(t, m, 3)
+	if v3.FormatVersion != 3 || v3.Calibration == nil || v3.Calibration.Eps != 0 || v3.Calibration.A != 1.5 {
+		t.Fatalf("version 3 file: version %d, calibration %+v", v3.FormatVersion, v3.Calibration)
+	}
+	// No calibration: nothing appended, loads as before.
+	m.Calibration = nil
+	if got = reencode(t, m); got.Calibration != nil {
+		t.Fatalf("uncalibrated model: %+v", got)
+	}
+	for _, bad := range []float64{-0.1, 1, 2} {
+		m.Calibration = &passgp.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: bad}
+		r, _ := m.record()
+		if _, err := Decode(frame(KindModel, encodeRecord(r))); err == nil {
+			t.Errorf("Eps = %v accepted", bad)
+		}
+	}
+}
+
+// reencode encodes m as the current format version and decodes it again.
+func reencode(t testing.TB, m *Model) *Model {
+	t.Helper()
 	b, err := Encode(m)
 	if err != nil {
 		t.Fatal(err)
@@ -66,33 +77,20 @@ func TestCalibrationEpsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.FormatVersion != 4 || !reflect.DeepEqual(got.Calibration, m.Calibration) {
-		t.Fatalf("version %d, calibration %+v; want %+v", got.FormatVersion, got.Calibration, m.Calibration)
-	}
+	return got
+}
+
+// asVersion encodes m in the payload layout of an older format version
+// and decodes that file.
+func asVersion(t testing.TB, m *Model, version uint32) *Model {
+	t.Helper()
 	r, err := m.record()
 	if err != nil {
 		t.Fatal(err)
 	}
-	v3, err := Decode(frameVersion(KindModel, 3, encodeRecordVersion(r, 3)))
+	got, err := Decode(frameVersion(KindModel, version, encodeRecordVersion(r, version)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v3.FormatVersion != 3 || v3.Calibration == nil || v3.Calibration.Eps != 0 || v3.Calibration.A != 1.5 {
-		t.Fatalf("version 3 file: version %d, calibration %+v", v3.FormatVersion, v3.Calibration)
-	}
-	// No calibration: nothing appended, loads as before.
-	m.Calibration = nil
-	if b, err = Encode(m); err != nil {
-		t.Fatal(err)
-	}
-	if got, err = Decode(b); err != nil || got.Calibration != nil {
-		t.Fatalf("uncalibrated model: %v, %+v", err, got)
-	}
-	for _, bad := range []float64{-0.1, 1, 2} {
-		m.Calibration = &passgp.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: bad}
-		r, _ = m.record()
-		if _, err := Decode(frame(KindModel, encodeRecord(r))); err == nil {
-			t.Errorf("Eps = %v accepted", bad)
-		}
-	}
+	return got
 }
