@@ -131,7 +131,7 @@ func runUSPS(ctx context.Context, env *Env) error {
 		func(tr, te *Dataset) SVMSpec {
 			s := SVMSpec{Train: tr, Test: te, GridData: tr, Folds: 5, Parallel: svmParallel(cfg),
 				Cs: pow2s(1, 3, 5), Gammas: pow2s(-8, -7, -6),
-				Note: "C in {2, 8, 32}, gamma in {2^-8, 2^-7, 2^-6}, on the whole training set"}
+				Note: "C in {2, 8, 32}, gamma in {2^-8, 2^-7, 2^-6}, on the whole training set", Prob: true}
 			if cfg.Quick {
 				s.GridData = tr.Subsample(1000, cfg.Seed+7)
 				s.Cs, s.Gammas = pow2s(1, 3), pow2s(-7, -5)
@@ -150,7 +150,7 @@ func runIJCNN(ctx context.Context, env *Env) error {
 		func(tr, te *Dataset) SVMSpec {
 			s := SVMSpec{Train: tr, Test: te, GridData: tr.Subsample(10000, cfg.Seed+7), Folds: 5, Parallel: svmParallel(cfg),
 				Cs: pow2s(2, 4, 6), Gammas: pow2s(0, 2),
-				Note: "C in {4, 16, 64}, gamma in {1, 4} (gamma 4 corresponds to the paper's theta_2 = 1/8), on a random 10000-example subsample of the training set to keep the search affordable"}
+				Note: "C in {4, 16, 64}, gamma in {1, 4} (gamma 4 corresponds to the paper's theta_2 = 1/8), on a random 10000-example subsample of the training set to keep the search affordable", Prob: true}
 			if cfg.Quick {
 				s.GridData = tr.Subsample(2000, cfg.Seed+7)
 				s.Cs, s.Gammas = pow2s(2, 4), pow2s(0, 2)
@@ -169,7 +169,10 @@ func runMNIST(ctx context.Context, env *Env) error {
 		func(tr, te *Dataset) SVMSpec {
 			s := SVMSpec{Train: tr, Test: te, GridData: tr.Subsample(5000, cfg.Seed+7), Folds: 5, Parallel: svmParallel(cfg),
 				Cs: pow2s(2, 4), Gammas: pow2s(-6, -5, -4),
-				Note: "C in {4, 16}, gamma in {2^-6, 2^-5, 2^-4}, on a random 5000-example subsample of the training set (a search on all 60000 would take hours on 2 cores)"}
+				Note: "C in {4, 16}, gamma in {2^-6, 2^-5, 2^-4}, on a random 5000-example subsample of the training set (a search on all 60000 would take hours on 2 cores)",
+				// -b 1 trains about five more SVMs on 60000 images: off
+				// unless asked for.
+				Prob: cfg.MNISTSVMProb}
 			if cfg.Quick {
 				s.GridData = tr.Subsample(1000, cfg.Seed+7)
 				s.Cs, s.Gammas = pow2s(2, 4), pow2s(-5, -4)

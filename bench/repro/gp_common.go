@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/bench/internal/libsvm"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
@@ -19,17 +20,70 @@ type multiEval struct {
 	BrierMulti float64    // normalised multi-class Brier (passgp.BrierMulti)
 	BrierBin   float64    // mean over classes of the binary Brier score
 	NLP        float64    // mean negative log predictive probability (multi-class)
+	ECE        float64    // 15-bin top-label ECE of the normalised probabilities
 	Prob       *mat.Dense // test probabilities, one column per class
 	Classes    []float64  // the columns' classes
 	PredTime   time.Duration
+	// Cal scores the calibrated probabilities (passgp.Calibration, fitted
+	// on the training points' held-out latents only); nil without one.
+	Cal *libsvm.Scores
 }
 
-// evalMulti predicts the test set with m and scores it.
-func evalMulti(m *passgp.MultiClass, te *Dataset) multiEval {
-	p := mat.NewDense(te.N(), len(m.Classes), nil)
+// evalMulti predicts the test set with m and scores its raw probabilities
+// and, when cal is not nil, the calibrated ones.
+func evalMulti(m *passgp.MultiClass, cal *passgp.Calibration, te *Dataset) multiEval {
+	n, k := te.N(), len(m.Classes)
+	p := mat.NewDense(n, k, nil)
 	t := time.Now()
 	m.PredictProbTo(p, te.X)
-	return scoreMulti(p, m.Classes, te, time.Since(t))
+	ev := scoreMulti(p, m.Classes, te, time.Since(t))
+	if cal != nil {
+		z := mat.NewDense(n, k, nil)
+		col := make([]float64, n)
+		for j, b := range m.Models {
+			b.LatentTo(col, te.X)
+			z.SetCol(j, col)
+		}
+		ev.Cal = scoreCalibrated(cal, z, m.Classes, te.Y)
+	}
+	return ev
+}
+
+// scoreCalibrated scores cal's probabilities of the latents z (n×K, one
+// column per class) against the labels y as eval does: decision by the
+// largest calibrated probability, Brier summed over the classes, NLP
+// (Calibration.MeanNLL, exact in the tails) and top-label ECE.
+func scoreCalibrated(cal *passgp.Calibration, z *mat.Dense, classes, y []float64) *libsvm.Scores {
+	n, k := z.Dims()
+	p := mat.NewDense(n, max(k, 2), nil)
+	cal.ProbTo(p, z)
+	truth := make([]int, n)
+	conf, correct := make([]float64, n), make([]bool, n)
+	var s libsvm.Scores
+	for i := 0; i < n; i++ {
+		for j, c := range classes {
+			if y[i] == c {
+				truth[i] = j
+			}
+		}
+		row := p.RawRowView(i)
+		top := cal.Decide(z.RawRowView(i))
+		for j, v := range row {
+			if j == truth[i] {
+				v--
+			}
+			s.Brier += v * v
+		}
+		conf[i], correct[i] = row[top], top == truth[i]
+		if !correct[i] {
+			s.Error++
+		}
+	}
+	s.Error /= float64(n)
+	s.Brier /= float64(n)
+	s.NLP = cal.MeanNLL(z, truth)
+	s.ECE = passgp.ECE(conf, correct, libsvm.ECEBins)
+	return &s
 }
 
 // scoreMulti scores the classes' test probabilities p (n×len(classes),
@@ -54,6 +108,13 @@ func scoreMulti(p *mat.Dense, classes []float64, te *Dataset, predTime time.Dura
 	}
 	ev.BrierMulti = passgp.BrierMulti(p, classes, te.Y)
 	ev.NLP = passgp.MeanNLPMulti(p, classes, te.Y)
+	conf, correct := make([]float64, n), make([]bool, n)
+	for i := 0; i < n; i++ {
+		row := p.RawRowView(i)
+		top := floats.MaxIdx(row)
+		conf[i], correct[i] = row[top]/floats.Sum(row), classes[top] == te.Y[i]
+	}
+	ev.ECE = passgp.ECE(conf, correct, libsvm.ECEBins)
 	return ev
 }
 

@@ -68,7 +68,7 @@ func TestAugmentMultiReleasesModels(t *testing.T) {
 		kept.Models = append(kept.Models, res.Model)
 		act = append(act, float64(len(res.Model.Active)))
 	}
-	want := evalMulti(kept, te)
+	want := evalMulti(kept, nil, te)
 	if len(out.Multi) != 1 || out.Multi[0] != want.Err {
 		t.Fatalf("multi-class error %v, want [%v]", out.Multi, want.Err)
 	}

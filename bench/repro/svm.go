@@ -99,6 +99,11 @@ type SVMSpec struct {
 	Parallel    int       // concurrent grid points
 	CacheMB     int
 	Note        string // how the grid was chosen (documented in results.md)
+	// Prob also trains with Platt probabilities (svm-train -b 1, at the
+	// chosen C and gamma; LIBSVM fits them by an internal 5-fold CV, so it
+	// costs several plain trainings) and scores svm-predict -b 1's
+	// probabilities as eval scores a model.
+	Prob bool
 }
 
 // SVMResult is what the side-by-side run measured.
@@ -118,6 +123,10 @@ type SVMResult struct {
 	MaxRSS     float64 // GiB, largest of the child processes
 	Note       string
 	Grid       [][3]float64 // C, gamma, CV accuracy
+	// With SVMSpec.Prob: the -b 1 training and prediction times and the
+	// scores of its probabilities (nil when not run).
+	ProbTrainWall, ProbPredWall time.Duration
+	Prob                        *libsvm.Scores
 }
 
 // runSVM performs the grid search on spec.GridData, trains on spec.Train
@@ -230,7 +239,41 @@ func runSVM(ctx context.Context, spec SVMSpec) (*SVMResult, error) {
 			res.NSV = -1
 		}
 	}
+	if spec.Prob {
+		if err := runSVMProb(ctx, res, spec.Test.Y, trainF, testF, dir, cache); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
+}
+
+// runSVMProb trains svm-train -b 1 at res's C and gamma and scores
+// svm-predict -b 1's probabilities of the test points (labels y).
+func runSVMProb(ctx context.Context, res *SVMResult, y []float64, trainF, testF, dir, cache string) error {
+	modelF, predF := filepath.Join(dir, "model-b1"), filepath.Join(dir, "pred-b1")
+	r, err := runProc(ctx, "svm-train", "-q", "-s", "0", "-t", "2", "-b", "1", "-c", ffmt(res.BestC), "-g", ffmt(res.BestGamma),
+		"-m", cache, trainF, modelF)
+	if err != nil {
+		return err
+	}
+	res.ProbTrainWall = r.Wall
+	res.MaxRSS = math.Max(res.MaxRSS, r.MaxRSS)
+	if r, err = runProc(ctx, "svm-predict", "-b", "1", testF, modelF, predF); err != nil {
+		return err
+	}
+	res.ProbPredWall = r.Wall
+	res.MaxRSS = math.Max(res.MaxRSS, r.MaxRSS)
+	f, err := os.Open(predF)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s, err := libsvm.ScoreProbabilities(f, "svm-predict -b 1 output", y)
+	if err != nil {
+		return err
+	}
+	res.Prob = &s
+	return nil
 }
 
 // ffmt formats a number as LIBSVM's command line and the tables take it.
@@ -269,6 +312,14 @@ func svmMarkdown(m *md, r *SVMResult, task string) {
 	t.Row("prediction time (s)", f(r.PredWall.Seconds(), 1))
 	t.Row("test error (%)", f(r.Error, 2))
 	t.Row("support vectors", strconv.Itoa(r.NSV))
+	if p := r.Prob; p != nil {
+		t.Row("with Platt probabilities (-b 1): training time (s)", f(r.ProbTrainWall.Seconds(), 1))
+		t.Row("with -b 1: prediction time (s)", f(r.ProbPredWall.Seconds(), 1))
+		t.Row("with -b 1: test error (%)", f(100*p.Error, 2))
+		t.Row("with -b 1: Brier (summed over classes)", f(p.Brier, 4))
+		t.Row("with -b 1: NLP", f(p.NLP, 4))
+		t.Row("with -b 1: ECE, 15 bins (%)", f(100*p.ECE, 2))
+	}
 	t.Row("peak RSS of svm-train/predict (GiB)", f(r.MaxRSS, 2))
 	m.table(&t)
 	var g Table

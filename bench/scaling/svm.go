@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/passgp-fast/passgp-fast/bench/internal/libsvm"
-	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
 // The grid: C and γ around LIBSVM's default γ = 1/d = 0.05 for d = 20.
@@ -112,72 +110,27 @@ func supportVectors(model string) (int, error) {
 	return n, nil
 }
 
-// score reads svm-predict -b 1's output ("labels l1 l2", then "label p1
-// p2" per test point) and the test labels, and sets the error, the Brier
-// score summed over both classes (as eval's), the NLP and the 15-bin ECE
-// of the top-label confidence (passgp.ECE).
+// score scores svm-predict -b 1's output pred against the labels of the
+// test file (libsvm.ScoreProbabilities: as eval scores a model).
 func score(r *Run, testF, pred string) error {
-	labels, err := firstFields(testF)
+	fields, err := firstFields(testF)
 	if err != nil {
 		return err
+	}
+	truth := make([]float64, len(fields))
+	for i, v := range fields {
+		if truth[i], err = strconv.ParseFloat(v, 64); err != nil {
+			return fmt.Errorf("%s line %d: label %q: %v", testF, i+1, v, err)
+		}
 	}
 	f, err := os.Open(pred)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	if !sc.Scan() {
-		return fmt.Errorf("%s: empty", pred)
-	}
-	hdr := strings.Fields(sc.Text())
-	if len(hdr) != 3 || hdr[0] != "labels" {
-		return fmt.Errorf("%s: header %q, want \"labels a b\"", pred, sc.Text())
-	}
-	var conf []float64
-	var correct []bool
-	var nerr int
-	var brier, nlp float64
-	for i := 0; sc.Scan(); i++ {
-		fl := strings.Fields(sc.Text())
-		if len(fl) != 3 || i >= len(labels) {
-			return fmt.Errorf("%s line %d: %q", pred, i+2, sc.Text())
-		}
-		p := [2]float64{}
-		for j := range p {
-			if p[j], err = strconv.ParseFloat(fl[1+j], 64); err != nil {
-				return fmt.Errorf("%s line %d: %v", pred, i+2, err)
-			}
-		}
-		truth := 0
-		if labels[i] == hdr[2] {
-			truth = 1
-		}
-		if fl[0] != labels[i] {
-			nerr++
-		}
-		for j := range p {
-			d := p[j]
-			if j == truth {
-				d--
-			}
-			brier += d * d
-		}
-		nlp -= math.Log(max(p[truth], 1e-300))
-		top := 0
-		if p[1] > p[0] {
-			top = 1
-		}
-		conf = append(conf, p[top])
-		correct = append(correct, top == truth)
-	}
-	n := float64(len(conf))
-	if len(conf) != len(labels) {
-		return fmt.Errorf("%s: %d predictions for %d test points", pred, len(conf), len(labels))
-	}
-	r.Error, r.Brier, r.NLP = float64(nerr)/n, brier/n, nlp/n
-	r.ECE = passgp.ECE(conf, correct, 15)
-	return sc.Err()
+	s, err := libsvm.ScoreProbabilities(f, pred, truth)
+	r.Error, r.Brier, r.NLP, r.ECE = s.Error, s.Brier, s.NLP, s.ECE
+	return err
 }
 
 func firstFields(path string) ([]string, error) {
