@@ -88,7 +88,7 @@ func newFixture(t *testing.T) *fixture {
 }
 
 // small training settings: fast, fixed θ.
-var fast = []string{"--init", "30", "--sub", "3", "--passes", "1", "--theta", "4,2,0.01", "--fixed-theta", "--quiet"}
+var fast = []string{"--kernel", "se", "--init", "30", "--sub", "3", "--passes", "1", "--theta", "4,2,0.01", "--fixed-theta", "--quiet"}
 
 func TestHelp(t *testing.T) {
 	code, out, _ := runCLI(t, "--help")
@@ -271,7 +271,7 @@ func TestBinaryAndPositive(t *testing.T) {
 // its mean while without it t1 moves) and is stored in the model's options.
 func TestTrainPrior(t *testing.T) {
 	f := newFixture(t)
-	args := []string{"train", "--data", f.bin, "--init", "30", "--sub", "2", "--passes", "1", "--theta", "4,2,0.01", "--quiet"}
+	args := []string{"train", "--data", f.bin, "--kernel", "se", "--init", "30", "--sub", "2", "--passes", "1", "--theta", "4,2,0.01", "--quiet"}
 	t1 := func(extra ...string) float64 {
 		m := filepath.Join(f.dir, "prior.pgp")
 		if code, _, e := runCLI(t, append(append(args, "--model", m), extra...)...); code != 0 {
@@ -450,7 +450,7 @@ func TestBadInput(t *testing.T) {
 
 func TestCheckpointResume(t *testing.T) {
 	f := newFixture(t)
-	args := []string{"train", "--data", f.train, "--init", "30", "--sub", "3", "--passes", "2", "--theta", "4,2,0.01", "--fixed-theta", "--quiet"}
+	args := []string{"train", "--data", f.train, "--kernel", "se", "--init", "30", "--sub", "3", "--passes", "2", "--theta", "4,2,0.01", "--fixed-theta", "--quiet"}
 	full := filepath.Join(f.dir, "full.pgp")
 	if code, _, e := runCLI(t, append(args, "--model", full)...); code != 0 {
 		t.Fatal(e)
@@ -677,8 +677,9 @@ func TestTrainWarnings(t *testing.T) {
 }
 
 // TestCLIMatchesLibrary: with no --kernel and no --theta the CLI trains
-// what passgp.Train trains with the same options (IVM's default SE+lin
-// kernel included). TestEvalMetricsFromLatent checks that eval's metrics
+// what passgp.Train trains with the same options and the CLI's default
+// kernel (IVM's default SE+lin, the library's too; PASS-GP's se+bias with
+// the library's start values, passgp.StartKernel). TestEvalMetricsFromLatent checks that eval's metrics
 // are the library's.
 func TestCLIMatchesLibrary(t *testing.T) {
 	f := newFixture(t)
@@ -697,7 +698,14 @@ func TestCLIMatchesLibrary(t *testing.T) {
 			t.Fatal(err)
 		}
 		meth, _ := passgp.ParseMethod(method)
-		res, err := passgp.Train(context.Background(), ds.Dense(), ds.Y, &passgp.Options{Method: meth, M: 30, Init: 20, Sub: 3, Passes: 2, Seed: 5, Threads: 1})
+		o := passgp.Options{Method: meth, M: 30, Init: 20, Sub: 3, Passes: 2, Seed: 5, Threads: 1}
+		if meth == passgp.PASSGP {
+			o.Kernel, _ = passgp.StartKernel(defaultPASSGPKernel, ds.D)
+			if o.Kernel.Name() != "se+bias" {
+				t.Fatalf("PASS-GP's default kernel %s", o.Kernel.Name())
+			}
+		}
+		res, err := passgp.Train(context.Background(), ds.Dense(), ds.Y, &o)
 		if err != nil {
 			t.Fatal(err)
 		}
