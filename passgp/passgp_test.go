@@ -226,22 +226,15 @@ func testResume(t *testing.T, budget int) {
 			if s.Frozen != (budget > 0) {
 				t.Fatalf("budget %d: Frozen = %v at the checkpoint", budget, s.Frozen)
 			}
-			var buf bytes.Buffer
-			if err := gob.NewEncoder(&buf).Encode(s); err != nil {
-				t.Fatal(err)
-			}
-			saved = buf.Bytes()
+			saved = encodeState(t, s)
 		}
 	}
 	full, err := Train(context.Background(), x, y, &o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var st State
-	if err := gob.NewDecoder(bytes.NewReader(saved)).Decode(&st); err != nil {
-		t.Fatal(err)
-	}
-	o.Checkpoint, o.Resume = nil, &st
+	st := decodeState(t, saved)
+	o.Checkpoint, o.Resume = nil, st
 	res, err := Train(context.Background(), x, y, &o)
 	if err != nil {
 		t.Fatal(err)
@@ -255,7 +248,7 @@ func testResume(t *testing.T, budget int) {
 	if len(res.Batches) != len(full.Batches) {
 		t.Errorf("resumed run has %d batch records, want %d", len(res.Batches), len(full.Batches))
 	}
-	bad := st
+	bad := *st
 	bad.N = 5
 	o.Resume = &bad
 	if _, err := Train(context.Background(), x, y, &o); err == nil {
@@ -552,4 +545,24 @@ func TestTrainMultiResume(t *testing.T) {
 	if _, err := TrainMulti(context.Background(), x, labels, &o); err == nil {
 		t.Error("a snapshot of a class the labels lack was accepted")
 	}
+}
+
+// encodeState gob-encodes a checkpoint as a caller stores it;
+// decodeState reads it back (the State a resumed run starts from).
+func encodeState(t *testing.T, s *State) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func decodeState(t *testing.T, b []byte) *State {
+	t.Helper()
+	var st State
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	return &st
 }

@@ -1,9 +1,7 @@
 package passgp
 
 import (
-	"bytes"
 	"context"
-	"encoding/gob"
 	"slices"
 	"testing"
 )
@@ -35,11 +33,7 @@ func TestSkipStalled(t *testing.T) {
 	var saved []byte
 	o.Checkpoint = func(s *State) {
 		if saved == nil && s.Stalled > 0 && s.Done > 1 {
-			var buf bytes.Buffer
-			if err := gob.NewEncoder(&buf).Encode(s); err != nil {
-				t.Fatal(err)
-			}
-			saved = buf.Bytes()
+			saved = encodeState(t, s)
 		}
 	}
 	res, err := Train(context.Background(), x, y, &o)
@@ -105,11 +99,7 @@ func TestSkipStalled(t *testing.T) {
 	if saved == nil {
 		t.Fatal("no checkpoint after a stalled search")
 	}
-	var st State
-	if err := gob.NewDecoder(bytes.NewReader(saved)).Decode(&st); err != nil {
-		t.Fatal(err)
-	}
-	o.Checkpoint, o.Resume = nil, &st
+	o.Checkpoint, o.Resume = nil, decodeState(t, saved)
 	back, err := Train(context.Background(), x, y, &o)
 	if err != nil {
 		t.Fatal(err)

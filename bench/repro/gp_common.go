@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/bench/internal/libsvm"
+	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
@@ -31,19 +32,21 @@ type multiEval struct {
 
 // evalMulti predicts the test set with m and scores its raw probabilities
 // and, when cal is not nil, the calibrated ones.
+// One prediction pass gives both: the latents z, and q = Φ(z), which is
+// what MultiClass.PredictProbTo computes from the same mean and variance.
 func evalMulti(m *passgp.MultiClass, cal *passgp.Calibration, te *Dataset) multiEval {
 	n, k := te.N(), len(m.Classes)
-	p := mat.NewDense(n, k, nil)
+	z := mat.NewDense(n, k, nil)
+	col := make([]float64, n)
 	t := time.Now()
-	m.PredictProbTo(p, te.X)
+	for j, b := range m.Models {
+		b.LatentTo(col, te.X)
+		z.SetCol(j, col)
+	}
+	p := mat.NewDense(n, k, nil)
+	p.Apply(func(_, _ int, v float64) float64 { return ep.Phi(v) }, z)
 	ev := scoreMulti(p, m.Classes, te, time.Since(t))
 	if cal != nil {
-		z := mat.NewDense(n, k, nil)
-		col := make([]float64, n)
-		for j, b := range m.Models {
-			b.LatentTo(col, te.X)
-			z.SetCol(j, col)
-		}
 		ev.Cal = scoreCalibrated(cal, z, m.Classes, te.Y)
 	}
 	return ev
@@ -61,11 +64,7 @@ func scoreCalibrated(cal *passgp.Calibration, z *mat.Dense, classes, y []float64
 	conf, correct := make([]float64, n), make([]bool, n)
 	var s libsvm.Scores
 	for i := 0; i < n; i++ {
-		for j, c := range classes {
-			if y[i] == c {
-				truth[i] = j
-			}
-		}
+		truth[i] = indexOf(classes, y[i])
 		row := p.RawRowView(i)
 		top := cal.Decide(z.RawRowView(i))
 		for j, v := range row {
@@ -123,13 +122,17 @@ func binaryErr(prob, y []float64) float64 {
 	return 100 * passgp.ProbErrorRate(prob, y)
 }
 
-// evalBinary predicts with one binary classifier: error %, Brier, time.
-func evalBinary(b *passgp.Binary, x *mat.Dense, y []float64) (errPct, brier float64, d time.Duration) {
+// evalBinary predicts with one binary classifier: error %, Brier, time,
+// and the latents z (q = Φ(z), as Binary.PredictTo computes it).
+func evalBinary(b *passgp.Binary, x *mat.Dense, y []float64) (errPct, brier float64, d time.Duration, z []float64) {
 	n, _ := x.Dims()
-	p := make([]float64, n)
+	z, p := make([]float64, n), make([]float64, n)
 	t := time.Now()
-	b.PredictTo(p, x)
-	return binaryErr(p, y), passgp.Brier(p, y), time.Since(t)
+	b.LatentTo(z, x)
+	for i, v := range z {
+		p[i] = ep.Phi(v)
+	}
+	return binaryErr(p, y), passgp.Brier(p, y), time.Since(t), z
 }
 
 // progress returns a Progress callback that logs when -v is set.

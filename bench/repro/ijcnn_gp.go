@@ -190,7 +190,7 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 				env.logf("IJCNN %s M=%d: %v", meth.name, mm, err)
 				continue
 			}
-			e, br, pt := evalBinary(r.Model, te.X, te.Y)
+			e, br, pt, z := evalBinary(r.Model, te.X, te.Y)
 			c := res[meth.name][mm]
 			if c == nil {
 				c = &cell{}
@@ -198,8 +198,6 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 			}
 			c.err, c.brier = append(c.err, e), append(c.brier, 2*br)
 			if r.Calibration != nil {
-				z := make([]float64, te.N())
-				r.Model.LatentTo(z, te.X)
 				cs := scoreCalibrated(r.Calibration, mat.NewDense(te.N(), 1, z), []float64{-1, 1}, te.Y)
 				c.calErr, c.calBrier = append(c.calErr, 100*cs.Error), append(c.calBrier, cs.Brier)
 				c.calNLP, c.calECE = append(c.calNLP, cs.NLP), append(c.calECE, cs.ECE)

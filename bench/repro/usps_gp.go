@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/bench/internal/libsvm"
+	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/passgp"
 	"github.com/passgp-fast/passgp-fast/plots"
@@ -237,10 +238,10 @@ func uspsMainTable(settings string, runs []*multiRuns, full *fullGPC) string {
 			f(meanOf(flatten(r.Act)), 0), pm(r.Total, 1), pm(r.Pred, 2))
 	}
 	if full != nil && full.allDigits() {
-		t.Row("full GPC (theta fixed at PASS-GP's)", f(full.multi, 2), "4.78 (fixed theta), 5.13 (optimised)", f(full.brierM, 3),
-			f(full.brierB, 4), "0.14 ± 0.00", f(full.nlp, 3), "", calCell(full.cal, 2, func(s *libsvm.Scores) float64 { return 100 * s.Error }),
-			calCell(full.cal, 4, func(s *libsvm.Scores) float64 { return s.Brier }), calCell(full.cal, 3, func(s *libsvm.Scores) float64 { return s.NLP }),
-			calCell(full.cal, 2, func(s *libsvm.Scores) float64 { return 100 * s.ECE }), f(float64(full.n), 0), f(full.total, 1)+" (sequential)", "")
+		row := []string{"full GPC (theta fixed at PASS-GP's)", f(full.multi, 2), "4.78 (fixed theta), 5.13 (optimised)", f(full.brierM, 3),
+			f(full.brierB, 4), "0.14 ± 0.00", f(full.nlp, 3), ""}
+		row = append(row, calCells(full.cal)...)
+		t.Row(append(row, f(float64(full.n), 0), f(full.total, 1)+" (sequential)", "")...)
 	}
 	m.table(&t)
 	m.p("Brier scores: the paper does not state its normalisation; its values (0.14-0.71) are far above what per-point " +
@@ -308,12 +309,13 @@ func uspsDigitTable(env *Env, runs []*multiRuns) string {
 	return m.String()
 }
 
-// calCell formats one calibrated score, or "" without scores.
-func calCell(s *libsvm.Scores, dec int, get func(*libsvm.Scores) float64) string {
+// calCells formats the four calibrated columns (error %, Brier, NLP,
+// ECE %), empty without scores.
+func calCells(s *libsvm.Scores) []string {
 	if s == nil {
-		return ""
+		return []string{"", "", "", ""}
 	}
-	return f(get(s), dec)
+	return []string{f(100*s.Error, 2), f(s.Brier, 4), f(s.NLP, 3), f(100*s.ECE, 2)}
 }
 
 // scale returns v times c.
@@ -478,7 +480,7 @@ func uspsFig4(ctx context.Context, b *builder, tr, te *Dataset, d *fig4Data) err
 					env.logf("fig4 %s digit %v param %v: %v", j.method, digit, j.param, err)
 					continue
 				}
-				e, _, _ := evalBinary(res.Model, te.X, yt)
+				e, _, _, _ := evalBinary(res.Model, te.X, yt)
 				p := d.get(j.method, digit, j.param)
 				p.Err = append(p.Err, e)
 				p.Act = append(p.Act, float64(len(res.Model.Active)))
@@ -629,7 +631,9 @@ func uspsFull(ctx context.Context, b *builder, tr, te *Dataset, pass *multiRuns)
 		col := make([]float64, te.N())
 		res.Model.LatentTo(col, te.X)
 		zTest.SetCol(j, col)
-		res.Model.PredictTo(col, te.X)
+		for i, v := range col {
+			col[i] = ep.Phi(v) // q(+1|x), as Binary.PredictTo gives it
+		}
 		prob.SetCol(j, col)
 		heldOut.SetCol(j, res.HeldOut)
 		yt := binaryLabels(te.Y, c)
