@@ -6,6 +6,7 @@ package la
 #cgo LDFLAGS: -lopenblas -llapacke
 extern void openblas_set_num_threads(int);
 extern int openblas_get_num_threads(void);
+extern char* openblas_get_corename(void);
 */
 import "C"
 
@@ -27,3 +28,5 @@ func init() {
 func setBLASThreads(n int) { C.openblas_set_num_threads(C.int(n)) }
 
 func blasThreads() int { return int(C.openblas_get_num_threads()) }
+
+func blasCore() string { return C.GoString(C.openblas_get_corename()) }

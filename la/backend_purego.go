@@ -10,3 +10,5 @@ const Backend = "gonum"
 func setBLASThreads(n int) {}
 
 func blasThreads() int { return 1 }
+
+func blasCore() string { return "" }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/passgp-fast/passgp-fast/la"
+	"github.com/passgp-fast/passgp-fast/model"
 )
 
 func main() {
@@ -121,7 +122,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		usage(stdout)
 		return exitOK
 	case "-version", "--version", "version":
-		fmt.Fprintln(stdout, "passgp-fast (model format version 1)")
+		fmt.Fprintln(stdout, versionLine())
 		return exitOK
 	}
 	for _, c := range commands {
@@ -132,12 +133,33 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 				if err := la.Probe(blasProbeTimeout); err != nil {
 					return fail(stderr, c.name, err)
 				}
+				if w := blasCoreCheck(); w != "" {
+					fmt.Fprintf(stderr, "passgp-fast: warning: %s\n", w)
+				}
 			}
 			return c.run(ctx, args[1:], stdout, stderr)
 		}
 	}
 	fmt.Fprintf(stderr, "passgp-fast: unknown command %q (run 'passgp-fast --help')\n", args[0])
 	return exitUsage
+}
+
+// blasCoreCheck is la.CheckBLASCore, a variable so that a test can make
+// it warn: OpenBLAS on a virtual machine that hides the CPU model may run
+// kernels several times slower than the CPU allows, which a user would
+// otherwise only see as slow training.
+var blasCoreCheck = la.CheckBLASCore
+
+// versionLine is the output of version: the model file format this
+// program writes, and the linear algebra it runs on (the BLAS library,
+// its kernels and threads, the Gram kernels' instruction set).
+func versionLine() string {
+	core := la.BLASCore()
+	if core == "" {
+		core = "pure Go"
+	}
+	return fmt.Sprintf("passgp-fast (model format version %d; BLAS %s, %s kernels, %d threads; Gram kernels %s)",
+		model.Version, la.Backend, core, la.BLASThreads(), la.SIMD())
 }
 
 // blasProbeTimeout bounds la.Probe's few milliseconds of BLAS calls.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
@@ -751,5 +752,25 @@ func TestCalibratedCLI(t *testing.T) {
 	code, _, e := runCLI(t, "eval", "--model", "../../model/testdata/multi_v1.pgp", "--data", "../../model/testdata/points.libsvm")
 	if code != 0 || !strings.Contains(e, "has no calibration (format version 1)") {
 		t.Errorf("version 1 model: code %d, stderr %q", code, e)
+	}
+}
+
+func TestVersionAndBLASWarning(t *testing.T) {
+	code, out, _ := runCLI(t, "version")
+	want := fmt.Sprintf("model format version %d; BLAS %s", model.Version, la.Backend)
+	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "Gram kernels "+la.SIMD()) {
+		t.Errorf("version: code %d, %q, want it to contain %q", code, out, want)
+	}
+	// A command warns once, on stderr, when OpenBLAS runs kernels older
+	// than the CPU's, and still runs.
+	defer func(f func() string) { blasCoreCheck = f }(blasCoreCheck)
+	blasCoreCheck = func() string { return "slow kernels" }
+	code, _, errOut := runCLI(t, "eval", "--model", filepath.Join(t.TempDir(), "none.pgp"), "--data", "x")
+	if code != 1 || strings.Count(errOut, "passgp-fast: warning: slow kernels\n") != 1 || !strings.Contains(errOut, "none.pgp") {
+		t.Errorf("eval with a BLAS warning: code %d, stderr %q", code, errOut)
+	}
+	blasCoreCheck = func() string { return "" }
+	if _, _, errOut := runCLI(t, "eval", "--model", "none.pgp", "--data", "x"); strings.Contains(errOut, "warning") {
+		t.Errorf("eval without a BLAS warning: stderr %q", errOut)
 	}
 }
