@@ -453,7 +453,10 @@ func TestCheckpointResume(t *testing.T) {
 	f := newFixture(t)
 	args := []string{"train", "--data", f.train, "--kernel", "se", "--init", "30", "--sub", "3", "--passes", "2", "--theta", "4,2,0.01", "--fixed-theta", "--quiet"}
 	full := filepath.Join(f.dir, "full.pgp")
-	if code, _, e := runCLI(t, append(args, "--model", full)...); code != 0 {
+	// The uninterrupted run writes a checkpoint too: with one, classes are
+	// trained one after another on multi-threaded BLAS, without one side by
+	// side on one BLAS thread each, which can differ in the last digits.
+	if code, _, e := runCLI(t, append(args, "--model", full, "--checkpoint", filepath.Join(f.dir, "full.ck"))...); code != 0 {
 		t.Fatal(e)
 	}
 	oldEvery := checkpointEvery
@@ -772,5 +775,62 @@ func TestVersionAndBLASWarning(t *testing.T) {
 	blasCoreCheck = func() string { return "" }
 	if _, _, errOut := runCLI(t, "eval", "--model", "none.pgp", "--data", "x"); strings.Contains(errOut, "warning") {
 		t.Errorf("eval without a BLAS warning: stderr %q", errOut)
+	}
+}
+
+// TestTrainClassesSideBySide checks that a multi-class run on two threads,
+// which trains the classes side by side with one BLAS thread each, gives
+// the classifiers, in class order, of a run on one thread.
+func TestTrainClassesSideBySide(t *testing.T) {
+	defer la.SetThreads(la.Threads())
+	f := newFixture(t)
+	args := []string{"--kernel", "se", "--init", "30", "--sub", "3", "--passes", "2", "--quiet"}
+	pred := func(threads string, extra ...string) string {
+		m := filepath.Join(f.dir, "m"+threads+".pgp")
+		a := append([]string{"train", "--data", f.train, "--model", m, "--threads", threads}, args...)
+		if code, _, e := runCLI(t, append(a, extra...)...); code != 0 {
+			t.Fatalf("train --threads %s: code %d, %s", threads, code, e)
+		}
+		csv := filepath.Join(f.dir, "p"+threads+".csv")
+		if code, _, e := runCLI(t, "predict", "--model", m, "--data", f.test, "--out", csv); code != 0 {
+			t.Fatalf("predict: %d %s", code, e)
+		}
+		b, err := os.ReadFile(csv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	one, two := pred("1"), pred("2")
+	if one != two {
+		t.Errorf("--threads 2 (classes side by side) predicts differently from --threads 1")
+	}
+	if la.BLASThreads() != 2 {
+		t.Errorf("BLAS threads %d after training, want 2 restored for what follows", la.BLASThreads())
+	}
+
+	// The conditions: more than one thread, no checkpoint, no resume, not
+	// full EP or the invariance stage.
+	r := &recorder{t: &trainFlags{}, cp: &model.Checkpoint{}}
+	la.SetThreads(2)
+	if !r.sideBySide(passgp.Options{}) {
+		t.Error("two threads, no checkpoint: not side by side")
+	}
+	for name, c := range map[string]struct {
+		r *recorder
+		o passgp.Options
+	}{
+		"checkpoint": {&recorder{t: &trainFlags{checkpoint: "x"}, cp: &model.Checkpoint{}}, passgp.Options{}},
+		"resume":     {&recorder{t: &trainFlags{}, cp: &model.Checkpoint{State: &passgp.State{}}}, passgp.Options{}},
+		"full":       {r, passgp.Options{Method: passgp.Full}},
+		"augment":    {r, passgp.Options{Augment: 4}},
+	} {
+		if c.r.sideBySide(c.o) {
+			t.Errorf("%s: side by side", name)
+		}
+	}
+	la.SetThreads(1)
+	if r.sideBySide(passgp.Options{}) {
+		t.Error("one thread: side by side")
 	}
 }
