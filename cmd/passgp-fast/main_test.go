@@ -834,3 +834,27 @@ func TestTrainClassesSideBySide(t *testing.T) {
 		t.Error("one thread: side by side")
 	}
 }
+
+// TestProgressFraction checks the share of the run done that the ETA is
+// computed from: classes trained side by side each count their own
+// batches, and the classes before a resumed run's first count as done.
+func TestProgressFraction(t *testing.T) {
+	half := passgp.Progress{Pass: 0, Passes: 2, Batch: 4, Batches: 5}
+	var buf bytes.Buffer
+	p := newProgress(&buf, false, 3)
+	p.setClass(0)
+	p.update(half)
+	p.setClass(2)
+	p.update(half)
+	p.setClass(0)
+	p.update(half)
+	if !slices.Equal(p.fracs, []float64{0.5, 0, 0.5}) {
+		t.Errorf("side by side: fractions %v, want [0.5 0 0.5]", p.fracs)
+	}
+	r := newProgress(&buf, false, 3)
+	r.index = 2 // resumed at the third classifier
+	r.update(half)
+	if !slices.Equal(r.fracs, []float64{1, 1, 0.5}) {
+		t.Errorf("resumed: fractions %v, want [1 1 0.5]", r.fracs)
+	}
+}

@@ -21,8 +21,12 @@ type progress struct {
 	start   time.Time
 	classes int // number of binary classifiers to train
 	index   int // the one being trained (0-based)
-	width   int // length of the last live line
-	last    time.Time
+	// fracs[k] is the share of classifier k's batches done; nil until
+	// the first update, which counts the classifiers before index (a
+	// resumed run's) as done. Classes trained side by side each have one.
+	fracs []float64
+	width int // length of the last live line
+	last  time.Time
 }
 
 // liveEvery limits the redraws of the live line.
@@ -67,7 +71,20 @@ func (p *progress) update(pr passgp.Progress) {
 	if total := pr.Passes * pr.Batches; total > 0 {
 		frac = float64(pr.Pass*pr.Batches+pr.Batch+1) / float64(total)
 	}
-	overall := (float64(p.index) + frac) / float64(p.classes)
+	if p.fracs == nil {
+		p.fracs = make([]float64, p.classes)
+		for k := 0; k < p.index && k < p.classes; k++ {
+			p.fracs[k] = 1
+		}
+	}
+	if p.index < p.classes {
+		p.fracs[p.index] = frac
+	}
+	var overall float64
+	for _, f := range p.fracs {
+		overall += f
+	}
+	overall /= float64(p.classes)
 	eta := "?"
 	if overall > 0 {
 		eta = fmtDur(time.Duration(float64(elapsed) * (1 - overall) / overall))
