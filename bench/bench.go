@@ -11,6 +11,7 @@ package bench
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"sort"
 	"strconv"
 	"sync"
@@ -20,31 +21,60 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 
-	_ "github.com/passgp-fast/passgp-fast/la" // registers the BLAS backend
+	"github.com/passgp-fast/passgp-fast/la"
 )
 
 var (
-	dgemmOnce sync.Once
-	dgemmRate float64
+	dgemmMu    sync.Mutex
+	dgemmRates = map[int]float64{} // by BLAS thread count
 )
 
 // DGEMMRate returns the DGEMM rate in GFLOP/s for n = 2000 (2n³ FLOPs per
-// call), the median of five calls, measured once per process.
+// call), the median of five calls, measured once per process and BLAS
+// thread count (so that frac_dgemm on one thread compares with DGEMM on
+// one thread).
 func DGEMMRate() float64 {
-	dgemmOnce.Do(func() {
-		const n = 2000
-		a, b, c := RandGeneral(n, n, 1), RandGeneral(n, n, 2), RandGeneral(n, n, 3)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, c) // warm up
-		var rates []float64
-		for i := 0; i < 5; i++ {
-			t := time.Now()
-			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, c)
-			rates = append(rates, 2*n*n*n/time.Since(t).Seconds()/1e9)
-		}
-		sort.Float64s(rates)
-		dgemmRate = rates[len(rates)/2]
+	dgemmMu.Lock()
+	defer dgemmMu.Unlock()
+	t := la.BLASThreads()
+	if r, ok := dgemmRates[t]; ok {
+		return r
+	}
+	const n = 2000
+	a, b, c := RandGeneral(n, n, 1), RandGeneral(n, n, 2), RandGeneral(n, n, 3)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, c) // warm up
+	var rates []float64
+	for i := 0; i < 5; i++ {
+		t := time.Now()
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, c)
+		rates = append(rates, 2*n*n*n/time.Since(t).Seconds()/1e9)
+	}
+	sort.Float64s(rates)
+	dgemmRates[t] = rates[len(rates)/2]
+	return dgemmRates[t]
+}
+
+// UseProcs makes the module's thread budget and the BLAS library's thread
+// count follow GOMAXPROCS for the rest of the benchmark, and restores both
+// afterwards: go test -cpu 1 (or GOMAXPROCS=1) then measures one core.
+// Both counts are checked, since the BLAS library's can differ from the
+// budget (OPENBLAS_NUM_THREADS, la.SetBLASThreads).
+//
+// Give one thread count per process: with a list (-cpu 1,2) the testing
+// package measures the first value of every benchmark written with b.Loop
+// at GOMAXPROCS of the list's last value (golang/go#49980: the first run,
+// in which b.Loop does all its iterations, comes before GOMAXPROCS is set).
+func UseProcs(b *testing.B) {
+	p := runtime.GOMAXPROCS(0)
+	if p == la.Threads() && p == la.BLASThreads() {
+		return
+	}
+	old, oldBLAS := la.Threads(), la.BLASThreads()
+	la.SetThreads(p)
+	b.Cleanup(func() {
+		la.SetThreads(old)
+		la.SetBLASThreads(oldBLAS)
 	})
-	return dgemmRate
 }
 
 // ReportFLOPs reports GFLOP/s for flopsPerOp floating-point operations per

@@ -7,10 +7,12 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
-// BenchmarkDGEMM is the machine's reference rate.
+// BenchmarkDGEMM is the machine's reference rate, on GOMAXPROCS threads
+// (see UseProcs).
 func BenchmarkDGEMM(b *testing.B) {
 	for _, n := range []int{2000} {
 		b.Run("n="+itoa(n), func(b *testing.B) {
+			UseProcs(b)
 			a, x, c := RandGeneral(n, n, 1), RandGeneral(n, n, 2), RandGeneral(n, n, 3)
 			DGEMMRate()
 			b.ResetTimer()

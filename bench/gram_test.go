@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"runtime"
 	"sort"
 	"sync"
 	"testing"
@@ -20,12 +19,9 @@ type gramShape struct {
 }
 
 // runGram times one Gram block. The kernels and BLAS use GOMAXPROCS
-// threads, so go test -cpu 1,2 measures one and two cores.
+// threads (UseProcs: one -cpu value per process).
 func runGram(b *testing.B, s gramShape, sym bool) {
-	if p := runtime.GOMAXPROCS(0); p != la.Threads() {
-		defer la.SetThreads(la.Threads())
-		la.SetThreads(p)
-	}
+	UseProcs(b)
 	x := RandGeneral(s.n, s.d, 11)
 	y := RandGeneral(s.m, s.d, 12)
 	if sym {

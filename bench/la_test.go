@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -36,13 +35,10 @@ func randChol(b *testing.B, n int, seed uint64) blas64.General {
 // every call outside the timed region, and reports flops per call as
 // GFLOP/s and frac_dgemm (wall clock) and as cpu-GFLOP/s and cpu_frac_dgemm
 // (process CPU time, see reportCPUFLOPs), which stay meaningful on a busy
-// machine when run with -cpu 1. BLAS uses GOMAXPROCS threads, so -cpu 1,2
-// measures one and two cores.
+// machine when run with -cpu 1. BLAS uses GOMAXPROCS threads (UseProcs:
+// one -cpu value per process).
 func benchInPlace(b *testing.B, w, src blas64.General, flops float64, f func()) {
-	if p := runtime.GOMAXPROCS(0); p != la.Threads() {
-		defer la.SetThreads(la.Threads())
-		la.SetThreads(p)
-	}
+	UseProcs(b)
 	DGEMMRate()
 	dgemmCPURate()
 	var cpu float64
