@@ -21,6 +21,14 @@ import (
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
+// TestMain keeps the BLAS kernel warning out of every test's stderr (the
+// tests must not depend on the machine's BLAS; TestVersionAndBLASWarning
+// turns it back on), also for the binaries they run.
+func TestMain(m *testing.M) {
+	os.Setenv(noBLASWarning, "1")
+	os.Exit(m.Run())
+}
+
 // runCLI runs the command in-process.
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
@@ -768,6 +776,10 @@ func TestVersionAndBLASWarning(t *testing.T) {
 	// than the CPU's, and still runs.
 	defer func(f func() string) { blasCoreCheck = f }(blasCoreCheck)
 	blasCoreCheck = func() string { return "slow kernels" }
+	if _, _, errOut := runCLI(t, "eval", "--model", "none.pgp", "--data", "x"); strings.Contains(errOut, "warning") {
+		t.Errorf("eval with %s set: stderr %q", noBLASWarning, errOut)
+	}
+	t.Setenv(noBLASWarning, "")
 	code, _, errOut := runCLI(t, "eval", "--model", filepath.Join(t.TempDir(), "none.pgp"), "--data", "x")
 	if code != 1 || strings.Count(errOut, "passgp-fast: warning: slow kernels\n") != 1 || !strings.Contains(errOut, "none.pgp") {
 		t.Errorf("eval with a BLAS warning: code %d, stderr %q", code, errOut)
