@@ -36,8 +36,8 @@ var (
 func DGEMMRate() float64 {
 	dgemmMu.Lock()
 	defer dgemmMu.Unlock()
-	t := la.BLASThreads()
-	if r, ok := dgemmRates[t]; ok {
+	threads := la.BLASThreads()
+	if r, ok := dgemmRates[threads]; ok {
 		return r
 	}
 	const n = 2000
@@ -50,8 +50,8 @@ func DGEMMRate() float64 {
 		rates = append(rates, 2*n*n*n/time.Since(t).Seconds()/1e9)
 	}
 	sort.Float64s(rates)
-	dgemmRates[t] = rates[len(rates)/2]
-	return dgemmRates[t]
+	dgemmRates[threads] = rates[len(rates)/2]
+	return dgemmRates[threads]
 }
 
 // UseProcs makes the module's thread budget and the BLAS library's thread

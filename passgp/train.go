@@ -435,12 +435,12 @@ const stalledGrowth = 1.2
 // stalled reports whether this batch skips its hyperparameter search
 // (Options.SkipStalled) because the last one found no step: it ended at
 // the θ it started from, in this pass, and |A| has grown by less than
-// stalledGrowth since. A
-// search capped at HypMaxEvals evaluations that accepts no step costs
-// those evaluations (on a noisy 5-class task, 17 s of a class's 30 s, ten
-// batches in a row at |A| ≈ 1700) and leaves θ and the EP posterior as a
-// plain EP run at that θ gives them; the next pass, or a grown active
-// set, tries again, and the final optimisation (FinalHypEvals) still runs.
+// stalledGrowth since. A search capped at HypMaxEvals evaluations that
+// accepts no step costs those evaluations (on a noisy 5-class task, 17 s
+// of a class's 30 s, ten batches in a row at |A| ≈ 1700) and leaves θ and
+// the EP posterior as a plain EP run at that θ gives them; the next pass,
+// or a grown active set, tries again, and the final optimisation
+// (FinalHypEvals) still runs.
 func (t *trainer) stalled() bool {
 	s := t.st
 	return t.c.SkipStalled > 0 && len(s.Active) >= t.c.SkipStalled &&
