@@ -3,6 +3,8 @@ package passgp
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -74,22 +76,39 @@ func AugmentShifts(x *mat.Dense, y []float64, w, h, dirs int) (*mat.Dense, []flo
 // TrainAugmented lets one first stage serve several second stages. The
 // result's Active holds b's indices into the original training data for
 // original images and −1 for translated ones; its Batches, Elapsed and
-// Evals are those of the second stage alone.
-func TrainAugmented(ctx context.Context, b *Binary, o *Options) (*Result, error) {
+// Evals are those of the second stage alone. x and y are the first
+// stage's training data (the rows b.Active indexes): the result's
+// HeldOut, Calibration, HeldOutError and MajorityRate are Train's, with
+// the held-out latent of each of b's active images taken without the
+// sites of its translations too (groupHeldOut).
+func TrainAugmented(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Options) (*Result, error) {
 	if o == nil || o.Augment == 0 {
 		return nil, errors.New("passgp: TrainAugmented needs Options.Augment (4 or 8)")
 	}
 	if o.Checkpoint != nil || o.Resume != nil {
 		return nil, errors.New("passgp: TrainAugmented does not checkpoint or resume")
 	}
-	_, d := b.X.Dims()
+	n, d := x.Dims()
+	if _, bd := b.X.Dims(); bd != d || len(y) != n {
+		return nil, fmt.Errorf("passgp: TrainAugmented: %d×%d data with %d labels for a classifier of %d features", n, d, len(y), bd)
+	}
+	for _, a := range b.Active {
+		if a < 0 || a >= n {
+			return nil, fmt.Errorf("passgp: TrainAugmented: active index %d outside the %d training rows", a, n)
+		}
+	}
 	oc := *o
 	oc.Method, oc.Kernel, oc.FixedTheta = PASSGP, b.Kernel, true
 	c, err := resolve(&oc, d)
 	if err != nil {
 		return nil, err
 	}
-	return augmentStage(ctx, b, &c, &runner{threads: c.threads}, "")
+	r := &runner{threads: c.threads}
+	res, err := augmentStage(ctx, b, &c, r, "")
+	if err != nil {
+		return res, err
+	}
+	return res, calibrate(ctx, r, res, x, y)
 }
 
 // augmentStage is the second stage of TrainAugmented, with c's Sub,
@@ -115,6 +134,11 @@ func augmentStage(ctx context.Context, b *Binary, c *config, r *runner, class st
 	if res == nil {
 		return nil, err
 	}
+	if err == nil {
+		if res.groupZ, res.HeldOutLost, err = groupHeldOut(ctx, res.Model, b.Active, c.Augment, xa); err != nil {
+			return res, err
+		}
+	}
 	// Map active indices back to the original training data.
 	for i, a := range res.Model.Active {
 		if a < m {
@@ -139,4 +163,67 @@ func augmentRetrain(ctx context.Context, c *config, r *runner, class string, fir
 	res.Theta0, res.Evals, res.AtBound = first.Theta0, first.Evals, first.AtBound
 	res.HypNotConverged += first.HypNotConverged
 	return res, err
+}
+
+// groupHeldOut returns, for each first-stage active image b1Active[r]
+// (row r of xa, its translations rows m + r·dirs + s), the held-out
+// latent z = m/√(1+v) of the second-stage classifier b2 (Active still
+// indexing xa) without the sites of the image and of all its
+// translations (ep.Posterior.LeaveOutTo). The second stage trains on the
+// translations, which are near copies with the same label: a plain cavity
+// would still see them, and calibration fitted on such latents would be
+// over-confident exactly at the hard points. A marginal lost to rounding
+// gets z = 0, the uninformative latent, and is counted in lost. Chunks of groupChunk images bound
+// the memory to O(groupChunk·(1+dirs)·|A|).
+func groupHeldOut(ctx context.Context, b2 *Binary, b1Active []int, dirs int, xa *mat.Dense) (z map[int]float64, lost int, err error) {
+	m := len(b1Active)
+	na, d := xa.Dims()
+	pos := make([]int, na)
+	for i := range pos {
+		pos[i] = -1
+	}
+	for k, a := range b2.Active {
+		pos[a] = k
+	}
+	z = make(map[int]float64, m)
+	const groupChunk = 64
+	for lo := 0; lo < m; lo += groupChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		hi := min(lo+groupChunk, m)
+		qs := mat.NewDense(hi-lo, d, nil)
+		self := make([]int, hi-lo)
+		groups := make([][]int, hi-lo)
+		for r := lo; r < hi; r++ {
+			qs.SetRow(r-lo, xa.RawRowView(r))
+			self[r-lo] = pos[r]
+			for _, a := range append([]int{r}, seq(m+r*dirs, m+(r+1)*dirs)...) {
+				if pos[a] >= 0 {
+					groups[r-lo] = append(groups[r-lo], pos[a])
+				}
+			}
+		}
+		mean, vr := make([]float64, hi-lo), make([]float64, hi-lo)
+		b2.Post.LeaveOutTo(mean, vr, qs, self, groups) // NaN rows: see below
+		for k := range mean {
+			v := 0.0
+			if math.IsNaN(mean[k]) {
+				lost++
+			} else {
+				v = mean[k] / math.Sqrt(1+vr[k])
+			}
+			z[b1Active[lo+k]] = v
+		}
+	}
+	return z, lost, nil
+}
+
+// seq returns lo, lo+1, …, hi−1.
+func seq(lo, hi int) []int {
+	s := make([]int, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		s = append(s, i)
+	}
+	return s
 }

@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
 // toyImages returns n 4×4 images (background −1) with one bright pixel
@@ -44,7 +48,7 @@ func TestTrainAugmented(t *testing.T) {
 		t.Fatal(err)
 	}
 	second := Options{Sub: 2, Seed: 5, Threads: 1, Augment: 4, ImageW: 4, ImageH: 4, AugmentPInc: 0.95}
-	got, err := TrainAugmented(context.Background(), first.Model, &second)
+	got, err := TrainAugmented(context.Background(), first.Model, x, y, &second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +65,12 @@ func TestTrainAugmented(t *testing.T) {
 	if len(got.Batches) != 4 || len(want.Batches) != len(first.Batches)+4 {
 		t.Errorf("batches: second stage %d (want 4), both stages %d (want %d)", len(got.Batches), len(want.Batches), len(first.Batches)+4)
 	}
+	if !slices.Equal(got.HeldOut, want.HeldOut) || got.Calibration.A != want.Calibration.A || !slices.Equal(got.Calibration.B, want.Calibration.B) {
+		t.Errorf("held-out latents or calibration differ between TrainAugmented and Train")
+	}
+	if got.HeldOutError != want.HeldOutError || got.MajorityRate != want.MajorityRate {
+		t.Errorf("held-out error %v / majority %v, Train %v / %v", got.HeldOutError, got.MajorityRate, want.HeldOutError, want.MajorityRate)
+	}
 	pg, pw := make([]float64, n), make([]float64, n)
 	got.Model.PredictTo(pg, x)
 	want.Model.PredictTo(pw, x)
@@ -70,12 +80,15 @@ func TestTrainAugmented(t *testing.T) {
 		}
 	}
 
+	if _, err := TrainAugmented(context.Background(), first.Model, x, y[1:], &second); err == nil {
+		t.Error("labels of the wrong length accepted")
+	}
 	for _, bad := range []Options{
 		{Sub: 2},                           // no Augment
 		{Augment: 4, ImageW: 3, ImageH: 3}, // wrong geometry
 		{Augment: 4, ImageW: 4, ImageH: 4, Resume: &State{}},
 	} {
-		if _, err := TrainAugmented(context.Background(), first.Model, &bad); err == nil {
+		if _, err := TrainAugmented(context.Background(), first.Model, x, y, &bad); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}
 	}
@@ -116,5 +129,114 @@ func TestCancelInStages(t *testing.T) {
 				t.Errorf("%d progress calls after the cancellation at call %d", calls-tc.after, tc.after)
 			}
 		})
+	}
+}
+
+// TestAugmentedHeldOut: after the invariance stage, the held-out latent of
+// each first-stage active image is the second-stage posterior's without
+// the sites of the image and of all its translations (rebuilt here from
+// the sites with those zeroed), not the plain cavity, which still sees the
+// translations; every other training point keeps the stage's predictive
+// latent.
+func TestAugmentedHeldOut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n, w = 150, 5
+	x := mat.NewDense(n, w*w, nil)
+	y := make([]float64, n)
+	for i := 0; i < n; i++ {
+		var s float64
+		for p := 0; p < w*w; p++ {
+			v := rng.NormFloat64()
+			x.Set(i, p, v)
+			if p%w < 2 {
+				s += v
+			}
+		}
+		y[i] = 1
+		if s+0.8*rng.NormFloat64() < 0 {
+			y[i] = -1
+		}
+	}
+	o := Options{Kernel: kernel.SE{Var: 4, Len2: 20, Jitter: 0.01}, Init: 20, Sub: 3, FixedTheta: true, Seed: 2, Threads: 1,
+		Augment: 8, ImageW: w, ImageH: w, AugmentPInc: 0.95}
+	res, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := res.Model
+	if len(res.groupZ) == 0 {
+		t.Fatal("no leave-group-out latents")
+	}
+	// Which rows of the second stage's active set are an image or one of
+	// its translations.
+	shifted := mat.NewDense(8, w*w, nil)
+	var checked, differs int
+	var imgs []int
+	for i := range res.groupZ {
+		imgs = append(imgs, i)
+	}
+	slices.Sort(imgs)
+	for _, i := range imgs[:min(len(imgs), 12)] {
+		for s := 0; s < 8; s++ {
+			ShiftImageTo(shifted.RawRowView(s), x.RawRowView(i), w, w, shifts8[s][0], shifts8[s][1])
+		}
+		sites := b.Post.Sites.Clone()
+		var group []int
+		for k := range b.Active {
+			row := b.X.RawRowView(k)
+			match := b.Active[k] == i
+			for s := 0; s < 8 && !match && b.Active[k] < 0; s++ {
+				match = slices.Equal(row, shifted.RawRowView(s))
+			}
+			if match {
+				group = append(group, k)
+				sites.Tau[k], sites.Nu[k] = 0, 0
+			}
+		}
+		p, err := ep.FromSites(b.Kernel, b.X, b.Y, sites)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, v := make([]float64, 1), make([]float64, 1)
+		if k := slices.Index(b.Active, i); k >= 0 {
+			m[0], v[0] = p.Mean[k], p.Var[k]
+		} else {
+			p.PredictTo(m, v, nil, mat.NewDense(1, w*w, x.RawRowView(i)))
+		}
+		want := m[0] / math.Sqrt(1+v[0])
+		if got := res.HeldOut[i]; math.Abs(got-want) > 1e-8*(1+math.Abs(want)) {
+			t.Errorf("image %d (group of %d): held-out latent %v, refit without the group %v", i, len(group), got, want)
+		}
+		checked++
+		// The plain held-out latent, which sees the translations.
+		plain := make([]float64, 1)
+		if k := slices.Index(b.Active, i); k >= 0 {
+			cm, cv := make([]float64, len(b.Y)), make([]float64, len(b.Y))
+			b.Post.CavityTo(cm, cv)
+			plain[0] = cm[k] / math.Sqrt(1+cv[k])
+		} else {
+			mm, vv := make([]float64, 1), make([]float64, 1)
+			b.Post.PredictTo(mm, vv, nil, mat.NewDense(1, w*w, x.RawRowView(i)))
+			plain[0] = mm[0] / math.Sqrt(1+vv[0])
+		}
+		if len(group) > 1 && math.Abs(plain[0]-want) > 1e-3 {
+			differs++
+		}
+	}
+	t.Logf("|A| %d after the invariance stage, %d first-stage images; %d checked, %d changed by the translations", len(b.Y), len(imgs), checked, differs)
+	if checked < 10 || differs < checked/2 {
+		t.Errorf("%d first-stage images checked, %d where the translations change the held-out latent", checked, differs)
+	}
+	// Points outside the first stage's active set: the predictive latent.
+	all := make([]float64, n)
+	mm, vv := make([]float64, n), make([]float64, n)
+	b.Post.PredictTo(mm, vv, nil, x)
+	for i := range all {
+		if _, ok := res.groupZ[i]; ok {
+			continue
+		}
+		if want := mm[i] / math.Sqrt(1+vv[i]); math.Abs(res.HeldOut[i]-want) > 1e-9*(1+math.Abs(want)) {
+			t.Fatalf("point %d outside the groups: %v, predictive %v", i, res.HeldOut[i], want)
+		}
 	}
 }

@@ -14,16 +14,21 @@ import (
 // eq. 4), which the final posterior never saw. One scoring pass over the
 // inactive points, O(N·M²) time and O(chunk·M) memory. b.Active holds
 // indices into x (-1 for points of the invariance stage, skipped). It
-// returns ctx.Err() within one scoring chunk of a cancellation.
-func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense) ([]float64, error) {
+// returns ctx.Err() within one scoring chunk of a cancellation. The
+// latents of the points in fixed (by index) are taken from it instead:
+// the invariance stage's leave-group-out latents (groupHeldOut).
+func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, fixed map[int]float64) ([]float64, error) {
 	n, _ := x.Dims()
 	z := make([]float64, n)
 	inA := make([]bool, n)
+	for i, v := range fixed {
+		inA[i], z[i] = true, v
+	}
 	m := len(b.Y)
 	cm, cv := make([]float64, m), make([]float64, m)
 	b.Post.CavityTo(cm, cv)
 	for k, a := range b.Active {
-		if a >= 0 && a < n {
+		if _, ok := fixed[a]; !ok && a >= 0 && a < n {
 			inA[a] = true
 			z[a] = cm[k] / math.Sqrt(1+cv[k])
 		}

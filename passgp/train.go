@@ -104,6 +104,13 @@ type Result struct {
 	// selection rule or its hyperparameters failed (docs/passgp.md,
 	// "Noise-robust selection"). Both are 0 for a run stopped early.
 	HeldOutError, MajorityRate float64
+	// HeldOutLost counts the invariance stage's leave-group-out latents
+	// lost to rounding (ep.Posterior.LeaveOutTo), taken as 0 in HeldOut.
+	HeldOutLost int
+	// groupZ holds the invariance stage's held-out latents of the first
+	// stage's active images, by training index (groupHeldOut); they
+	// replace heldOutLatents' cavities and predictions for those points.
+	groupZ map[int]float64
 	// NotConverged is set when the EP run that gave the classifier's
 	// sites hit its sweep cap (Options.EP.MaxSweeps, or FinalTol's run):
 	// the classifier uses the last iterate. Batches[i].NotConverged
@@ -193,10 +200,15 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	// The held-out latents of every training point and the binary
-	// calibration fitted on them.
-	if res.HeldOut, err = heldOutLatents(ctx, r, res.Model, x); err != nil {
-		return res, err
+	return res, calibrate(ctx, r, res, x, y)
+}
+
+// calibrate sets res's held-out latents of every training point (x, y),
+// their error rates and the binary calibration fitted on them.
+func calibrate(ctx context.Context, r *runner, res *Result, x *mat.Dense, y []float64) error {
+	var err error
+	if res.HeldOut, err = heldOutLatents(ctx, r, res.Model, x, res.groupZ); err != nil {
+		return err
 	}
 	truth := make([]int, len(y))
 	pos := 0
@@ -209,7 +221,7 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	res.HeldOutError = LatentErrorRate(res.HeldOut, y)
 	res.MajorityRate = float64(min(pos, len(y)-pos)) / float64(len(y))
 	res.Calibration, err = FitCalibration(mat.NewDense(len(y), 1, res.HeldOut), truth)
-	return res, err
+	return err
 }
 
 // trainer runs paper Algorithm 1.

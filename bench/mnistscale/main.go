@@ -126,7 +126,7 @@ func main() {
 		}
 		o2 := passgp.Options{Augment: 8, ImageW: 28, ImageH: 28, AugmentPInc: 0.9, Sub: *sub2, Passes: *passes2, Seed: *seed, Threads: *threads}
 		t0 = time.Now()
-		res2, err := passgp.TrainAugmented(context.Background(), res.Model, &o2)
+		res2, err := passgp.TrainAugmented(context.Background(), res.Model, x, y, &o2)
 		if err != nil {
 			log.Fatalf("scale %g, invariance stage: %v", g, err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
@@ -16,9 +17,13 @@ import (
 // on it from the first stage's active set and sites with theta fixed and
 // p_inc = pinc. One first-stage run thus serves both the tables without
 // and with invariances.
-func augmentStage(ctx context.Context, b *passgp.Binary, w, h, dirs int, pinc float64, sub, passes int, seed uint64, threads int) (*passgp.Result, error) {
+//
+// x and y (±1) are the first stage's training data: the result holds the
+// held-out latents of every training point under the second-stage
+// classifier, for the calibration.
+func augmentStage(ctx context.Context, b *passgp.Binary, x *mat.Dense, y []float64, w, h, dirs int, pinc float64, sub, passes int, seed uint64, threads int) (*passgp.Result, error) {
 	o := passgp.Options{Augment: dirs, ImageW: w, ImageH: h, AugmentPInc: pinc, Sub: sub, Passes: passes, Seed: seed, Threads: threads}
-	return passgp.TrainAugmented(ctx, b, &o)
+	return passgp.TrainAugmented(ctx, b, x, y, &o)
 }
 
 // augmentMulti runs augmentStage for every class of a first-stage
@@ -27,35 +32,53 @@ func augmentStage(ctx context.Context, b *passgp.Binary, w, h, dirs int, pinc fl
 // class's model predicts the test set as soon as it is trained and is then
 // released: the ten second-stage models hold about 8 GiB of Cholesky
 // factors on MNIST, and keeping them would put the run over its memory
-// bound while the largest digit trains.
-func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stage1Times []float64, te *Dataset, out *multiRuns,
+// bound while the largest digit trains. The multi-class calibration is
+// fitted, as TrainMulti's, on the held-out latents of the training points
+// tr (never on te).
+func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stage1Times []float64, tr, te *Dataset, out *multiRuns,
 	w, h, dirs int, pinc float64, sub, passes int, seed uint64) error {
 	k := len(stage1.Models)
 	mr := &passgp.MultiResult{PerClass: make([]*passgp.Result, k)}
 	prob := mat.NewDense(te.N(), k, nil)
+	zte := mat.NewDense(te.N(), k, nil)
+	ztr := mat.NewDense(tr.N(), k, nil)
 	col := make([]float64, te.N())
 	act := make([]float64, k)
 	var predTime time.Duration
 	start := time.Now()
 	for j, b := range stage1.Models {
 		env.logf("%s: class %v, %d active images x %d shifts", out.Name, stage1.Classes[j], len(b.Y), dirs)
-		res, err := augmentStage(ctx, b, w, h, dirs, pinc, sub, passes, seed, env.Cfg.Threads)
+		res, err := augmentStage(ctx, b, tr.X, binaryLabels(tr.Y, stage1.Classes[j]), w, h, dirs, pinc, sub, passes, seed, env.Cfg.Threads)
 		if err != nil {
 			out.PartialNote = partialNote(stage1.Classes, prob, act, mr, te, j, err)
 			return err
 		}
 		res.Elapsed += time.Duration(stage1Times[j] * float64(time.Second))
 		t := time.Now()
-		res.Model.PredictTo(col, te.X)
+		res.Model.LatentTo(col, te.X)
 		predTime += time.Since(t)
-		prob.SetCol(j, col)
+		zte.SetCol(j, col)
+		for i, v := range col {
+			prob.Set(i, j, ep.Phi(v))
+		}
+		ztr.SetCol(j, res.HeldOut)
 		act[j] = float64(len(res.Model.Active))
-		res.Model = nil
+		res.Model, res.HeldOut = nil, nil
 		mr.PerClass[j] = res
-		env.logf("%s: class %v done, |A| %d, %.1fs", out.Name, stage1.Classes[j], int(act[j]), res.Elapsed.Seconds())
+		env.logf("%s: class %v done, |A| %d, %.1fs, %d held-out latents lost to rounding", out.Name, stage1.Classes[j], int(act[j]), res.Elapsed.Seconds(), res.HeldOutLost)
 	}
 	mr.Elapsed = time.Since(start)
-	out.addSizes(mr, act, scoreMulti(prob, stage1.Classes, te, predTime))
+	ev := scoreMulti(prob, stage1.Classes, te, predTime)
+	truth := make([]int, tr.N())
+	for i, v := range tr.Y {
+		truth[i] = indexOf(stage1.Classes, v)
+	}
+	cal, err := passgp.FitCalibration(ztr, truth)
+	if err != nil {
+		return err
+	}
+	ev.Cal = scoreCalibrated(cal, zte, stage1.Classes, te.Y)
+	out.addSizes(mr, act, ev)
 	out.testY = te.Y
 	return nil
 }

@@ -55,20 +55,33 @@ func TestAugmentMultiReleasesModels(t *testing.T) {
 	env := &Env{Cfg: &Config{Threads: 1}, Start: time.Now()}
 	out := &multiRuns{Name: "test"}
 	const seed = 7
-	if err := augmentMulti(context.Background(), env, mr.Model, times, te, out, 6, 6, 4, 0.9, 2, 1, seed); err != nil {
+	if err := augmentMulti(context.Background(), env, mr.Model, times, tr, te, out, 6, 6, 4, 0.9, 2, 1, seed); err != nil {
 		t.Fatal(err)
 	}
 	kept := &passgp.MultiClass{Classes: mr.Model.Classes}
 	var act []float64
-	for _, b := range mr.Model.Models {
-		res, err := augmentStage(context.Background(), b, 6, 6, 4, 0.9, 2, 1, seed, 1)
+	z := mat.NewDense(tr.N(), len(mr.Model.Classes), nil)
+	for j, b := range mr.Model.Models {
+		res, err := augmentStage(context.Background(), b, tr.X, binaryLabels(tr.Y, mr.Model.Classes[j]), 6, 6, 4, 0.9, 2, 1, seed, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		kept.Models = append(kept.Models, res.Model)
 		act = append(act, float64(len(res.Model.Active)))
+		z.SetCol(j, res.HeldOut)
 	}
-	want := evalMulti(kept, nil, te)
+	truth := make([]int, tr.N())
+	for i, v := range tr.Y {
+		truth[i] = indexOf(mr.Model.Classes, v)
+	}
+	cal, err := passgp.FitCalibration(z, truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := evalMulti(kept, cal, te)
+	if len(out.CalBrier) != 1 || out.CalBrier[0] != want.Cal.Brier || out.CalErr[0] != 100*want.Cal.Error || out.CalNLP[0] != want.Cal.NLP {
+		t.Errorf("calibrated Brier %v error %v NLP %v, want %v %v %v", out.CalBrier, out.CalErr, out.CalNLP, want.Cal.Brier, 100*want.Cal.Error, want.Cal.NLP)
+	}
 	if len(out.Multi) != 1 || out.Multi[0] != want.Err {
 		t.Fatalf("multi-class error %v, want [%v]", out.Multi, want.Err)
 	}

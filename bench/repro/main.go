@@ -46,6 +46,9 @@ type Config struct {
 	// MNISTSVMProb runs LIBSVM -b 1 on MNIST too (its -b 1 training
 	// takes several times the plain one: most of an hour on 2 cores).
 	MNISTSVMProb bool
+	// NoMNISTFPass (--no-mnist-fpass) skips MNIST's fPASS-GP, the longest
+	// part of the MNIST section (most of an hour on 2 cores).
+	NoMNISTFPass bool
 	Verbose      bool
 	FullAll      bool // full GPC on all ten USPS digits in full mode
 	// MNISTScale (--mnist-scale) is the MNIST polynomial kernel's input
@@ -111,6 +114,7 @@ func parseFlags(args []string) (*Config, error) {
 	fs.StringVar(&only, "only", "", "comma-separated subset of usps,ijcnn,mnist,svm (svm alone: only the LIBSVM parts)")
 	fs.BoolVar(&c.NoSVM, "no-svm", false, "skip the LIBSVM side-by-side runs")
 	fs.BoolVar(&c.MNISTSVMProb, "mnist-svm-prob", false, "also train LIBSVM with Platt probabilities (-b 1) on MNIST (USPS and IJCNN always do; on MNIST it takes most of an hour)")
+	fs.BoolVar(&c.NoMNISTFPass, "no-mnist-fpass", false, "skip MNIST's fPASS-GP (M = 2000; most of an hour on 2 cores)")
 	fs.BoolVar(&c.Verbose, "v", false, "log progress of every batch")
 	fs.BoolVar(&c.Render, "render", false, "only rewrite the markdown from <out>/results.json (no experiments)")
 	fs.Float64Var(&c.MNISTScale, "mnist-scale", mnistScale, "input scale g of the MNIST polynomial kernel, in units of 1/784 (bench/mnistscale validates it)")

@@ -177,7 +177,7 @@ func uspsGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 			b.set("gp-inv", note)
 			break
 		}
-		err := augmentMulti(ctx, env, m1, runs[0].Times[rep], te, inv, 16, 16, 4, 0.99, 10, 2, env.seeds()[rep])
+		err := augmentMulti(ctx, env, m1, runs[0].Times[rep], tr, te, inv, 16, 16, 4, 0.99, 10, 2, env.seeds()[rep])
 		if len(inv.Multi) > 0 {
 			b.set("gp-inv", uspsInvTable(inv, runs[0]))
 		}

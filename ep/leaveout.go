@@ -1,0 +1,150 @@
+package ep
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/la"
+)
+
+// LeaveOutTo sets mean[k], variance[k] to the latent marginal at row k of
+// xs under the posterior with the sites of the training points groups[k]
+// removed (divided out): the predictive distribution of a model that
+// never saw those labels. self[k] >= 0 says that row k is training point
+// self[k] (its prior covariance then includes the kernel's jitter, as in
+// the training covariance); -1, or a nil self, a new point. With
+// groups[k] = {i} and self[k] = i it is site i's cavity (CavityTo); with
+// an empty group, PredictTo's latent. A group member whose site has zero
+// precision carries no information and is skipped.
+//
+// It is the held-out prediction when near copies of a point are training
+// points too, such as the translated images of paper Section 6.3: the
+// cavity of one site still sees its copies' sites.
+//
+// With S_G^½ = s, R = (B⁻¹)_GG = YᵀY for Y = L⁻¹E_G (E_G the columns of
+// the identity at G), and a = L⁻¹S^½k_q (PredictTo's solve), the identity
+// S^½ΣS^½ = I − B⁻¹ gives Σ_Gq = (Yᵀa)/s =: c/s, and dividing the
+// Gaussian sites of G out of the joint posterior of (f_q, f_G) gives
+//
+//	m = μ_q + cᵀR⁻¹w,  v = Σ_qq + cᵀR⁻¹c,  w = s∘μ_G − ν̃_G/s,
+//
+// g×g systems for a group of g points. It costs one triangular solve with
+// len(xs) + Σ|groups[k]| right-hand sides and allocates that many rows of
+// n floats. It returns an error if some R is not positive definite (the
+// sites of the group dominate the posterior so much that B⁻¹ has lost
+// them to rounding) or a variance is not positive; the entries of such
+// rows are NaN, the others valid. It panics for a posterior without a
+// kernel or on mismatched lengths.
+func (p *Posterior) LeaveOutTo(mean, variance []float64, xs *mat.Dense, self []int, groups [][]int) error {
+	if p.Kernel == nil {
+		panic("ep: LeaveOutTo on a posterior without a kernel")
+	}
+	m, _ := xs.Dims()
+	if len(mean) < m || len(variance) < m || len(groups) != m || (self != nil && len(self) != m) {
+		panic("ep: LeaveOutTo: mismatched lengths")
+	}
+	if m == 0 {
+		return nil
+	}
+	n := p.n
+	// Members with a positive site precision, per row; offsets into the
+	// member rows of the solve.
+	members := make([][]int, m)
+	rows := m
+	for k, g := range groups {
+		for _, j := range g {
+			if j < 0 || j >= n {
+				panic(fmt.Sprintf("ep: LeaveOutTo: group member %d out of range [0, %d)", j, n))
+			}
+			if p.sw[j] > 0 {
+				members[k] = append(members[k], j)
+			}
+		}
+		rows += len(members[k])
+	}
+	kss := make([]float64, m)
+	p.Kernel.DiagTo(kss, xs)
+	if n == 0 {
+		for k := range kss {
+			mean[k], variance[k] = 0, kss[k]
+		}
+		return nil
+	}
+	// Rows 0..m-1: k_qᵀ (jitter added for training points), then the
+	// member rows e_jᵀ. One solve X Lᵀ = T turns them into aᵀ and yⱼᵀ.
+	t := make([]float64, rows*n)
+	kq := mat.NewDense(m, n, t[:m*n])
+	p.Kernel.CrossTo(kq, xs, p.X)
+	jit := p.Kernel.DiagJitter()
+	for k := 0; k < m; k++ {
+		if self != nil && self[k] >= 0 {
+			t[k*n+self[k]] += jit
+			kss[k] += jit
+		}
+	}
+	blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: m, Cols: n, Stride: n, Data: t[:m*n]}, vec(p.Alpha), 0, vec(mean[:m]))
+	r := m
+	for _, g := range members {
+		for _, j := range g {
+			t[r*n+j] = 1
+			r++
+		}
+	}
+	for k := 0; k < m; k++ {
+		row := t[k*n : (k+1)*n]
+		for j, s := range p.sw {
+			row[j] *= s
+		}
+	}
+	all := blas64.General{Rows: rows, Cols: n, Stride: n, Data: t}
+	la.SolveLowerTransRightTo(all, p.general(p.l), all)
+	var bad int
+	r = m
+	for k, g := range members {
+		a := vec(t[k*n : (k+1)*n])
+		mu, v := mean[k], kss[k]-blas64.Dot(a, a)
+		if len(g) > 0 {
+			gs := len(g)
+			rm := mat.NewSymDense(gs, nil)
+			c, w := make([]float64, gs), make([]float64, gs)
+			for i, ji := range g {
+				yi := vec(t[(r+i)*n : (r+i+1)*n])
+				c[i] = blas64.Dot(yi, a)
+				for l := 0; l <= i; l++ {
+					rm.SetSym(i, l, blas64.Dot(yi, vec(t[(r+l)*n:(r+l+1)*n])))
+				}
+				s := p.sw[ji]
+				w[i] = s*p.Mean[ji] - p.Sites.Nu[ji]/s
+			}
+			r += gs
+			var ch mat.Cholesky
+			if !ch.Factorize(rm) {
+				mean[k], variance[k] = math.NaN(), math.NaN()
+				bad++
+				continue
+			}
+			var cr mat.VecDense
+			if err := ch.SolveVecTo(&cr, mat.NewVecDense(gs, c)); err != nil {
+				mean[k], variance[k] = math.NaN(), math.NaN()
+				bad++
+				continue
+			}
+			mu += mat.Dot(&cr, mat.NewVecDense(gs, w))
+			v += mat.Dot(&cr, mat.NewVecDense(gs, c))
+		}
+		if !(v > 0) || math.IsInf(v, 0) || math.IsNaN(mu) {
+			mean[k], variance[k] = math.NaN(), math.NaN()
+			bad++
+			continue
+		}
+		mean[k], variance[k] = mu, v
+	}
+	if bad > 0 {
+		return fmt.Errorf("ep: LeaveOutTo: %d of %d leave-out marginals lost to rounding (sites dominate the posterior)", bad, m)
+	}
+	return nil
+}
