@@ -188,7 +188,12 @@ func mnistGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 	}
 	// 4. fPASS-GP with M = 2000.
 	if cfg.NoMNISTFPass {
-		b.set("gp-fpass", "fPASS-GP was not run in this run (`--no-mnist-fpass`).")
+		note := "fPASS-GP was not run in this run (`--no-mnist-fpass`)."
+		if row := b.oldRow("gp-main", "fPASS-GP"); row != "" {
+			note = fmt.Sprintf("fPASS-GP was not rerun (`--no-mnist-fpass`); its row from the earlier run written %s UTC (`%s`):\n\n%s",
+				b.old.Updated.Format("2006-01-02 15:04"), b.old.Command, row)
+		}
+		b.set("gp-fpass", note)
 		return nil
 	}
 	if skip, note := env.skipIfLate(ctx, "MNIST fPASS-GP", 10*time.Minute); skip {

@@ -307,3 +307,17 @@ func TestBeyondSection(t *testing.T) {
 		}
 	}
 }
+
+// TestOldRow: a method's row is carried over with its table's header.
+func TestOldRow(t *testing.T) {
+	b := &builder{old: &Section{Parts: map[string]string{"gp-main": "### T\n\ntext\n\n| method | err |\n|---|---:|\n| PASS-GP | 1.38 |\n| fPASS-GP | 1.40 |\n\nafter"}}}
+	if got, want := b.oldRow("gp-main", "fPASS-GP"), "| method | err |\n|---|---:|\n| fPASS-GP | 1.40 |\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := b.oldRow("gp-main", "IVM"); got != "" {
+		t.Errorf("missing row: got %q", got)
+	}
+	if got := (&builder{}).oldRow("gp-main", "fPASS-GP"); got != "" {
+		t.Errorf("no earlier section: got %q", got)
+	}
+}

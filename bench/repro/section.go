@@ -19,6 +19,9 @@ type builder struct {
 	// svm runs the LIBSVM side-by-side part (once).
 	svm     func()
 	svmDone bool
+	// old is the document's earlier section of the same key and mode (nil
+	// if none), for parts that a run carries over.
+	old *Section
 }
 
 // newBuilder starts a section. If the document already has this section
@@ -33,6 +36,9 @@ func newBuilder(env *Env, key, title, intro string) *builder {
 	}
 	old := env.Doc.Sections[key] // before set replaces it
 	b.set("intro", intro)
+	if old != nil && old.Mode == b.sec.Mode {
+		b.old = old
+	}
 	if env.Cfg.NoSVM && old != nil && old.Mode == b.sec.Mode {
 		switch s := oldSVMPart(old); {
 		case strings.HasPrefix(s, keptSVMNote):
@@ -125,4 +131,25 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// oldRow returns, from the earlier section's part, the header of the
+// table holding a row whose first cell is first, its separator and that
+// row, as a markdown table; "" if there is none.
+func (b *builder) oldRow(part, first string) string {
+	if b.old == nil {
+		return ""
+	}
+	lines := strings.Split(b.old.Parts[part], "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "| "+first+" |") {
+			continue
+		}
+		for h := i - 1; h >= 1; h-- {
+			if strings.HasPrefix(lines[h], "|---") && strings.HasPrefix(lines[h-1], "| ") {
+				return lines[h-1] + "\n" + lines[h] + "\n" + l + "\n"
+			}
+		}
+	}
+	return ""
 }
