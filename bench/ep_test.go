@@ -116,6 +116,45 @@ func BenchmarkPredict(b *testing.B) {
 	}
 }
 
+// BenchmarkLeaveOut times ep.Posterior.LeaveOutTo as the invariance
+// stage's held-out latents use it (passgp.groupHeldOut): chunks of 64
+// training points, each left out together with 8 near copies (groups of
+// 9 active points). FLOPs: the triangular solve with 64·(1+9) right-hand
+// sides (m² each), the cross-covariance (2·64·m·d) and the groups' 9×9
+// Gram matrices of the solved rows (64·45·2m).
+func BenchmarkLeaveOut(b *testing.B) {
+	for _, m := range []int{2000} {
+		b.Run("m="+itoa(m)+"/groups=64x9", func(b *testing.B) {
+			p := getEPProblem(b, m)
+			post, err := ep.FromSites(p.k, p.x, p.y, p.sites)
+			if err != nil {
+				b.Fatal(err)
+			}
+			const q, g = 64, 9
+			xs := mat.NewDense(q, epBenchD, nil)
+			self := make([]int, q)
+			groups := make([][]int, q)
+			for k := range q {
+				self[k] = k * g
+				xs.SetRow(k, p.x.RawRowView(k*g))
+				for j := range g {
+					groups[k] = append(groups[k], k*g+j)
+				}
+			}
+			mean, vr := make([]float64, q), make([]float64, q)
+			DGEMMRate()
+			b.ResetTimer()
+			for b.Loop() {
+				if err := post.LeaveOutTo(mean, vr, xs, self, groups); err != nil {
+					b.Fatal(err)
+				}
+			}
+			fm := float64(m)
+			ReportFLOPs(b, q*(1+g)*fm*fm+2*q*fm*epBenchD+q*45*2*fm)
+		})
+	}
+}
+
 // BenchmarkEPInfer times a full EP run from zero sites at the default
 // stopping rule, and reports the sweeps and the error of log Z_EP against
 // a tightly converged reference: the comparison "at equal accuracy" behind
