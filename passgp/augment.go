@@ -2,8 +2,10 @@ package passgp
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -108,7 +110,7 @@ func TrainAugmented(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o
 	if err != nil {
 		return res, err
 	}
-	return res, calibrate(ctx, r, res, x, y)
+	return res, calibrate(ctx, r, res, x, y, c.geom())
 }
 
 // augmentStage is the second stage of TrainAugmented, with c's Sub,
@@ -133,11 +135,6 @@ func augmentStage(ctx context.Context, b *Binary, c *config, r *runner, class st
 	res, err := t.run(ctx)
 	if res == nil {
 		return nil, err
-	}
-	if err == nil {
-		if res.groupZ, res.HeldOutLost, err = groupHeldOut(ctx, res.Model, b.Active, c.Augment, xa); err != nil {
-			return res, err
-		}
 	}
 	// Map active indices back to the original training data.
 	for i, a := range res.Model.Active {
@@ -165,65 +162,113 @@ func augmentRetrain(ctx context.Context, c *config, r *runner, class string, fir
 	return res, err
 }
 
-// groupHeldOut returns, for each first-stage active image b1Active[r]
-// (row r of xa, its translations rows m + r·dirs + s), the held-out
-// latent z = m/√(1+v) of the second-stage classifier b2 (Active still
-// indexing xa) without the sites of the image and of all its
-// translations (ep.Posterior.LeaveOutTo). The second stage trains on the
-// translations, which are near copies with the same label: a plain cavity
-// would still see them, and calibration fitted on such latents would be
-// over-confident exactly at the hard points. A marginal lost to rounding
-// gets z = 0, the uninformative latent, and is counted in lost. Chunks of groupChunk images bound
-// the memory to O(groupChunk·(1+dirs)·|A|).
-func groupHeldOut(ctx context.Context, b2 *Binary, b1Active []int, dirs int, xa *mat.Dense) (z map[int]float64, lost int, err error) {
-	m := len(b1Active)
-	na, d := xa.Dims()
-	pos := make([]int, na)
-	for i := range pos {
-		pos[i] = -1
+// shiftGeom is the image geometry of an invariance stage: translations
+// of w×h images in dirs (4 or 8) directions. A nil *shiftGeom means no
+// invariance stage.
+type shiftGeom struct{ w, h, dirs int }
+
+// geom returns c's invariance geometry, or nil without one.
+func (c *config) geom() *shiftGeom {
+	if c.Augment == 0 {
+		return nil
 	}
-	for k, a := range b2.Active {
-		pos[a] = k
-	}
-	z = make(map[int]float64, m)
-	const groupChunk = 64
-	for lo := 0; lo < m; lo += groupChunk {
-		if err := ctx.Err(); err != nil {
-			return nil, 0, err
+	return &shiftGeom{c.ImageW, c.ImageH, c.Augment}
+}
+
+// translationGroups finds the training points of x (N×w·h) whose
+// translations by g are active points of the invariance-stage classifier b
+// (Active −1, rows of b.X), by content: the translated rows are hashed and
+// every point's translations looked up, equal rows matched exactly. For
+// each such point i it returns i, its own position in b's active set (−1
+// if it is not active) and the positions of its own site and of its
+// translations' sites: the group that ep.Posterior.LeaveOutTo divides out.
+// Working from the rows themselves, it serves a classifier from a
+// checkpoint as well as one just trained.
+func translationGroups(b *Binary, x *mat.Dense, g *shiftGeom) (rows, self []int, groups [][]int) {
+	n, d := x.Dims()
+	var seed = maphash.MakeSeed()
+	buf := make([]byte, 0, 8*d)
+	hash := func(v []float64) uint64 {
+		buf = buf[:0]
+		for _, f := range v {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(f))
 		}
-		hi := min(lo+groupChunk, m)
-		qs := mat.NewDense(hi-lo, d, nil)
-		self := make([]int, hi-lo)
-		groups := make([][]int, hi-lo)
-		for r := lo; r < hi; r++ {
-			qs.SetRow(r-lo, xa.RawRowView(r))
-			self[r-lo] = pos[r]
-			for _, a := range append([]int{r}, seq(m+r*dirs, m+(r+1)*dirs)...) {
-				if pos[a] >= 0 {
-					groups[r-lo] = append(groups[r-lo], pos[a])
+		return maphash.Bytes(seed, buf)
+	}
+	shifted := make(map[uint64][]int)
+	pos := make(map[int]int)
+	for k, a := range b.Active {
+		if a < 0 {
+			h := hash(b.X.RawRowView(k))
+			shifted[h] = append(shifted[h], k)
+		} else {
+			pos[a] = k
+		}
+	}
+	if len(shifted) == 0 {
+		return nil, nil, nil
+	}
+	t := make([]float64, d)
+	for i := 0; i < n; i++ {
+		var grp []int
+		for s := 0; s < g.dirs; s++ {
+			ShiftImageTo(t, x.RawRowView(i), g.w, g.h, shifts8[s][0], shifts8[s][1])
+			for _, k := range shifted[hash(t)] {
+				if slices.Equal(b.X.RawRowView(k), t) && !slices.Contains(grp, k) {
+					grp = append(grp, k)
 				}
 			}
 		}
+		if len(grp) == 0 {
+			continue
+		}
+		me, ok := pos[i]
+		if !ok {
+			me = -1
+		} else {
+			grp = append(grp, me)
+		}
+		rows, self, groups = append(rows, i), append(self, me), append(groups, grp)
+	}
+	return rows, self, groups
+}
+
+// groupHeldOut returns, for the training points of x whose translations
+// are in the invariance-stage classifier b's active set
+// (translationGroups), the held-out latent z = m/√(1+v) of b's posterior
+// without the sites of the point and of all its translations
+// (ep.Posterior.LeaveOutTo). The stage trains on the translations, near
+// copies with the same label: a plain cavity, or a plain prediction for a
+// point the stage deleted, would still see them, and a calibration fitted
+// on such latents would be over-confident exactly at the hard points. A
+// marginal lost to rounding gets z = 0, the uninformative latent, and is
+// counted in lost. Chunks of groupChunk points bound the memory to
+// O(groupChunk·(1+dirs)·|A|).
+func groupHeldOut(ctx context.Context, b *Binary, x *mat.Dense, g *shiftGeom) (z map[int]float64, lost int, err error) {
+	rows, self, groups := translationGroups(b, x, g)
+	_, d := x.Dims()
+	z = make(map[int]float64, len(rows))
+	const groupChunk = 64
+	for lo := 0; lo < len(rows); lo += groupChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		hi := min(lo+groupChunk, len(rows))
+		qs := mat.NewDense(hi-lo, d, nil)
+		for k, i := range rows[lo:hi] {
+			qs.SetRow(k, x.RawRowView(i))
+		}
 		mean, vr := make([]float64, hi-lo), make([]float64, hi-lo)
-		b2.Post.LeaveOutTo(mean, vr, qs, self, groups) // NaN rows: see below
-		for k := range mean {
+		b.Post.LeaveOutTo(mean, vr, qs, self[lo:hi], groups[lo:hi]) // NaN rows: lost
+		for k, i := range rows[lo:hi] {
 			v := 0.0
 			if math.IsNaN(mean[k]) {
 				lost++
 			} else {
 				v = mean[k] / math.Sqrt(1+vr[k])
 			}
-			z[b1Active[lo+k]] = v
+			z[i] = v
 		}
 	}
 	return z, lost, nil
-}
-
-// seq returns lo, lo+1, …, hi−1.
-func seq(lo, hi int) []int {
-	s := make([]int, 0, hi-lo)
-	for i := lo; i < hi; i++ {
-		s = append(s, i)
-	}
-	return s
 }

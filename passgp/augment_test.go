@@ -133,7 +133,7 @@ func TestCancelInStages(t *testing.T) {
 }
 
 // TestAugmentedHeldOut: after the invariance stage, the held-out latent of
-// each first-stage active image is the second-stage posterior's without
+// each first-stage active image whose translations the stage trained on is the second-stage posterior's without
 // the sites of the image and of all its translations (rebuilt here from
 // the sites with those zeroed), not the plain cavity, which still sees the
 // translations; every other training point keeps the stage's predictive
@@ -157,26 +157,31 @@ func TestAugmentedHeldOut(t *testing.T) {
 			y[i] = -1
 		}
 	}
-	o := Options{Kernel: kernel.SE{Var: 4, Len2: 20, Jitter: 0.01}, Init: 20, Sub: 3, FixedTheta: true, Seed: 2, Threads: 1,
-		Augment: 8, ImageW: w, ImageH: w, AugmentPInc: 0.95}
-	res, err := Train(context.Background(), x, y, &o)
+	o := Options{Kernel: kernel.SE{Var: 4, Len2: 20, Jitter: 0.01}, Init: 20, Sub: 3, FixedTheta: true, Seed: 2, Threads: 1}
+	first, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o2 := Options{Sub: 3, Seed: 2, Threads: 1, Augment: 8, ImageW: w, ImageH: w, AugmentPInc: 0.95}
+	res, err := TrainAugmented(context.Background(), first.Model, x, y, &o2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := res.Model
-	if len(res.groupZ) == 0 {
-		t.Fatal("no leave-group-out latents")
+	imgs, _, _ := translationGroups(b, x, &shiftGeom{w, w, 8})
+	for _, i := range imgs {
+		if !slices.Contains(first.Model.Active, i) {
+			t.Fatalf("image %d has translations in the second stage but was not in the first stage's active set", i)
+		}
+	}
+	if len(imgs) < 20 || res.HeldOutLost != 0 {
+		t.Fatalf("%d images with translations in the active set, %d latents lost", len(imgs), res.HeldOutLost)
 	}
 	// Which rows of the second stage's active set are an image or one of
 	// its translations.
 	shifted := mat.NewDense(8, w*w, nil)
 	var checked, differs int
-	var imgs []int
-	for i := range res.groupZ {
-		imgs = append(imgs, i)
-	}
-	slices.Sort(imgs)
-	for _, i := range imgs[:min(len(imgs), 12)] {
+	for _, i := range imgs[:12] {
 		for s := 0; s < 8; s++ {
 			ShiftImageTo(shifted.RawRowView(s), x.RawRowView(i), w, w, shifts8[s][0], shifts8[s][1])
 		}
@@ -232,11 +237,57 @@ func TestAugmentedHeldOut(t *testing.T) {
 	mm, vv := make([]float64, n), make([]float64, n)
 	b.Post.PredictTo(mm, vv, nil, x)
 	for i := range all {
-		if _, ok := res.groupZ[i]; ok {
+		if slices.Contains(imgs, i) {
 			continue
 		}
 		if want := mm[i] / math.Sqrt(1+vv[i]); math.Abs(res.HeldOut[i]-want) > 1e-9*(1+math.Abs(want)) {
 			t.Fatalf("point %d outside the groups: %v, predictive %v", i, res.HeldOut[i], want)
 		}
+	}
+}
+
+// TestAugmentedHeldOutFinished: a multi-class run with invariances whose
+// classes come back from a checkpoint (Options.Finished) recomputes their
+// held-out latents with the same leave-group-out latents, so that the
+// calibration equals that of the uninterrupted run.
+func TestAugmentedHeldOutFinished(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n, w = 120, 4
+	x := mat.NewDense(n, w*w, nil)
+	labels := make([]float64, n)
+	for i := 0; i < n; i++ {
+		for p := 0; p < w*w; p++ {
+			x.Set(i, p, rng.NormFloat64())
+		}
+		r := x.RawRowView(i)
+		s := []float64{r[0] + r[1], r[5] + r[6], r[10] + r[11]}
+		labels[i] = float64(slices.Index(s, slices.Max(s)))
+	}
+	o := Options{Kernel: kernel.SE{Var: 4, Len2: 12, Jitter: 0.01}, Init: 15, Sub: 2, FixedTheta: true, Seed: 3, Threads: 1,
+		Augment: 4, ImageW: w, ImageH: w, AugmentPInc: 0.95}
+	want, err := TrainMulti(context.Background(), x, labels, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Finished = map[float64]*Binary{0: want.Model.Models[0], 1: want.Model.Models[1]}
+	got, err := TrainMulti(context.Background(), x, labels, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range 2 {
+		if !slices.Equal(got.PerClass[j].HeldOut, want.PerClass[j].HeldOut) {
+			t.Errorf("class %d: held-out latents differ after resuming", j)
+		}
+	}
+	if got.Calibration.A != want.Calibration.A || !slices.Equal(got.Calibration.B, want.Calibration.B) {
+		t.Errorf("calibration %+v after resuming, %+v uninterrupted", got.Calibration, want.Calibration)
+	}
+	// The plain latents differ: the check above could fail.
+	plain, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, want.Model.Models[0], x, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(plain, want.PerClass[0].HeldOut) {
+		t.Error("class 0: leave-group-out latents equal the plain ones; the stage trained on no translation")
 	}
 }

@@ -282,12 +282,15 @@ func (c *Calibration) MeanNLL(z *mat.Dense, truth []int) float64 {
 // CalibrateBinary fits the Platt calibration of a trained binary
 // classifier b on its held-out latents on the training data x, y (±1): the
 // fit Train makes (Result.Calibration), for a classifier trained earlier.
+// It has no image geometry: for a classifier of an invariance stage it
+// uses the plain cavities, which still see each image's translations;
+// Train and TrainAugmented leave those out (groupHeldOut).
 func CalibrateBinary(b *Binary, x *mat.Dense, y []float64) (*Calibration, error) {
 	n, _ := x.Dims()
 	if len(y) != n {
 		return nil, fmt.Errorf("passgp: CalibrateBinary: %d labels for %d rows", len(y), n)
 	}
-	z, err := heldOutLatents(context.Background(), &runner{threads: la.Threads()}, b, x, nil)
+	z, _, err := heldOutLatents(context.Background(), &runner{threads: la.Threads()}, b, x, nil)
 	if err != nil {
 		return nil, err
 	}

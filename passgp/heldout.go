@@ -14,13 +14,20 @@ import (
 // eq. 4), which the final posterior never saw. One scoring pass over the
 // inactive points, O(N·M²) time and O(chunk·M) memory. b.Active holds
 // indices into x (-1 for points of the invariance stage, skipped). It
-// returns ctx.Err() within one scoring chunk of a cancellation. The
-// latents of the points in fixed (by index) are taken from it instead:
-// the invariance stage's leave-group-out latents (groupHeldOut).
-func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, fixed map[int]float64) ([]float64, error) {
+// returns ctx.Err() within one scoring chunk of a cancellation. For a
+// classifier of an invariance stage of geometry g (nil: none), the points
+// whose translations it trained on get the leave-group-out latents of
+// groupHeldOut instead; lost counts those lost to rounding.
+func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *shiftGeom) (z []float64, lost int, err error) {
 	n, _ := x.Dims()
-	z := make([]float64, n)
+	z = make([]float64, n)
 	inA := make([]bool, n)
+	var fixed map[int]float64
+	if g != nil {
+		if fixed, lost, err = groupHeldOut(ctx, b, x, g); err != nil {
+			return nil, 0, err
+		}
+	}
 	for i, v := range fixed {
 		inA[i], z[i] = true, v
 	}
@@ -41,10 +48,10 @@ func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, fix
 	}
 	mean, vr := make([]float64, len(rows)), make([]float64, len(rows))
 	if err := r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, rows, mean, vr); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for k, i := range rows {
 		z[i] = mean[k] / sqrtPos(1+vr[k])
 	}
-	return z, nil
+	return z, lost, nil
 }

@@ -241,7 +241,7 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 	for j, r := range results {
 		if r.HeldOut == nil {
 			var err error
-			if r.HeldOut, err = heldOutLatents(ctx, &runner{threads: base.threads}, r.Model, x, r.groupZ); err != nil {
+			if r.HeldOut, r.HeldOutLost, err = heldOutLatents(ctx, &runner{threads: base.threads}, r.Model, x, base.geom()); err != nil {
 				return mr, err
 			}
 		}

@@ -105,12 +105,8 @@ type Result struct {
 	// "Noise-robust selection"). Both are 0 for a run stopped early.
 	HeldOutError, MajorityRate float64
 	// HeldOutLost counts the invariance stage's leave-group-out latents
-	// lost to rounding (ep.Posterior.LeaveOutTo), taken as 0 in HeldOut.
+	// lost to rounding (groupHeldOut), taken as 0 in HeldOut.
 	HeldOutLost int
-	// groupZ holds the invariance stage's held-out latents of the first
-	// stage's active images, by training index (groupHeldOut); they
-	// replace heldOutLatents' cavities and predictions for those points.
-	groupZ map[int]float64
 	// NotConverged is set when the EP run that gave the classifier's
 	// sites hit its sweep cap (Options.EP.MaxSweeps, or FinalTol's run):
 	// the classifier uses the last iterate. Batches[i].NotConverged
@@ -200,14 +196,15 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	return res, calibrate(ctx, r, res, x, y)
+	return res, calibrate(ctx, r, res, x, y, c.geom())
 }
 
 // calibrate sets res's held-out latents of every training point (x, y),
-// their error rates and the binary calibration fitted on them.
-func calibrate(ctx context.Context, r *runner, res *Result, x *mat.Dense, y []float64) error {
+// their error rates and the binary calibration fitted on them; g is the
+// invariance stage's geometry (nil: none).
+func calibrate(ctx context.Context, r *runner, res *Result, x *mat.Dense, y []float64, g *shiftGeom) error {
 	var err error
-	if res.HeldOut, err = heldOutLatents(ctx, r, res.Model, x, res.groupZ); err != nil {
+	if res.HeldOut, res.HeldOutLost, err = heldOutLatents(ctx, r, res.Model, x, g); err != nil {
 		return err
 	}
 	truth := make([]int, len(y))
