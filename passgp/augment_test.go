@@ -139,24 +139,8 @@ func TestCancelInStages(t *testing.T) {
 // translations; every other training point keeps the stage's predictive
 // latent.
 func TestAugmentedHeldOut(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
 	const n, w = 150, 5
-	x := mat.NewDense(n, w*w, nil)
-	y := make([]float64, n)
-	for i := 0; i < n; i++ {
-		var s float64
-		for p := 0; p < w*w; p++ {
-			v := rng.NormFloat64()
-			x.Set(i, p, v)
-			if p%w < 2 {
-				s += v
-			}
-		}
-		y[i] = 1
-		if s+0.8*rng.NormFloat64() < 0 {
-			y[i] = -1
-		}
-	}
+	x, y := noisyImages(n, w, 3)
 	o := Options{Kernel: kernel.SE{Var: 4, Len2: 20, Jitter: 0.01}, Init: 20, Sub: 3, FixedTheta: true, Seed: 2, Threads: 1}
 	first, err := Train(context.Background(), x, y, &o)
 	if err != nil {
@@ -289,5 +273,49 @@ func TestAugmentedHeldOutFinished(t *testing.T) {
 	}
 	if slices.Equal(plain, want.PerClass[0].HeldOut) {
 		t.Error("class 0: leave-group-out latents equal the plain ones; the stage trained on no translation")
+	}
+}
+
+// noisyImages returns n seeded w×w images of Gaussian pixels, labelled by
+// the sign of their two left columns' sum plus noise.
+func noisyImages(n, w int, seed uint64) (*mat.Dense, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 4))
+	x := mat.NewDense(n, w*w, nil)
+	y := make([]float64, n)
+	for i := 0; i < n; i++ {
+		var s float64
+		for p := 0; p < w*w; p++ {
+			v := rng.NormFloat64()
+			x.Set(i, p, v)
+			if p%w < 2 {
+				s += v
+			}
+		}
+		y[i] = 1
+		if s+0.8*rng.NormFloat64() < 0 {
+			y[i] = -1
+		}
+	}
+	return x, y
+}
+
+// TestAugmentNoBudget: Options.MaxActive bounds the first stage only; the
+// invariance stage keeps the paper's rule (trainer.rule), so its active
+// set may grow beyond the budget.
+func TestAugmentNoBudget(t *testing.T) {
+	x, y := noisyImages(150, 5, 7)
+	o := Options{Kernel: kernel.SE{Var: 4, Len2: 20, Jitter: 0.01}, Init: 10, Sub: 3, FixedTheta: true, Seed: 2, Threads: 1,
+		MaxActive: 25, Rank: RankBoundary}
+	first, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Augment, o.ImageW, o.ImageH, o.AugmentPInc = 4, 5, 5, 0.95
+	both, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a1, a2 := len(first.Model.Active), len(both.Model.Active); a1 > 25 || a2 <= 25 {
+		t.Errorf("|A| %d after the first stage (budget 25), %d after the invariance stage (want more than 25)", a1, a2)
 	}
 }

@@ -95,6 +95,10 @@ type Options struct {
 	// paper's rule built, set it. Pair it with RankBoundary, as train
 	// does: ranked lowest-first, the budget fills with mislabelled points
 	// on noisy data (9.08% against 7.14% on docs/passgp.md's noisy task).
+	// The invariance stage (Augment) keeps the paper's rule, without a
+	// budget: its training set, (1+Augment)·|A| points, is bounded by the
+	// first stage's active set, and MNIST's second-stage active sets reach
+	// 15000 points (paper Table 1).
 	MaxActive int
 	// Rank orders the points fPASS-GP's swaps and PASS-GP's budget bring
 	// in (zero: RankLowest, the paper's).
