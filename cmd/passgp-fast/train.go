@@ -123,7 +123,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.IntVar(&c.MaxActive, "max-active", defaultMaxActive, "passgp: bound the active set to `M` points, chosen by --rank, so that a pass costs O(N M^2) on noisy data too; once the bound binds, theta is kept (0: no bound, the paper's rule)")
 	fs.IntVar(&c.SkipStalled, "skip-stalled", defaultSkipStalled, "passgp, fpassgp: from `M` active points on, do not repeat in the same pass a hyperparameter search that found no step (theta unchanged) until the active set grows by 20% (0: search on every batch, the paper's schedule)")
 	fs.StringVar(&c.Rank, "rank", "", "order in which fpassgp's swaps and passgp's --max-active take points: lowest (lowest predictive probability first, the paper's) or boundary (closest to the decision boundary first) (default: boundary for passgp, lowest for fpassgp)")
-	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8 (paper Section 6.3; on USPS, shift4 lowered the calibrated Brier score from 0.074 to 0.054 at 12-15 times the training time, docs/passgp.md)")
+	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8 (paper Section 6.3; on USPS, shift4 lowered the calibrated Brier score from 0.074 to 0.054 at 12-14 times the training time, docs/passgp.md)")
 	fs.StringVar(&t.image, "image", "", "image geometry `WxH` for --augment (default: from IDX files, or square)")
 	fs.Uint64Var(&c.Seed, "seed", 1, "random seed (initial active set, batches)")
 	fs.IntVar(&t.threads, "threads", 0, "worker and BLAS threads (0: all cores)")
