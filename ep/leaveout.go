@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
@@ -18,8 +17,9 @@ import (
 // self[k] (its prior covariance then includes the kernel's jitter, as in
 // the training covariance); -1, or a nil self, a new point. With
 // groups[k] = {i} and self[k] = i it is site i's cavity (CavityTo); with
-// an empty group, PredictTo's latent. A group member whose site has zero
-// precision carries no information and is skipped.
+// an empty group, PredictTo's latent (predict computes it). A group
+// member whose site has zero precision carries no information and is
+// skipped.
 //
 // It is the held-out prediction when near copies of a point are training
 // points too, such as the translated images of paper Section 6.3: the
@@ -32,12 +32,12 @@ import (
 //
 //	m = μ_q + cᵀR⁻¹w,  v = Σ_qq + cᵀR⁻¹c,  w = s∘μ_G − ν̃_G/s,
 //
-// g×g systems for a group of g points. It costs one triangular solve with
-// len(xs) + Σ|groups[k]| right-hand sides and allocates that many rows of
-// n floats. It returns an error if some R is not positive definite (the
-// sites of the group dominate the posterior so much that B⁻¹ has lost
-// them to rounding) or a variance is not positive; the entries of such
-// rows are NaN, the others valid. It panics for a posterior without a
+// g×g systems for a group of g points. It costs PredictTo's solve with
+// len(xs) right-hand sides and one with Σ|groups[k]|, and allocates that
+// many rows of n floats. It returns an error if some R is not positive
+// definite (the sites of the group dominate the posterior so much that
+// B⁻¹ has lost them to rounding) or a variance is not positive; the
+// entries of such rows are NaN, the others valid. It panics for a posterior without a
 // kernel or on mismatched lengths.
 func (p *Posterior) LeaveOutTo(mean, variance []float64, xs *mat.Dense, self []int, groups [][]int) error {
 	if p.Kernel == nil {
@@ -51,10 +51,9 @@ func (p *Posterior) LeaveOutTo(mean, variance []float64, xs *mat.Dense, self []i
 		return nil
 	}
 	n := p.n
-	// Members with a positive site precision, per row; offsets into the
-	// member rows of the solve.
+	// Members with a positive site precision, per row, and their number.
 	members := make([][]int, m)
-	rows := m
+	rows := 0
 	for k, g := range groups {
 		for _, j := range g {
 			if j < 0 || j >= n {
@@ -74,39 +73,37 @@ func (p *Posterior) LeaveOutTo(mean, variance []float64, xs *mat.Dense, self []i
 		}
 		return nil
 	}
-	// Rows 0..m-1: k_qᵀ (jitter added for training points), then the
-	// member rows e_jᵀ. One solve X Lᵀ = T turns them into aᵀ and yⱼᵀ.
-	t := make([]float64, rows*n)
-	kq := mat.NewDense(m, n, t[:m*n])
+	// PredictTo's latent at the rows, with the jitter of training points;
+	// predict leaves aᵀ = (L⁻¹S^½k_q)ᵀ in the rows of kq. One more solve
+	// X Lᵀ = E turns the members' unit rows e_jᵀ into yⱼᵀ.
+	kq := mat.NewDense(m, n, nil)
 	p.Kernel.CrossTo(kq, xs, p.X)
 	jit := p.Kernel.DiagJitter()
 	for k := 0; k < m; k++ {
 		if self != nil && self[k] >= 0 {
-			t[k*n+self[k]] += jit
+			kq.Set(k, self[k], kq.At(k, self[k])+jit)
 			kss[k] += jit
 		}
 	}
-	blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: m, Cols: n, Stride: n, Data: t[:m*n]}, vec(p.Alpha), 0, vec(mean[:m]))
-	r := m
+	p.predict(mean, variance, nil, kq, kss, m)
+	t := make([]float64, rows*n)
+	r := 0
 	for _, g := range members {
 		for _, j := range g {
 			t[r*n+j] = 1
 			r++
 		}
 	}
-	for k := 0; k < m; k++ {
-		row := t[k*n : (k+1)*n]
-		for j, s := range p.sw {
-			row[j] *= s
-		}
+	if rows > 0 {
+		e := blas64.General{Rows: rows, Cols: n, Stride: n, Data: t}
+		la.SolveLowerTransRightTo(e, p.general(p.l), e)
 	}
-	all := blas64.General{Rows: rows, Cols: n, Stride: n, Data: t}
-	la.SolveLowerTransRightTo(all, p.general(p.l), all)
+	ka := kq.RawMatrix()
 	var bad int
-	r = m
+	r = 0
 	for k, g := range members {
-		a := vec(t[k*n : (k+1)*n])
-		mu, v := mean[k], kss[k]-blas64.Dot(a, a)
+		a := vec(ka.Data[k*ka.Stride : k*ka.Stride+n])
+		mu, v := mean[k], variance[k]
 		if len(g) > 0 {
 			gs := len(g)
 			rm := mat.NewSymDense(gs, nil)
