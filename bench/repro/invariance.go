@@ -69,11 +69,7 @@ func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stag
 	}
 	mr.Elapsed = time.Since(start)
 	ev := scoreMulti(prob, stage1.Classes, te, predTime)
-	truth := make([]int, tr.N())
-	for i, v := range tr.Y {
-		truth[i] = indexOf(stage1.Classes, v)
-	}
-	cal, err := passgp.FitCalibration(ztr, truth)
+	cal, err := passgp.FitCalibration(ztr, classIndices(stage1.Classes, tr.Y))
 	if err != nil {
 		return err
 	}

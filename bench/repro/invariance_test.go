@@ -70,11 +70,7 @@ func TestAugmentMultiReleasesModels(t *testing.T) {
 		act = append(act, float64(len(res.Model.Active)))
 		z.SetCol(j, res.HeldOut)
 	}
-	truth := make([]int, tr.N())
-	for i, v := range tr.Y {
-		truth[i] = indexOf(mr.Model.Classes, v)
-	}
-	cal, err := passgp.FitCalibration(z, truth)
+	cal, err := passgp.FitCalibration(z, classIndices(mr.Model.Classes, tr.Y))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func newBuilder(env *Env, key, title, intro string) *builder {
 	if old != nil && old.Mode == b.sec.Mode {
 		b.old = old
 	}
-	if env.Cfg.NoSVM && old != nil && old.Mode == b.sec.Mode {
+	if env.Cfg.NoSVM && b.old != nil {
 		switch s := oldSVMPart(old); {
 		case strings.HasPrefix(s, keptSVMNote):
 			// Carried before: it keeps the note naming the run that measured it.

@@ -649,11 +649,7 @@ func uspsFull(ctx context.Context, b *builder, tr, te *Dataset, pass *multiRuns)
 		fg.prob = prob
 		ev := scoreMulti(prob, cls, te, 0)
 		fg.multi, fg.brierM, fg.nlp = ev.Err, ev.BrierMulti, ev.NLP
-		truth := make([]int, tr.N())
-		for i, y := range tr.Y {
-			truth[i] = indexOf(cls, y)
-		}
-		if cal, err := passgp.FitCalibration(heldOut, truth); err != nil {
+		if cal, err := passgp.FitCalibration(heldOut, classIndices(cls, tr.Y)); err != nil {
 			note = append(note, fmt.Sprintf("calibration: `%v`", err))
 		} else {
 			fg.cal = scoreCalibrated(cal, zTest, cls, te.Y)
@@ -689,6 +685,16 @@ func (fg *fullGPC) markdown(note []string) string {
 		m.p("%s", strings.Join(note, " "))
 	}
 	return m.String()
+}
+
+// classIndices returns, for each label in y, its column in classes (the
+// truth passgp.FitCalibration takes).
+func classIndices(classes, y []float64) []int {
+	truth := make([]int, len(y))
+	for i, v := range y {
+		truth[i] = indexOf(classes, v)
+	}
+	return truth
 }
 
 func indexOf(xs []float64, v float64) int {
