@@ -89,9 +89,9 @@ func startSignalled(t *testing.T, bin string, args []string, sig syscall.Signal)
 }
 
 // TestSignalExitCodes runs long commands, signals them once they are
-// working (at least 0.2 s of CPU time: the signal handler is installed
-// at the start of main, milliseconds in), and checks that they stop with
-// the shell's code for the signal (130 for SIGINT, 143 for SIGTERM).
+// working (at least 0.2 s of CPU time; see the loop for a process
+// signalled before main ran), and checks that they stop with the shell's
+// code for the signal (130 for SIGINT, 143 for SIGTERM).
 func TestSignalExitCodes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
