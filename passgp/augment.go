@@ -186,7 +186,7 @@ func (c *config) geom() *shiftGeom {
 // checkpoint as well as one just trained.
 func translationGroups(b *Binary, x *mat.Dense, g *shiftGeom) (rows, self []int, groups [][]int) {
 	n, d := x.Dims()
-	var seed = maphash.MakeSeed()
+	seed := maphash.MakeSeed()
 	buf := make([]byte, 0, 8*d)
 	hash := func(v []float64) uint64 {
 		buf = buf[:0]
