@@ -71,7 +71,8 @@ func AugmentShifts(x *mat.Dense, y []float64, w, h, dirs int) (*mat.Dense, []flo
 // images and their o.Augment (4 or 8) one-pixel translations form a new
 // training set of (1+o.Augment)·|A| points, on which PASS-GP continues
 // from b's active set and sites with b's θ fixed and p_inc =
-// o.AugmentPInc, in o.Sub batches and o.Passes passes (Seed, Threads, EP
+// o.AugmentPInc, in o.AugmentSub batches and o.AugmentPasses passes
+// (zero: o.Sub and o.Passes; Seed, Threads, EP
 // and Progress as in Train). o.Method, Kernel and FixedTheta are ignored
 // (the stage is PASS-GP at b's kernel and θ); o.Checkpoint and o.Resume
 // must be nil. Train with o.Augment runs both stages in one call;
@@ -113,19 +114,20 @@ func TrainAugmented(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o
 	return res, calibrate(ctx, r, res, x, y, c.geom())
 }
 
-// augmentStage is the second stage of TrainAugmented, with c's Sub,
-// Passes, AugmentPInc and image geometry.
+// augmentStage is the second stage of TrainAugmented, with c's
+// AugmentSub, AugmentPasses, AugmentPInc and image geometry.
 func augmentStage(ctx context.Context, b *Binary, c *config, r *runner, class string) (*Result, error) {
 	m := len(b.Active)
 	xa, ya := AugmentShifts(b.X, b.Y, c.ImageW, c.ImageH, c.Augment)
 	c2 := *c
 	c2.Method, c2.FixedTheta, c2.Kernel = PASSGP, true, b.Kernel
 	c2.Checkpoint, c2.Resume = nil, nil
+	c2.Sub, c2.Passes = c.AugmentSub, c.AugmentPasses
 	t := newTrainer(xa, ya, &c2, r, class)
 	t.pinc, t.stage2 = c.AugmentPInc, true
 	rng := rand.New(rand.NewPCG(c.Seed+1, c.Seed^0x2545f4914f6cdd1d))
 	na, _ := xa.Dims()
-	perm, bounds := splitBatches(rng, na, c.Sub)
+	perm, bounds := splitBatches(rng, na, c2.Sub)
 	act := make([]int, m)
 	for i := range act {
 		act[i] = i // AugmentShifts puts the original rows first

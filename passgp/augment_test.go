@@ -319,3 +319,56 @@ func TestAugmentNoBudget(t *testing.T) {
 		t.Errorf("|A| %d after the first stage (budget 25), %d after the invariance stage (want more than 25)", a1, a2)
 	}
 }
+
+// TestAugmentBatching checks that AugmentSub and AugmentPasses set the
+// invariance stage's batches apart from the first stage's, in Train and
+// TrainAugmented alike, and that zero keeps the first stage's.
+func TestAugmentBatching(t *testing.T) {
+	x, y := toyImages(120)
+	o := Options{Init: 20, Sub: 4, HypMaxEvals: 3, Seed: 5, Threads: 1,
+		Augment: 4, ImageW: 4, ImageH: 4, AugmentPInc: 0.95}
+	first := o
+	first.Augment = 0
+	stage1, err := Train(context.Background(), x, y, &first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ sub, passes, want int }{
+		{0, 0, 4 * 2}, // the first stage's Sub 4 × the default 2 passes
+		{3, 0, 3 * 2},
+		{0, 1, 4 * 1},
+		{3, 1, 3 * 1},
+	} {
+		a := o
+		a.AugmentSub, a.AugmentPasses = c.sub, c.passes
+		both, err := Train(context.Background(), x, y, &a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(both.Batches) - len(stage1.Batches); got != c.want {
+			t.Errorf("AugmentSub %d, AugmentPasses %d: Train's second stage has %d batches, want %d", c.sub, c.passes, got, c.want)
+		}
+		second, err := TrainAugmented(context.Background(), stage1.Model, x, y, &a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(second.Batches) != c.want {
+			t.Errorf("AugmentSub %d, AugmentPasses %d: TrainAugmented ran %d batches, want %d", c.sub, c.passes, len(second.Batches), c.want)
+		}
+		if !slices.Equal(second.Model.Active, both.Model.Active) {
+			t.Errorf("AugmentSub %d, AugmentPasses %d: Train and TrainAugmented end with different active sets", c.sub, c.passes)
+		}
+		wantPasses := c.passes
+		if wantPasses == 0 {
+			wantPasses = 2
+		}
+		if last := second.Batches[len(second.Batches)-1]; last.Pass+1 != wantPasses {
+			t.Errorf("AugmentSub %d, AugmentPasses %d: last batch in pass %d, want %d", c.sub, c.passes, last.Pass+1, wantPasses)
+		}
+	}
+	bad := o
+	bad.AugmentSub = -1
+	if _, err := Train(context.Background(), x, y, &bad); err == nil {
+		t.Error("AugmentSub −1 accepted")
+	}
+}

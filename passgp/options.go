@@ -142,6 +142,12 @@ type Options struct {
 	ImageW, ImageH int
 	// AugmentPInc is p_inc of the retraining with invariances (0 -> 0.99).
 	AugmentPInc float64
+	// AugmentSub and AugmentPasses are N_sub and N_pass of the retraining
+	// (0 -> Sub and Passes, as the paper). Every batch costs one EP run on
+	// the augmented active set, which reaches 15000 points on MNIST, so
+	// a first stage's many small batches (MNIST's N_sub = 100) make a slow
+	// second stage; bench/repro uses 5 batches and one pass there.
+	AugmentSub, AugmentPasses int
 
 	// MaxFullBytes bounds the n²·8 bytes of one n×n matrix of the full GPC
 	// (and of Z_ACC's inactive-set EP); 0 means DefaultMaxFullBytes.
@@ -334,6 +340,12 @@ func resolve(o *Options, d int) (config, error) {
 	if c.AugmentPInc == 0 {
 		c.AugmentPInc = DefaultAugmentPInc
 	}
+	if c.AugmentSub == 0 {
+		c.AugmentSub = c.Sub
+	}
+	if c.AugmentPasses == 0 {
+		c.AugmentPasses = c.Passes
+	}
 	if c.MaxFullBytes == 0 {
 		c.MaxFullBytes = DefaultMaxFullBytes
 	}
@@ -342,8 +354,8 @@ func resolve(o *Options, d int) (config, error) {
 		c.threads = la.Threads()
 	}
 	switch {
-	case c.Init < 0, c.Sub < 0, c.Passes < 0, c.M < 0, c.HypEvery < 0, c.HypMaxEvals < 0:
-		return c, fmt.Errorf("passgp: Init, Sub, Passes, M, HypEvery and HypMaxEvals must be >= 0")
+	case c.Init < 0, c.Sub < 0, c.Passes < 0, c.M < 0, c.HypEvery < 0, c.HypMaxEvals < 0, c.AugmentSub < 0, c.AugmentPasses < 0:
+		return c, fmt.Errorf("passgp: Init, Sub, Passes, M, HypEvery, HypMaxEvals, AugmentSub and AugmentPasses must be >= 0")
 	case !(c.PInc > 0 && c.PInc <= 1), !(c.PDel > 0 && c.PDel <= 1), !(c.PExc > 0 && c.PExc <= 1), !(c.AugmentPInc > 0 && c.AugmentPInc <= 1):
 		return c, fmt.Errorf("passgp: PInc, PDel, PExc and AugmentPInc must lie in (0, 1]")
 	case !(c.PSkip >= 0 && c.PSkip < 0.5):
