@@ -72,11 +72,16 @@ func (p *Posterior) logLik(z float64) float64 {
 // original code path), else flipMoments with the zero-precision site where
 // the likelihood is locally log-convex.
 func (p *Posterior) siteUpdate(y, mc, vc float64) (tt, tn float64) {
-	if p.Flip == 0 {
+	return matchSite(y, mc, vc, p.Flip)
+}
+
+// matchSite is siteUpdate for the likelihood with flip probability eps.
+func matchSite(y, mc, vc, eps float64) (tt, tn float64) {
+	if eps == 0 {
 		_, tt, tn = moments(y, mc, vc)
 		return tt, tn
 	}
-	_, dlZ, d2lZ := flipMoments(y, mc, vc, p.Flip)
+	_, dlZ, d2lZ := flipMoments(y, mc, vc, eps)
 	den := 1 + d2lZ*vc
 	if !(d2lZ < 0) || !(den > 0) {
 		return 0, dlZ

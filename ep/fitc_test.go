@@ -1,0 +1,120 @@
+package ep
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/kernel"
+)
+
+// fitcPrior returns the FITC prior covariance Q + Λ of x with inducing
+// inputs xm and the test cross-covariance Q(xs, x), computed densely from
+// the definitions (K_MM with k's jitter, noise-free cross-covariances).
+func fitcPrior(k kernel.Kernel, x, xm, xs *mat.Dense) (s0, qs *mat.Dense) {
+	n, _ := x.Dims()
+	m, _ := xm.Dims()
+	ns, _ := xs.Dims()
+	kmm := mat.NewDense(m, m, nil)
+	k.TrainTo(kmm, xm)
+	knm := mat.NewDense(n, m, nil)
+	k.CrossTo(knm, x, xm)
+	ksm := mat.NewDense(ns, m, nil)
+	k.CrossTo(ksm, xs, xm)
+	var a, b mat.Dense
+	if err := a.Solve(kmm, knm.T()); err != nil { // K_MM⁻¹ K_MN
+		panic(err)
+	}
+	s0 = mat.NewDense(n, n, nil)
+	s0.Mul(knm, &a)
+	diag := make([]float64, n)
+	k.DiagTo(diag, x)
+	for i := range n {
+		s0.Set(i, i, diag[i]+k.DiagJitter())
+	}
+	b.Mul(ksm, &a)
+	return s0, &b
+}
+
+// TestFITC checks InferFITC against dense EP (InferCov) on the FITC prior
+// covariance built from its definition: the posterior marginals, the
+// cavities and the predictive distribution at new points agree, for the
+// probit and the label-flip likelihoods and for inducing inputs that are
+// training points or not. With every training point inducing and a tiny
+// jitter, FITC is the full GPC, so it matches Infer too.
+func TestFITC(t *testing.T) {
+	x, y := blobs(60, 3)
+	xs, _ := blobs(7, 4)
+	other, _ := blobs(9, 5)
+	sub := mat.DenseCopyOf(x.Slice(0, 12, 0, 2))
+	for _, c := range []struct {
+		name string
+		k    kernel.Kernel
+		xm   *mat.Dense
+		flip float64
+	}{
+		{"subset", kernel.SE{Var: 2, Len2: 0.8, Jitter: 1e-3}, sub, 0},
+		{"other", kernel.SEBias{SE: kernel.SE{Var: 3, Len2: 1.5, Jitter: 1e-2}, Bias: 0.5}, other, 0},
+		{"flip", kernel.SE{Var: 5, Len2: 0.5, Jitter: 1e-3}, sub, 0.05},
+	} {
+		o := &Options{SiteTol: 1e-10, MaxSweeps: 1000, Flip: c.flip}
+		f, err := InferFITC(context.Background(), c.k, x, y, c.xm, o)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		s0, qs := fitcPrior(c.k, x, c.xm, xs)
+		d, err := InferCov(s0, nil, y, nil, &Options{Tol: 1e-12, SiteTol: 1e-10, MaxSweeps: 1000, Flip: c.flip})
+		if err != nil {
+			t.Fatalf("%s: dense EP: %v", c.name, err)
+		}
+		const tol = 1e-6
+		for i := range y {
+			if math.Abs(f.Mean[i]-d.Mean[i]) > tol*(1+math.Abs(d.Mean[i])) || math.Abs(f.Var[i]-d.Var[i]) > tol*d.Var[i] {
+				t.Fatalf("%s: marginal %d: FITC N(%v, %v), dense N(%v, %v)", c.name, i, f.Mean[i], f.Var[i], d.Mean[i], d.Var[i])
+			}
+		}
+		n := len(y)
+		fm, fv, dm, dv := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		f.CavityTo(fm, fv)
+		d.CavityTo(dm, dv)
+		for i := range y {
+			if math.Abs(fm[i]-dm[i]) > tol*(1+math.Abs(dm[i])) || math.Abs(fv[i]-dv[i]) > tol*dv[i] {
+				t.Fatalf("%s: cavity %d: FITC N(%v, %v), dense N(%v, %v)", c.name, i, fm[i], fv[i], dm[i], dv[i])
+			}
+		}
+		ns, _ := xs.Dims()
+		pm, pv, pp := make([]float64, ns), make([]float64, ns), make([]float64, ns)
+		f.PredictTo(pm, pv, pp, xs)
+		kss := make([]float64, ns)
+		c.k.DiagTo(kss, xs)
+		wm, wv, wp := make([]float64, ns), make([]float64, ns), make([]float64, ns)
+		d.PredictCrossTo(wm, wv, wp, qs, kss)
+		for i := range ns {
+			if math.Abs(pm[i]-wm[i]) > tol*(1+math.Abs(wm[i])) || math.Abs(pv[i]-wv[i]) > tol*wv[i] || math.Abs(pp[i]-wp[i]) > tol {
+				t.Fatalf("%s: test point %d: FITC N(%v, %v) p %v, dense N(%v, %v) p %v", c.name, i, pm[i], pv[i], pp[i], wm[i], wv[i], wp[i])
+			}
+		}
+	}
+
+	// Every training point inducing, jitter 1e-9: Q + Λ ≈ K.
+	k := kernel.SE{Var: 2, Len2: 0.8, Jitter: 1e-9}
+	f, err := InferFITC(context.Background(), k, x, y, x, &Options{SiteTol: 1e-10, MaxSweeps: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Infer(k, x, y, nil, &Options{Tol: 1e-12, SiteTol: 1e-10, MaxSweeps: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, _ := xs.Dims()
+	pm, pv, wm, wv := make([]float64, ns), make([]float64, ns), make([]float64, ns), make([]float64, ns)
+	f.PredictTo(pm, pv, nil, xs)
+	p.PredictTo(wm, wv, nil, xs)
+	for i := range ns {
+		if math.Abs(pm[i]-wm[i]) > 1e-5*(1+math.Abs(wm[i])) || math.Abs(pv[i]-wv[i]) > 1e-5*(1+wv[i]) {
+			t.Errorf("all inducing, test point %d: FITC N(%v, %v), full GPC N(%v, %v)", i, pm[i], pv[i], wm[i], wv[i])
+		}
+	}
+}
