@@ -27,6 +27,11 @@
 // hyperparameters (signal variance 1e6 on USPS) it needs about three times
 // as many sweeps as Sequential, which may then be the better choice.
 //
+// InferFITC runs parallel EP on all N training points under the FITC
+// prior (Snelson & Ghahramani 2006; Naish-Guzman & Holden 2008) with M
+// inducing inputs, at O(N M²) per sweep: the sparse pass that lets
+// the points outside an active set shape the posterior (docs/passgp.md).
+//
 // Numerical workspaces of the order n² come from a pool, so repeated Infer
 // calls at similar sizes (hyperparameter optimisation, PASS-GP batches)
 // allocate only the posterior's own K and Cholesky factor.

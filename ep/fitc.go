@@ -33,12 +33,16 @@ import (
 //	Σ = diag(d ∘ g) + diag(g) U P⁻¹ Uᵀ diag(g),  μ = d ∘ g ∘ ν̃ + g ∘ (U β),
 //
 // so a parallel EP sweep over all N points costs one DSYRK for P and one
-// triangular solve with N right-hand sides for diag(Σ): O(N M²), memory
-// O(N M). A test point x* gets mean u*ᵀβ and variance
+// triangular solve with N right-hand sides for diag(Σ): O(N M²). U takes
+// N·M floats; above fitcStoreBytes it is not stored but recomputed in
+// blocks of rows on every sweep (K_NM block and a solve with L: about
+// twice the flops), so memory stays O(M² + block·M + N). A test point x* gets mean u*ᵀβ and variance
 // k** − |u*|² + |L_P⁻¹ u*|² (FITC's predictive, Λ included).
 
 // FITC is the EP posterior of a GP classifier under the FITC prior with
-// inducing inputs Xm (InferFITC). It is safe for concurrent use once built.
+// inducing inputs Xm (InferFITC). Its methods are safe for concurrent use.
+// A FITC restored from its factors (RestoreFITC) predicts but has no
+// training sites or marginals.
 type FITC struct {
 	Kernel kernel.Kernel
 	Xm     *mat.Dense // inducing inputs (not copied; must not be modified)
@@ -46,16 +50,50 @@ type FITC struct {
 	Mean   []float64  // posterior means of the training latents
 	Var    []float64  // posterior variances of the training latents
 	Sweeps int
-	Flip   float64 // the likelihood's label-flip probability (Options.Flip)
+	// Beta is the posterior mean of w (length M) and FactorP the lower
+	// Cholesky factor of its precision P (M×M row-major, upper triangle
+	// zero): with the kernel and Xm, all that prediction needs.
+	Beta, FactorP []float64
 
-	m    int
-	lm   []float64 // Cholesky factor of K_MM (jitter included), M×M lower
-	lp   []float64 // Cholesky factor of P, M×M lower
-	beta []float64 // posterior mean of w
+	m  int
+	lm []float64 // Cholesky factor of K_MM (jitter included), M×M lower
 }
 
-// fitcBlock is the number of training rows whose L_P⁻¹u_n one solve takes.
+// fitcBlock is the number of training rows U is computed and used in.
 const fitcBlock = 4096
+
+// fitcStoreBytes bounds the N·M·8 bytes of a stored U (a variable so that
+// tests can take the recomputing path on small problems).
+var fitcStoreBytes = int64(1) << 30
+
+// fitcU gives U's rows in blocks: slices of the stored matrix, or
+// computed into buf when U is not stored.
+type fitcU struct {
+	k     kernel.Kernel
+	x, xm *mat.Dense
+	lm    blas64.General
+	full  *mat.Dense // nil: recompute
+}
+
+// block returns rows [lo, hi) of U, computed into buf (at least
+// (hi-lo)×M) unless U is stored.
+func (u *fitcU) block(lo, hi int, buf []float64) blas64.General {
+	m := u.lm.Rows
+	if u.full != nil {
+		return blas64.General{Rows: hi - lo, Cols: m, Stride: m, Data: u.full.RawMatrix().Data[lo*m : hi*m]}
+	}
+	return u.compute(lo, hi, buf)
+}
+
+func (u *fitcU) compute(lo, hi int, buf []float64) blas64.General {
+	m := u.lm.Rows
+	_, d := u.x.Dims()
+	dst := mat.NewDense(hi-lo, m, buf[:(hi-lo)*m])
+	u.k.CrossTo(dst, u.x.Slice(lo, hi, 0, d).(*mat.Dense), u.xm)
+	g := dst.RawMatrix()
+	la.SolveLowerTransRightTo(g, u.lm, g)
+	return g
+}
 
 // InferFITC runs parallel EP (Options.Damping; Schedule is ignored) for
 // GP classification of x, y (±1) under the FITC prior of kernel k with
@@ -65,7 +103,8 @@ const fitcBlock = 4096
 // changes by more than SiteTol (0: 1e-4) relative to 1 + its size, after
 // at least MinSweeps sweeps; after MaxSweeps it returns the last posterior
 // with an error. It returns an error, too, for a K_MM or P that is not
-// positive definite and for a cancelled ctx (checked before every sweep).
+// positive definite and for a cancelled ctx (checked before every sweep
+// and every block of rows).
 func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, xm *mat.Dense, o *Options) (*FITC, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -75,36 +114,48 @@ func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 	if dm != d || len(y) != n {
 		panic(fmt.Sprintf("ep: InferFITC: x %d×%d, y %d, inducing inputs %d×%d", n, d, len(y), m, dm))
 	}
+	if m == 0 {
+		return nil, errors.New("ep: InferFITC needs at least one inducing input")
+	}
 	var flip float64
 	if o != nil {
 		flip = o.Flip
 	}
-	f := &FITC{Kernel: k, Xm: xm, Flip: flip, m: m,
+	f := &FITC{Kernel: k, Xm: xm, m: m,
 		Sites: Sites{Tau: make([]float64, n), Nu: make([]float64, n)},
 		Mean:  make([]float64, n), Var: make([]float64, n)}
-	if m == 0 {
-		return nil, errors.New("ep: InferFITC needs at least one inducing input")
-	}
 
 	// K_MM = L Lᵀ, U = K_NM L⁻ᵀ, d = diag(K_NN) + jitter − |u_n|².
 	kmm := mat.NewDense(m, m, nil)
 	k.TrainTo(kmm, xm)
-	f.lm = kmm.RawMatrix().Data
 	if !la.Cholesky(kmm.RawMatrix()) {
 		return nil, errors.New("ep: InferFITC: K_MM of the inducing inputs is not positive definite")
 	}
-	u := mat.NewDense(n, m, nil)
-	k.CrossTo(u, x, xm)
-	la.SolveLowerTransRightTo(u.RawMatrix(), kmm.RawMatrix(), u.RawMatrix())
+	f.lm = kmm.RawMatrix().Data
+	u := &fitcU{k: k, x: x, xm: xm, lm: kmm.RawMatrix()}
+	buf := make([]float64, min(n, fitcBlock)*m)
+	if int64(n)*int64(m)*8 <= fitcStoreBytes {
+		u.full = mat.NewDense(n, m, nil)
+		for lo := 0; lo < n; lo += fitcBlock {
+			hi := min(n, lo+fitcBlock)
+			copy(u.full.RawMatrix().Data[lo*m:hi*m], u.compute(lo, hi, buf).Data)
+		}
+	}
 	dg := make([]float64, n)
 	k.DiagTo(dg, x)
 	jit := k.DiagJitter()
-	for i := range dg {
-		r := u.RawRowView(i)
-		dg[i] += jit - blas64.Dot(vec(r), vec(r))
-		// Exact arithmetic gives d_n >= jitter; rounding can take a
-		// point that is (nearly) an inducing input below it.
-		dg[i] = math.Max(dg[i], jit)
+	for lo := 0; lo < n; lo += fitcBlock {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		hi := min(n, lo+fitcBlock)
+		b := u.block(lo, hi, buf)
+		for i := lo; i < hi; i++ {
+			r := b.Data[(i-lo)*b.Stride : (i-lo)*b.Stride+m]
+			// Exact arithmetic gives d_n >= jitter; rounding can take a
+			// point that is (nearly) an inducing input below it.
+			dg[i] = math.Max(dg[i]+jit-blas64.Dot(vec(r), vec(r)), jit)
+		}
 	}
 
 	tol := 1e-4
@@ -112,12 +163,12 @@ func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 		tol = o.SiteTol
 	}
 	damp := o.damping()
-	p := mat.NewDense(m, m, nil)
-	z := mat.NewDense(min(n, fitcBlock), m, nil)
-	ws := make([]float64, n)
-	g := make([]float64, n)
-	f.beta = make([]float64, m)
-	f.refresh(u, dg, p, z, ws, g)
+	w := &fitcWork{p: mat.NewDense(m, m, nil), z: make([]float64, len(buf)), buf: buf,
+		ws: make([]float64, n), g: make([]float64, n)}
+	f.Beta = make([]float64, m)
+	if err := f.refresh(ctx, u, dg, w); err != nil {
+		return nil, err
+	}
 	for sweep := 1; ; sweep++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -136,8 +187,8 @@ func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 			change = math.Max(change, math.Abs(tn-f.Sites.Nu[i])/(1+math.Abs(f.Sites.Nu[i])))
 			f.Sites.Tau[i], f.Sites.Nu[i] = tt, tn
 		}
-		if !f.refresh(u, dg, p, z, ws, g) {
-			return nil, fmt.Errorf("ep: InferFITC: P = I + UᵀTU not positive definite in sweep %d", sweep)
+		if err := f.refresh(ctx, u, dg, w); err != nil {
+			return nil, fmt.Errorf("%w (sweep %d)", err, sweep)
 		}
 		f.Sweeps = sweep
 		if sweep >= o.minSweeps() && change <= tol {
@@ -149,60 +200,97 @@ func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 	}
 }
 
+// fitcWork holds refresh's buffers: P, a block of L_P⁻¹u_n rows, a block
+// of U rows (when U is not stored) and two vectors of length N.
+type fitcWork struct {
+	p      *mat.Dense
+	z, buf []float64
+	ws, g  []float64
+}
+
 // refresh recomputes P, its factor, β and the posterior marginals from the
-// sites (the formulas at the top of this file). ws and g have length N, z
-// is a row block buffer. It returns false if P is not positive definite.
-func (f *FITC) refresh(u *mat.Dense, dg []float64, p, z *mat.Dense, ws, g []float64) bool {
-	n, m := u.Dims()
-	// W = diag(√t) U in z's blocks is what P needs; forming all of W would
-	// double the memory, so P accumulates block by block.
-	pr := p.RawMatrix()
+// sites (the formulas at the top of this file).
+func (f *FITC) refresh(ctx context.Context, u *fitcU, dg []float64, w *fitcWork) error {
+	n := len(dg)
+	m := f.m
+	pr := w.p.RawMatrix()
 	for i := range m {
 		row := pr.Data[i*pr.Stride : i*pr.Stride+m]
 		clear(row)
 		row[i] = 1
 	}
 	for i := range n {
-		g[i] = 1 / (1 + dg[i]*f.Sites.Tau[i])
-		ws[i] = g[i] * f.Sites.Nu[i]
+		w.g[i] = 1 / (1 + dg[i]*f.Sites.Tau[i])
+		w.ws[i] = w.g[i] * f.Sites.Nu[i]
 	}
-	zr := z.RawMatrix()
-	for lo := 0; lo < n; lo += zr.Rows {
-		hi := min(n, lo+zr.Rows)
-		blk := blas64.General{Rows: hi - lo, Cols: m, Stride: zr.Stride, Data: zr.Data}
+	// P = I + Σ_blocks (diag(√t) U_b)ᵀ(diag(√t) U_b) and Uᵀ(g∘ν̃), one
+	// pass over U.
+	clear(f.Beta)
+	for lo := 0; lo < n; lo += fitcBlock {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		hi := min(n, lo+fitcBlock)
+		b := u.block(lo, hi, w.buf)
+		blas64.Gemv(blas.Trans, 1, b, vec(w.ws[lo:hi]), 1, vec(f.Beta))
+		z := blas64.General{Rows: hi - lo, Cols: m, Stride: m, Data: w.z}
 		for i := lo; i < hi; i++ {
-			s := math.Sqrt(f.Sites.Tau[i] * g[i])
-			src := u.RawRowView(i)
-			dst := blk.Data[(i-lo)*blk.Stride : (i-lo)*blk.Stride+m]
+			s := math.Sqrt(f.Sites.Tau[i] * w.g[i])
+			src := b.Data[(i-lo)*b.Stride : (i-lo)*b.Stride+m]
+			dst := z.Data[(i-lo)*m : (i-lo+1)*m]
 			for j, v := range src {
 				dst[j] = s * v
 			}
 		}
-		blas64.Syrk(blas.Trans, 1, blk, 1, blas64.Symmetric{Uplo: blas.Lower, N: m, Stride: pr.Stride, Data: pr.Data})
+		blas64.Syrk(blas.Trans, 1, z, 1, blas64.Symmetric{Uplo: blas.Lower, N: m, Stride: pr.Stride, Data: pr.Data})
 	}
 	la.SymmetrizeLower(pr)
 	if !la.Cholesky(pr) {
-		return false
+		return errors.New("ep: InferFITC: P = I + UᵀTU is not positive definite")
 	}
-	f.lp = pr.Data
-	// β = P⁻¹ Uᵀ (g ∘ ν̃).
-	bv := blas64.General{Rows: m, Cols: 1, Stride: 1, Data: f.beta}
-	blas64.Gemv(blas.Trans, 1, u.RawMatrix(), vec(ws), 0, vec(f.beta))
+	for i := range m {
+		clear(pr.Data[i*pr.Stride+i+1 : i*pr.Stride+m])
+	}
+	f.FactorP = pr.Data
+	bv := blas64.General{Rows: m, Cols: 1, Stride: 1, Data: f.Beta}
 	la.CholSolveTo(bv, pr, bv)
 	// μ = d∘g∘ν̃ + g∘(Uβ), Σ_nn = d_n g_n + g_n² |L_P⁻¹ u_n|².
-	blas64.Gemv(blas.NoTrans, 1, u.RawMatrix(), vec(f.beta), 0, vec(f.Mean))
-	for lo := 0; lo < n; lo += zr.Rows {
-		hi := min(n, lo+zr.Rows)
-		blk := blas64.General{Rows: hi - lo, Cols: m, Stride: zr.Stride, Data: zr.Data}
-		src := blas64.General{Rows: hi - lo, Cols: m, Stride: m, Data: u.RawMatrix().Data[lo*m:]}
-		la.SolveLowerTransRightTo(blk, pr, src)
+	for lo := 0; lo < n; lo += fitcBlock {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		hi := min(n, lo+fitcBlock)
+		b := u.block(lo, hi, w.buf)
+		blas64.Gemv(blas.NoTrans, 1, b, vec(f.Beta), 0, vec(f.Mean[lo:hi]))
+		z := blas64.General{Rows: hi - lo, Cols: m, Stride: m, Data: w.z}
+		la.SolveLowerTransRightTo(z, pr, b)
 		for i := lo; i < hi; i++ {
-			r := blk.Data[(i-lo)*blk.Stride : (i-lo)*blk.Stride+m]
-			f.Var[i] = dg[i]*g[i] + g[i]*g[i]*blas64.Dot(vec(r), vec(r))
-			f.Mean[i] = dg[i]*g[i]*f.Sites.Nu[i] + g[i]*f.Mean[i]
+			r := z.Data[(i-lo)*m : (i-lo+1)*m]
+			g := w.g[i]
+			f.Var[i] = dg[i]*g + g*g*blas64.Dot(vec(r), vec(r))
+			f.Mean[i] = dg[i]*g*f.Sites.Nu[i] + g*f.Mean[i]
 		}
 	}
-	return true
+	return nil
+}
+
+// RestoreFITC rebuilds a FITC predictor from its kernel, inducing inputs
+// and the factors Beta and FactorP of a trained one (as a model file
+// stores them): K_MM's factor is recomputed by the code InferFITC uses,
+// so predictions are bit for bit those of the trained posterior. It
+// returns an error if the lengths do not match or K_MM is not positive
+// definite.
+func RestoreFITC(k kernel.Kernel, xm *mat.Dense, beta, factorP []float64) (*FITC, error) {
+	m, _ := xm.Dims()
+	if m == 0 || len(beta) != m || len(factorP) != m*m {
+		return nil, fmt.Errorf("ep: RestoreFITC: %d inducing inputs, β of length %d, factor of length %d", m, len(beta), len(factorP))
+	}
+	kmm := mat.NewDense(m, m, nil)
+	k.TrainTo(kmm, xm)
+	if !la.Cholesky(kmm.RawMatrix()) {
+		return nil, errors.New("ep: RestoreFITC: K_MM of the inducing inputs is not positive definite")
+	}
+	return &FITC{Kernel: k, Xm: xm, Beta: beta, FactorP: factorP, m: m, lm: kmm.RawMatrix().Data}, nil
 }
 
 // CavityTo sets mean and variance (length N) to the cavity (leave-one-out)
@@ -224,23 +312,27 @@ func (f *FITC) CavityTo(mean, variance []float64) {
 // PredictTo sets the latent predictive mean and variance and, if prob is
 // not nil, the probability Φ(m/√(1+v)) of y = +1 at the rows of xs.
 func (f *FITC) PredictTo(mean, variance, prob []float64, xs *mat.Dense) {
-	ns, _ := xs.Dims()
+	ns, d := xs.Dims()
 	m := f.m
 	lm := blas64.General{Rows: m, Cols: m, Stride: m, Data: f.lm}
-	lp := blas64.General{Rows: m, Cols: m, Stride: m, Data: f.lp}
+	lp := blas64.General{Rows: m, Cols: m, Stride: m, Data: f.FactorP}
 	kss := make([]float64, ns)
 	f.Kernel.DiagTo(kss, xs)
+	rows := min(ns, fitcBlock)
+	us := make([]float64, rows*m)
+	zs := make([]float64, rows*m)
 	for lo := 0; lo < ns; lo += fitcBlock {
 		hi := min(ns, lo+fitcBlock)
-		us := mat.NewDense(hi-lo, m, nil)
-		f.Kernel.CrossTo(us, xs.Slice(lo, hi, 0, xs.RawMatrix().Cols).(*mat.Dense), f.Xm)
-		la.SolveLowerTransRightTo(us.RawMatrix(), lm, us.RawMatrix())
-		zs := mat.NewDense(hi-lo, m, nil)
-		la.SolveLowerTransRightTo(zs.RawMatrix(), lp, us.RawMatrix())
-		blas64.Gemv(blas.NoTrans, 1, us.RawMatrix(), vec(f.beta), 0, vec(mean[lo:hi]))
+		ub := mat.NewDense(hi-lo, m, us[:(hi-lo)*m])
+		f.Kernel.CrossTo(ub, xs.Slice(lo, hi, 0, d).(*mat.Dense), f.Xm)
+		u := ub.RawMatrix()
+		la.SolveLowerTransRightTo(u, lm, u)
+		z := blas64.General{Rows: hi - lo, Cols: m, Stride: m, Data: zs[:(hi-lo)*m]}
+		la.SolveLowerTransRightTo(z, lp, u)
+		blas64.Gemv(blas.NoTrans, 1, u, vec(f.Beta), 0, vec(mean[lo:hi]))
 		for i := lo; i < hi; i++ {
-			u, z := us.RawRowView(i-lo), zs.RawRowView(i-lo)
-			variance[i] = math.Max(kss[i]-blas64.Dot(vec(u), vec(u)), 0) + blas64.Dot(vec(z), vec(z))
+			ur, zr := u.Data[(i-lo)*m:(i-lo+1)*m], z.Data[(i-lo)*m:(i-lo+1)*m]
+			variance[i] = math.Max(kss[i]-blas64.Dot(vec(ur), vec(ur)), 0) + blas64.Dot(vec(zr), vec(zr))
 			if prob != nil {
 				prob[i] = Phi(mean[i] / math.Sqrt(1+variance[i]))
 			}

@@ -118,3 +118,60 @@ func TestFITC(t *testing.T) {
 		}
 	}
 }
+
+// TestFITCStreamRestore checks that recomputing U's blocks on every sweep
+// (large N·M) gives bit for bit the posterior of the stored U, that a
+// predictor restored from Beta and FactorP predicts bit for bit as the
+// trained one, that bad factors are refused, and that a cancelled context
+// stops the run.
+func TestFITCStreamRestore(t *testing.T) {
+	x, y := blobs(5000, 6) // more rows than one block
+	xs, _ := blobs(50, 7)
+	xm := mat.DenseCopyOf(x.Slice(0, 30, 0, 2))
+	k := kernel.SE{Var: 2, Len2: 0.8, Jitter: 1e-3}
+	stored, err := InferFITC(context.Background(), k, x, y, xm, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(b int64) { fitcStoreBytes = b }(fitcStoreBytes)
+	fitcStoreBytes = 0
+	streamed, err := InferFITC(context.Background(), k, x, y, xm, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored.Sweeps < 3 || streamed.Sweeps != stored.Sweeps {
+		t.Errorf("sweeps: stored %d, streamed %d", stored.Sweeps, streamed.Sweeps)
+	}
+	for i := range y {
+		if stored.Mean[i] != streamed.Mean[i] || stored.Var[i] != streamed.Var[i] || stored.Sites.Tau[i] != streamed.Sites.Tau[i] {
+			t.Fatalf("point %d: stored N(%v, %v), streamed N(%v, %v)", i, stored.Mean[i], stored.Var[i], streamed.Mean[i], streamed.Var[i])
+		}
+	}
+	r, err := RestoreFITC(k, xm, append([]float64(nil), stored.Beta...), append([]float64(nil), stored.FactorP...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := xs.Dims()
+	am, av, ap, bm, bv, bp := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	stored.PredictTo(am, av, ap, xs)
+	r.PredictTo(bm, bv, bp, xs)
+	for i := range n {
+		if am[i] != bm[i] || av[i] != bv[i] || ap[i] != bp[i] {
+			t.Fatalf("test point %d: trained N(%v, %v), restored N(%v, %v)", i, am[i], av[i], bm[i], bv[i])
+		}
+		if !(ap[i] > 0 && ap[i] < 1) {
+			t.Fatalf("test point %d: probability %v", i, ap[i])
+		}
+	}
+	if _, err := RestoreFITC(k, xm, stored.Beta[1:], stored.FactorP); err == nil {
+		t.Error("short β accepted")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := InferFITC(ctx, k, x, y, xm, nil); err != context.Canceled {
+		t.Errorf("cancelled: %v", err)
+	}
+	if _, err := InferFITC(context.Background(), k, x, y, xm, &Options{MaxSweeps: 2, MinSweeps: 1}); err == nil {
+		t.Error("2 sweeps reported as converged")
+	}
+}
