@@ -238,6 +238,10 @@ func FromBinary(b *passgp.Binary) Classifier {
 	if p, ok := b.Kernel.(kernel.Poly); ok {
 		c.Degree, c.Gamma = p.Degree, p.Gamma
 	}
+	if f := b.Sparse; f != nil {
+		c.Beta = append([]float64(nil), f.Beta...)
+		c.FactorP = append([]float64(nil), f.FactorP...)
+	}
 	for i := 0; i < n; i++ {
 		c.X = append(c.X, b.X.RawRowView(i)...)
 	}
@@ -268,7 +272,13 @@ func (c *Classifier) Build() (*passgp.Binary, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &passgp.Binary{Kernel: k, X: x, Y: y, Active: append([]int(nil), c.Active...), Post: post}, nil
+	b := &passgp.Binary{Kernel: k, X: x, Y: y, Active: append([]int(nil), c.Active...), Post: post}
+	if c.Beta != nil {
+		if b.Sparse, err = ep.RestoreFITC(k, x, append([]float64(nil), c.Beta...), append([]float64(nil), c.FactorP...)); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 func (m *Model) record() (*record, error) {
@@ -343,8 +353,12 @@ func posteriorBytes(r *record) int64 {
 	var sum, peak float64
 	for i := range r.Classifiers {
 		n := float64(len(r.Classifiers[i].Y))
-		sum += 8 * n * n
-		peak = math.Max(peak, 8*n*n)
+		b := 8 * n * n
+		if r.Classifiers[i].Beta != nil {
+			b *= 2 // the FITC predictor's factor of K_MM
+		}
+		sum += b
+		peak = math.Max(peak, b)
 	}
 	return int64(math.Min(sum+peak, math.MaxInt64))
 }

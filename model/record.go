@@ -64,6 +64,10 @@ type Classifier struct {
 	History []Batch
 	// Elapsed is the training time in seconds.
 	Elapsed float64
+	// Beta and FactorP are the FITC posterior of passgp.Options.FITC
+	// (ep.FITC's fields: length |A| and |A|², FactorP lower triangular);
+	// nil without the pass and in files before version 5.
+	Beta, FactorP []float64
 }
 
 // record is the decoded payload of a model file.
@@ -101,7 +105,10 @@ type record struct {
 // Version 2 appends the calibration (passgp.Calibration), version 3 the
 // noise counts (after the calibration: per classifier, per history batch,
 // int64 noise and skipped), version 4 the calibration's label-noise share
-// Eps (float64 in [0, 1), after the noise counts, only if k > 0):
+// Eps (float64 in [0, 1), after the noise counts, only if k > 0), version
+// 5 per classifier a uint64 kind of sparse posterior, 0 (none) or 1 (FITC:
+// β, |A| float64, then the lower Cholesky factor of P, |A|² float64
+// row-major):
 //
 //	k           uint64 number of biases: 0 (none), 1 for a Binary or
 //	            PositiveVsRest model, the number of classifiers otherwise
@@ -159,6 +166,18 @@ func encodeRecordVersion(r *record, version uint32) []byte {
 	}
 	if version >= 4 && r.Calibration != nil {
 		e.f64(r.Calibration.Eps)
+	}
+	if version >= 5 {
+		for i := range r.Classifiers {
+			c := &r.Classifiers[i]
+			if c.Beta == nil {
+				e.u64(0)
+				continue
+			}
+			e.u64(1)
+			e.floats(c.Beta)
+			e.floats(c.FactorP)
+		}
 	}
 	return e.b
 }
@@ -294,6 +313,30 @@ func decodeRecord(b []byte, version uint32) (*record, error) {
 		}
 		r.Calibration.Eps = eps
 	}
+	if version >= 5 {
+		for i := range r.Classifiers {
+			c := &r.Classifiers[i]
+			switch flag := d.u64(); {
+			case d.err != nil:
+				return nil, d.err
+			case flag == 1:
+				n := uint64(len(c.Y))
+				if n*(n+1) > uint64(d.remaining())/8 {
+					return nil, fmt.Errorf("%w: classifier %d: a FITC posterior of %d inducing points exceeds the remaining %d bytes", ErrPayload, i, n, d.remaining())
+				}
+				c.Beta = d.floats(int(n))
+				c.FactorP = d.floats(int(n * n))
+				if d.err != nil {
+					return nil, d.err
+				}
+				if err := c.validate(); err != nil {
+					return nil, fmt.Errorf("%w: classifier %d: %v", ErrPayload, i, err)
+				}
+			case flag != 0:
+				return nil, fmt.Errorf("%w: classifier %d: sparse posterior kind %d (want 0 or 1)", ErrPayload, i, flag)
+			}
+		}
+	}
 	if d.remaining() != 0 {
 		return nil, fmt.Errorf("%w: %d unexpected bytes at the end", ErrPayload, d.remaining())
 	}
@@ -368,6 +411,29 @@ func (c *Classifier) validate() error {
 		}
 		if c.Active[j] < -1 {
 			return fmt.Errorf("active index %d is %d", j, c.Active[j])
+		}
+	}
+	if c.Beta == nil && c.FactorP == nil {
+		return nil
+	}
+	if len(c.Beta) != n || len(c.FactorP) != n*n {
+		return fmt.Errorf("FITC posterior: β of length %d and factor of length %d for %d inducing points", len(c.Beta), len(c.FactorP), n)
+	}
+	for j, v := range c.Beta {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("FITC posterior: β[%d] is %v", j, v)
+		}
+	}
+	for i := range n {
+		for j, v := range c.FactorP[i*n : (i+1)*n] {
+			switch {
+			case j > i && v != 0:
+				return fmt.Errorf("FITC posterior: factor entry (%d, %d) above the diagonal is %v", i, j, v)
+			case j == i && !(v > 0 && !math.IsInf(v, 0)):
+				return fmt.Errorf("FITC posterior: factor diagonal %d is %v", i, v)
+			case math.IsNaN(v) || math.IsInf(v, 0):
+				return fmt.Errorf("FITC posterior: factor entry (%d, %d) is %v", i, j, v)
+			}
 		}
 	}
 	return nil

@@ -45,7 +45,7 @@ func TestCalibrationEpsRoundTrip(t *testing.T) {
 	m := toyModel(t, OneVsRest, kernels[0], 9)
 	m.Calibration = &passgp.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: 0.07}
 	got := reencode(t, m)
-	if got.FormatVersion != 4 || !reflect.DeepEqual(got.Calibration, m.Calibration) {
+	if got.FormatVersion != Version || !reflect.DeepEqual(got.Calibration, m.Calibration) {
 		t.Fatalf("version %d, calibration %+v; want %+v", got.FormatVersion, got.Calibration, m.Calibration)
 	}
 	v3 := asVersion(t, m, 3)

@@ -17,10 +17,14 @@ import (
 // returns ctx.Err() within one scoring chunk of a cancellation. For a
 // classifier of an invariance stage of geometry g (nil: none), the points
 // whose translations it trained on get the leave-group-out latents of
-// groupHeldOut instead; lost counts those lost to rounding.
+// groupHeldOut instead; lost counts those lost to rounding. A classifier
+// with a FITC pass (Binary.Sparse) gets its cavities (sparseHeldOut).
 func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *shiftGeom) (z []float64, lost int, err error) {
 	n, _ := x.Dims()
 	z = make([]float64, n)
+	if f := b.Sparse; f != nil && len(f.Mean) == n {
+		return z, sparseHeldOut(f, z), nil
+	}
 	inA := make([]bool, n)
 	var fixed map[int]float64
 	if g != nil {

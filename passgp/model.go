@@ -18,6 +18,12 @@ type Binary struct {
 	Y      []float64     // active labels ±1
 	Active []int         // indices of the active points in the training data (augmented points: -1)
 	Post   *ep.Posterior // ep.FromSites(Kernel, X, Y, sites) at the end of training
+	// Sparse, if not nil, is the FITC posterior of Options.FITC, with the
+	// active inputs as inducing inputs, and predictions (PredictTo,
+	// PredictMeanVarTo, LatentTo) come from it. Post stays the active
+	// set's posterior: the weights (ActiveWeights, CavityWeights,
+	// PredictWeightsTo) and Z_APP/Z_ACC are the paper's, of A alone.
+	Sparse *ep.FITC
 }
 
 // newBinary builds the classifier for fixed sites with ep.FromSites, as
@@ -42,6 +48,10 @@ func (b *Binary) PredictMeanVarTo(mean, variance []float64, x *mat.Dense) {
 		variance = make([]float64, n)
 	}
 	r := runner{threads: la.Threads()}
+	if b.Sparse != nil {
+		_ = r.predictSparse(context.Background(), b.Sparse, x, mean[:n], variance[:n])
+		return
+	}
 	r.predictRows(b.Post, b.Kernel, b.X, x, nil, mean[:n], variance[:n])
 }
 
@@ -56,11 +66,14 @@ func (b *Binary) PredictMeanVarToContext(ctx context.Context, mean, variance []f
 	if variance == nil {
 		variance = make([]float64, n)
 	}
+	r := runner{threads: la.Threads()}
+	if b.Sparse != nil {
+		return r.predictSparse(ctx, b.Sparse, x, mean[:n], variance[:n])
+	}
 	rows := make([]int, n)
 	for i := range rows {
 		rows[i] = i
 	}
-	r := runner{threads: la.Threads()}
 	return r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, rows, mean[:n], variance[:n])
 }
 

@@ -190,6 +190,9 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	if err == nil && c.Augment != 0 {
 		res, err = augmentRetrain(ctx, c, r, class, res)
 	}
+	if err == nil && c.FITC {
+		err = sparsePass(ctx, c, res, x, y)
+	}
 	if err != nil {
 		return res, err
 	}

@@ -1,0 +1,78 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/passgp-fast/passgp-fast/ep"
+)
+
+// TestFITCRoundTrip: format version 5 stores the FITC posterior of
+// passgp.Options.FITC, and a loaded model predicts bit for bit as the
+// trained one; a classifier without the pass stays without; a version 4
+// file of the same model predicts from the active sets; a factor that is
+// not lower triangular with a positive diagonal is refused.
+func TestFITCRoundTrip(t *testing.T) {
+	m := toyModel(t, OneVsRest, kernels[0], 9)
+	rng := rand.New(rand.NewPCG(3, 3))
+	for i, b := range m.Binaries {
+		if i == 1 {
+			continue
+		}
+		tr := toyBinary(t, rng, b.Kernel, 80, b.X.RawMatrix().Cols)
+		f, err := ep.InferFITC(context.Background(), b.Kernel, tr.X, tr.Y, b.X, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Sparse = f
+	}
+	xs := toyBinary(t, rng, kernels[0], 30, 5).X
+	predict := func(m *Model) [][]float64 {
+		var out [][]float64
+		for _, b := range m.Binaries {
+			mu, v := make([]float64, 30), make([]float64, 30)
+			b.PredictMeanVarTo(mu, v, xs)
+			out = append(out, mu, v)
+		}
+		return out
+	}
+	want := predict(m)
+	got := reencode(t, m)
+	if got.FormatVersion != Version || got.Binaries[0].Sparse == nil || got.Binaries[1].Sparse != nil {
+		t.Fatalf("version %d, sparse %v %v", got.FormatVersion, got.Binaries[0].Sparse != nil, got.Binaries[1].Sparse != nil)
+	}
+	for i, p := range predict(got) {
+		for j := range p {
+			if p[j] != want[i][j] {
+				t.Fatalf("prediction %d/%d: loaded %v, trained %v", i, j, p[j], want[i][j])
+			}
+		}
+	}
+	v4 := asVersion(t, m, 4)
+	for i, b := range v4.Binaries {
+		if b.Sparse != nil {
+			t.Fatalf("version 4 file: classifier %d has a FITC posterior", i)
+		}
+	}
+	if p := predict(v4); p[0][0] == want[0][0] {
+		t.Errorf("version 4 file predicts the FITC posterior's %v", p[0][0])
+	}
+	for _, bad := range []func(c *Classifier){
+		func(c *Classifier) { c.FactorP[1] = 0.5 },           // above the diagonal
+		func(c *Classifier) { c.FactorP[0] = -c.FactorP[0] }, // diagonal
+		func(c *Classifier) { c.Beta = c.Beta[1:] },
+	} {
+		r, err := m.record()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &r.Classifiers[0]
+		c.Beta, c.FactorP = append([]float64(nil), c.Beta...), append([]float64(nil), c.FactorP...)
+		bad(c)
+		if _, err := Decode(frame(KindModel, encodeRecord(r))); !errors.Is(err, ErrPayload) {
+			t.Errorf("bad FITC posterior: %v", err)
+		}
+	}
+}

@@ -1,0 +1,71 @@
+package passgp
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/ep"
+)
+
+// sparsePass is Options.FITC: EP on all N training points under the FITC
+// prior with the active set as inducing inputs, at the final θ
+// (ep.InferFITC), which becomes the classifier's predictor (Binary.Sparse).
+// A small active set then carries the posterior of every training point
+// instead of its own only: on IJCNN at M = 100 the validation error fell
+// from 9.8% (random active set) and 36% (fPASS-GP) to 4.3% and 5.7%
+// (docs/passgp.md, session 16). Its time is added to res.Elapsed.
+func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []float64) error {
+	b := res.Model
+	t0 := time.Now()
+	o := c.finalEPOptions()
+	f, err := ep.InferFITC(ctx, b.Kernel, x, y, b.X, &o)
+	if err != nil {
+		return fmt.Errorf("passgp: FITC pass over %d points with %d inducing: %w", len(y), len(b.Y), err)
+	}
+	b.Sparse = f
+	res.Elapsed += time.Since(t0)
+	return nil
+}
+
+// sparseHeldOut sets z to the held-out latents of a FITC classifier: the
+// cavity (leave-one-out) marginal of every training point, each of which
+// has a site. A cavity lost to rounding (no positive precision) falls back
+// to the posterior marginal and is counted.
+func sparseHeldOut(f *ep.FITC, z []float64) (lost int) {
+	n := len(z)
+	cm, cv := make([]float64, n), make([]float64, n)
+	f.CavityTo(cm, cv)
+	for i := range z {
+		if math.IsNaN(cm[i]) {
+			cm[i], cv[i] = f.Mean[i], f.Var[i]
+			lost++
+		}
+		z[i] = cm[i] / sqrtPos(1+cv[i])
+	}
+	return lost
+}
+
+// predictSparse sets mean and variance to f's predictive latent marginals
+// of the rows of x, in chunks of scoreChunk rows on r's workers, checking
+// ctx between rounds of chunks.
+func (r *runner) predictSparse(ctx context.Context, f *ep.FITC, x *mat.Dense, mean, variance []float64) error {
+	n, d := x.Dims()
+	step := scoreChunk * max(r.threads, 1)
+	for lo := 0; lo < n; lo += step {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		hi := min(lo+step, n)
+		chunks := (hi - lo + scoreChunk - 1) / scoreChunk
+		r.parallel(chunks, func(_, c int) {
+			a := lo + c*scoreChunk
+			e := min(a+scoreChunk, hi)
+			f.PredictTo(mean[a:e], variance[a:e], nil, x.Slice(a, e, 0, d).(*mat.Dense))
+		})
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package passgp
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/passgp-fast/passgp-fast/ep"
+)
+
+// TestFITCPass checks Options.FITC for every active set method: the
+// classifier predicts what ep.InferFITC on all points with its active set
+// as inducing inputs predicts, its held-out latents are that posterior's
+// cavities, and the combinations without an
+// active set (Full, Augment) are refused. On the toy task a 10-point
+// active set predicts better with the pass than without it.
+func TestFITCPass(t *testing.T) {
+	x, y := toy(400, 3)
+	xt, yt := toy(2000, 4)
+	for _, m := range []Method{PASSGP, FPASSGP, IVM, Random} {
+		o := Options{Method: m, M: 10, Init: 10, Sub: 4, PExc: 0.2, Kernel: toyKernel(), FixedTheta: true, Seed: 2, Threads: 1}
+		plain, err := Train(context.Background(), x, y, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.FITC = true
+		res, err := Train(context.Background(), x, y, &o)
+		if err != nil {
+			t.Fatalf("%v: %v", m, err)
+		}
+		b := res.Model
+		if b.Sparse == nil {
+			t.Fatalf("%v: no FITC posterior", m)
+		}
+		f, err := ep.InferFITC(context.Background(), b.Kernel, x, y, b.X, &ep.Options{Tol: 1e-4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := xt.Dims()
+		got, want := make([]float64, n), make([]float64, n)
+		gv, wv := make([]float64, n), make([]float64, n)
+		b.PredictMeanVarTo(got, gv, xt)
+		f.PredictTo(want, wv, nil, xt)
+		if d := max(maxDiff(got, want), maxDiff(gv, wv)); d > 1e-12 {
+			t.Errorf("%v: predictions differ from InferFITC's by %g", m, d)
+		}
+		if err := b.PredictMeanVarToContext(context.Background(), got, gv, xt); err != nil || maxDiff(got, want) > 1e-12 {
+			t.Errorf("%v: PredictMeanVarToContext: %v, differs by %g", m, err, maxDiff(got, want))
+		}
+		cm, cv := make([]float64, len(y)), make([]float64, len(y))
+		f.CavityTo(cm, cv)
+		for i := range cm {
+			if z := cm[i] / math.Sqrt(1+cv[i]); math.Abs(z-res.HeldOut[i]) > 1e-12 {
+				t.Fatalf("%v: held-out latent %d is %v, FITC cavity gives %v", m, i, res.HeldOut[i], z)
+			}
+		}
+		if res.Calibration == nil {
+			t.Errorf("%v: no calibration", m)
+		}
+		p0, p1 := make([]float64, n), make([]float64, n)
+		plain.Model.PredictTo(p0, xt)
+		b.PredictTo(p1, xt)
+		e0, e1 := ProbErrorRate(p0, yt), ProbErrorRate(p1, yt)
+		if e1 > e0 {
+			t.Errorf("%v: test error %.4f with the FITC pass, %.4f without", m, e1, e0)
+		}
+		t.Logf("%v, |A| = %d: test error %.4f -> %.4f with the FITC pass", m, len(b.Y), e0, e1)
+	}
+	for _, o := range []Options{
+		{Method: Full, FITC: true},
+		{FITC: true, Augment: 4, ImageW: 1, ImageH: 2},
+	} {
+		if _, err := Train(context.Background(), x, y, &o); err == nil {
+			t.Errorf("%+v accepted", o)
+		}
+	}
+}
