@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -68,4 +69,39 @@ func (r *runner) predictSparse(ctx context.Context, f *ep.FITC, x *mat.Dense, me
 		})
 	}
 	return nil
+}
+
+// TrainFITC runs the sparse pass of Options.FITC on a trained classifier b
+// (from Train, TrainMulti or a loaded model; not one from an invariance
+// stage): EP on all rows of x, y (the training data b was selected from)
+// with b's active inputs as FITC inducing inputs, at b's θ. The result's
+// Model is b with Sparse set (sharing b's inputs and active set
+// posterior), its Elapsed the pass alone, and its HeldOut, Calibration,
+// HeldOutError and MajorityRate are Train's with Options.FITC. Of o, only
+// Threads and EP are used (nil: defaults). TrainFITC lets one selection
+// serve both a plain and a FITC classifier, as bench/repro does.
+func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Options) (*Result, error) {
+	var oo Options
+	if o != nil {
+		oo = Options{Threads: o.Threads, EP: o.EP}
+	}
+	oo.Kernel = b.Kernel
+	c, err := checkInput(x, y, &oo)
+	if err != nil {
+		return nil, err
+	}
+	if _, d := x.Dims(); d != b.X.RawMatrix().Cols {
+		return nil, fmt.Errorf("passgp: TrainFITC: %d features for a classifier of %d", d, b.X.RawMatrix().Cols)
+	}
+	if slices.Contains(b.Active, -1) {
+		return nil, fmt.Errorf("passgp: TrainFITC: the classifier has translated active images (invariance stage)")
+	}
+	nb := *b
+	nb.Sparse = nil
+	res := &Result{Model: &nb}
+	if err := sparsePass(ctx, &c, res, x, y); err != nil {
+		return nil, err
+	}
+	r := &runner{threads: c.threads}
+	return res, calibrate(ctx, r, res, x, y, nil)
 }

@@ -75,3 +75,40 @@ func TestFITCPass(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainFITC: TrainFITC on a trained classifier gives what Train with
+// Options.FITC gives: the same predictions, held-out latents and
+// calibration, and leaves the classifier it was given as it was.
+func TestTrainFITC(t *testing.T) {
+	x, y := toy(300, 5)
+	o := Options{Method: FPASSGP, M: 12, Init: 12, Sub: 3, PExc: 0.2, Kernel: toyKernel(), FixedTheta: true, Seed: 4, Threads: 1}
+	plain, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.FITC = true
+	want, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := TrainFITC(context.Background(), plain.Model, x, y, &Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Model.Sparse != nil || got.Model.Sparse == nil {
+		t.Fatalf("sparse posterior: given classifier %v, result %v", plain.Model.Sparse != nil, got.Model.Sparse != nil)
+	}
+	xt, _ := toy(500, 6)
+	pg, pw := make([]float64, 500), make([]float64, 500)
+	got.Model.PredictTo(pg, xt)
+	want.Model.PredictTo(pw, xt)
+	if d := maxDiff(pg, pw); d != 0 {
+		t.Errorf("predictions differ from Train with FITC by %g", d)
+	}
+	if maxDiff(got.HeldOut, want.HeldOut) != 0 || got.Calibration.A != want.Calibration.A || got.HeldOutError != want.HeldOutError {
+		t.Errorf("held-out latents or calibration differ: A %v vs %v", got.Calibration.A, want.Calibration.A)
+	}
+	if _, err := TrainFITC(context.Background(), plain.Model, x, y[1:], nil); err == nil {
+		t.Error("labels of the wrong length accepted")
+	}
+}
