@@ -50,6 +50,9 @@ type FITC struct {
 	Mean   []float64  // posterior means of the training latents
 	Var    []float64  // posterior variances of the training latents
 	Sweeps int
+	// LogZ is log Z_EP of the FITC model (the EP approximation of its
+	// marginal likelihood; 0 for a restored predictor).
+	LogZ float64
 	// Beta is the posterior mean of w (length M) and FactorP the lower
 	// Cholesky factor of its precision P (M×M row-major, upper triangle
 	// zero): with the kernel and Xm, all that prediction needs.
@@ -164,7 +167,7 @@ func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 	}
 	damp := o.damping()
 	w := &fitcWork{p: mat.NewDense(m, m, nil), z: make([]float64, len(buf)), buf: buf,
-		ws: make([]float64, n), g: make([]float64, n)}
+		ws: make([]float64, n), g: make([]float64, n), r: make([]float64, m)}
 	f.Beta = make([]float64, m)
 	if err := f.refresh(ctx, u, dg, w); err != nil {
 		return nil, err
@@ -191,6 +194,7 @@ func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 			return nil, fmt.Errorf("%w (sweep %d)", err, sweep)
 		}
 		f.Sweeps = sweep
+		f.LogZ = f.logZ(y, dg, w, flip)
 		if sweep >= o.minSweeps() && change <= tol {
 			return f, nil
 		}
@@ -206,6 +210,7 @@ type fitcWork struct {
 	p      *mat.Dense
 	z, buf []float64
 	ws, g  []float64
+	r      []float64 // Uᵀ(g∘ν̃), β's right-hand side
 }
 
 // refresh recomputes P, its factor, β and the posterior marginals from the
@@ -252,6 +257,7 @@ func (f *FITC) refresh(ctx context.Context, u *fitcU, dg []float64, w *fitcWork)
 		clear(pr.Data[i*pr.Stride+i+1 : i*pr.Stride+m])
 	}
 	f.FactorP = pr.Data
+	copy(w.r, f.Beta)
 	bv := blas64.General{Rows: m, Cols: 1, Stride: 1, Data: f.Beta}
 	la.CholSolveTo(bv, pr, bv)
 	// μ = d∘g∘ν̃ + g∘(Uβ), Σ_nn = d_n g_n + g_n² |L_P⁻¹ u_n|².
@@ -272,6 +278,38 @@ func (f *FITC) refresh(ctx context.Context, u *fitcU, dg []float64, w *fitcWork)
 		}
 	}
 	return nil
+}
+
+// logZ returns log Z_EP of the current sites and marginals: the
+// expression of Posterior.logZ (GPML's infEP) with the FITC prior's
+//
+//	log|I + S^½ Σ₀ S^½| = Σ log(1 + τ̃_n d_n) + log|P|,
+//	ν̃ᵀΣν̃ = Σ d_n g_n ν̃_n² + rᵀβ,  r = Uᵀ(g∘ν̃),
+//
+// both from the last refresh (matrix determinant lemma and the Woodbury
+// form of Σ at the top of this file).
+func (f *FITC) logZ(y, dg []float64, w *fitcWork, flip float64) float64 {
+	lik := Posterior{Flip: flip}
+	m := f.m
+	var s float64
+	for i := range m {
+		s += math.Log(f.FactorP[i*m+i])
+	}
+	pSp := blas64.Dot(vec(w.r), vec(f.Beta))
+	tau, nu, v := f.Sites.Tau, f.Sites.Nu, f.Var
+	for i := range y {
+		s += math.Log1p(tau[i]*dg[i]) / 2
+		pSp += dg[i] * w.g[i] * nu[i] * nu[i]
+		tc := 1/v[i] - tau[i]
+		nc := f.Mean[i]/v[i] - nu[i]
+		mc, vc := nc/tc, 1/tc
+		s -= lik.logLik(y[i] * mc / math.Sqrt(1+vc))
+		s += v[i] * nu[i] * nu[i] / 2
+		s -= nc * (tau[i]/tc*nc - 2*nu[i]) * v[i] / 2
+		s -= math.Log1p(tau[i]/tc) / 2
+	}
+	s -= pSp / 2
+	return -s
 }
 
 // RestoreFITC rebuilds a FITC predictor from its kernel, inducing inputs

@@ -42,7 +42,7 @@ func fitcPrior(k kernel.Kernel, x, xm, xs *mat.Dense) (s0, qs *mat.Dense) {
 // covariance built from its definition: the posterior marginals, the
 // cavities and the predictive distribution at new points agree, for the
 // probit and the label-flip likelihoods and for inducing inputs that are
-// training points or not. With every training point inducing and a tiny
+// training points or not, and so does log Z_EP. With every training point inducing and a tiny
 // jitter, FITC is the full GPC, so it matches Infer too.
 func TestFITC(t *testing.T) {
 	x, y := blobs(60, 3)
@@ -70,6 +70,9 @@ func TestFITC(t *testing.T) {
 			t.Fatalf("%s: dense EP: %v", c.name, err)
 		}
 		const tol = 1e-6
+		if math.Abs(f.LogZ-d.LogZ) > tol*(1+math.Abs(d.LogZ)) {
+			t.Errorf("%s: log Z_EP: FITC %v, dense %v", c.name, f.LogZ, d.LogZ)
+		}
 		for i := range y {
 			if math.Abs(f.Mean[i]-d.Mean[i]) > tol*(1+math.Abs(d.Mean[i])) || math.Abs(f.Var[i]-d.Var[i]) > tol*d.Var[i] {
 				t.Fatalf("%s: marginal %d: FITC N(%v, %v), dense N(%v, %v)", c.name, i, f.Mean[i], f.Var[i], d.Mean[i], d.Var[i])
