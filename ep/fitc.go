@@ -100,7 +100,8 @@ func (u *fitcU) compute(lo, hi int, buf []float64) blas64.General {
 
 // InferFITC runs parallel EP (Options.Damping; Schedule is ignored) for
 // GP classification of x, y (±1) under the FITC prior of kernel k with
-// inducing inputs xm (M×d; for example an active set). K_MM carries k's
+// inducing inputs xm (M×d; for example an active set), from the sites warm
+// (length N; nil: all zero, the prior). K_MM carries k's
 // jitter; the cross-covariances are noise-free, so every d_n is at least
 // the jitter. The run stops when no site's precision or natural mean
 // changes by more than SiteTol (0: 1e-4) relative to 1 + its size, after
@@ -108,7 +109,7 @@ func (u *fitcU) compute(lo, hi int, buf []float64) blas64.General {
 // with an error. It returns an error, too, for a K_MM or P that is not
 // positive definite and for a cancelled ctx (checked before every sweep
 // and every block of rows).
-func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, xm *mat.Dense, o *Options) (*FITC, error) {
+func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, xm *mat.Dense, warm *Sites, o *Options) (*FITC, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
@@ -119,6 +120,9 @@ func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 	}
 	if m == 0 {
 		return nil, errors.New("ep: InferFITC needs at least one inducing input")
+	}
+	if warm != nil && (len(warm.Tau) != n || len(warm.Nu) != n) {
+		panic(fmt.Sprintf("ep: InferFITC: warm sites of length %d and %d for %d points", len(warm.Tau), len(warm.Nu), n))
 	}
 	var flip float64
 	if o != nil {
@@ -169,8 +173,20 @@ func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 	w := &fitcWork{p: mat.NewDense(m, m, nil), z: make([]float64, len(buf)), buf: buf,
 		ws: make([]float64, n), g: make([]float64, n), r: make([]float64, m)}
 	f.Beta = make([]float64, m)
+	if warm != nil {
+		copy(f.Sites.Tau, warm.Tau)
+		copy(f.Sites.Nu, warm.Nu)
+	}
 	if err := f.refresh(ctx, u, dg, w); err != nil {
-		return nil, err
+		if warm == nil {
+			return nil, err
+		}
+		// Sites from another θ can make P indefinite: start afresh.
+		clear(f.Sites.Tau)
+		clear(f.Sites.Nu)
+		if err := f.refresh(ctx, u, dg, w); err != nil {
+			return nil, err
+		}
 	}
 	for sweep := 1; ; sweep++ {
 		if err := ctx.Err(); err != nil {

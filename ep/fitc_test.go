@@ -60,7 +60,7 @@ func TestFITC(t *testing.T) {
 		{"flip", kernel.SE{Var: 5, Len2: 0.5, Jitter: 1e-3}, sub, 0.05},
 	} {
 		o := &Options{SiteTol: 1e-10, MaxSweeps: 1000, Flip: c.flip}
-		f, err := InferFITC(context.Background(), c.k, x, y, c.xm, o)
+		f, err := InferFITC(context.Background(), c.k, x, y, c.xm, nil, o)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -103,7 +103,7 @@ func TestFITC(t *testing.T) {
 
 	// Every training point inducing, jitter 1e-9: Q + Λ ≈ K.
 	k := kernel.SE{Var: 2, Len2: 0.8, Jitter: 1e-9}
-	f, err := InferFITC(context.Background(), k, x, y, x, &Options{SiteTol: 1e-10, MaxSweeps: 1000})
+	f, err := InferFITC(context.Background(), k, x, y, x, nil, &Options{SiteTol: 1e-10, MaxSweeps: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,20 +125,20 @@ func TestFITC(t *testing.T) {
 // TestFITCStreamRestore checks that recomputing U's blocks on every sweep
 // (large N·M) gives bit for bit the posterior of the stored U, that a
 // predictor restored from Beta and FactorP predicts bit for bit as the
-// trained one, that bad factors are refused, and that a cancelled context
+// trained one, that warm sites at the fixed point stay there, that bad factors are refused, and that a cancelled context
 // stops the run.
 func TestFITCStreamRestore(t *testing.T) {
 	x, y := blobs(5000, 6) // more rows than one block
 	xs, _ := blobs(50, 7)
 	xm := mat.DenseCopyOf(x.Slice(0, 30, 0, 2))
 	k := kernel.SE{Var: 2, Len2: 0.8, Jitter: 1e-3}
-	stored, err := InferFITC(context.Background(), k, x, y, xm, nil)
+	stored, err := InferFITC(context.Background(), k, x, y, xm, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func(b int64) { fitcStoreBytes = b }(fitcStoreBytes)
 	fitcStoreBytes = 0
-	streamed, err := InferFITC(context.Background(), k, x, y, xm, nil)
+	streamed, err := InferFITC(context.Background(), k, x, y, xm, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,6 +149,15 @@ func TestFITCStreamRestore(t *testing.T) {
 		if stored.Mean[i] != streamed.Mean[i] || stored.Var[i] != streamed.Var[i] || stored.Sites.Tau[i] != streamed.Sites.Tau[i] {
 			t.Fatalf("point %d: stored N(%v, %v), streamed N(%v, %v)", i, stored.Mean[i], stored.Var[i], streamed.Mean[i], streamed.Var[i])
 		}
+	}
+	// Warm-started from its own fixed point, EP stops at its minimum of
+	// sweeps, where it started.
+	warm, err := InferFITC(context.Background(), k, x, y, xm, &stored.Sites, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warm.Sweeps != DefaultMinSweeps || math.Abs(warm.LogZ-stored.LogZ) > 1e-6*math.Abs(stored.LogZ) {
+		t.Errorf("warm start: %d sweeps, log Z %v (cold: %d, %v)", warm.Sweeps, warm.LogZ, stored.Sweeps, stored.LogZ)
 	}
 	r, err := RestoreFITC(k, xm, append([]float64(nil), stored.Beta...), append([]float64(nil), stored.FactorP...))
 	if err != nil {
@@ -171,10 +180,10 @@ func TestFITCStreamRestore(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := InferFITC(ctx, k, x, y, xm, nil); err != context.Canceled {
+	if _, err := InferFITC(ctx, k, x, y, xm, nil, nil); err != context.Canceled {
 		t.Errorf("cancelled: %v", err)
 	}
-	if _, err := InferFITC(context.Background(), k, x, y, xm, &Options{MaxSweeps: 2, MinSweeps: 1}); err == nil {
+	if _, err := InferFITC(context.Background(), k, x, y, xm, nil, &Options{MaxSweeps: 2, MinSweeps: 1}); err == nil {
 		t.Error("2 sweeps reported as converged")
 	}
 }

@@ -22,7 +22,7 @@ func TestFITCRoundTrip(t *testing.T) {
 			continue
 		}
 		tr := toyBinary(t, rng, b.Kernel, 80, b.X.RawMatrix().Cols)
-		f, err := ep.InferFITC(context.Background(), b.Kernel, tr.X, tr.Y, b.X, nil)
+		f, err := ep.InferFITC(context.Background(), b.Kernel, tr.X, tr.Y, b.X, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

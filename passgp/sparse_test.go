@@ -3,6 +3,7 @@ package passgp
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/passgp-fast/passgp-fast/ep"
@@ -32,7 +33,7 @@ func TestFITCPass(t *testing.T) {
 		if b.Sparse == nil {
 			t.Fatalf("%v: no FITC posterior", m)
 		}
-		f, err := ep.InferFITC(context.Background(), b.Kernel, x, y, b.X, &ep.Options{Tol: 1e-4})
+		f, err := ep.InferFITC(context.Background(), b.Kernel, x, y, b.X, nil, &ep.Options{Tol: 1e-4})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +92,7 @@ func TestTrainFITC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := TrainFITC(context.Background(), plain.Model, x, y, &Options{Threads: 1})
+	got, err := TrainFITC(context.Background(), plain.Model, x, y, &Options{Threads: 1, FixedTheta: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,4 +112,45 @@ func TestTrainFITC(t *testing.T) {
 	if _, err := TrainFITC(context.Background(), plain.Model, x, y[1:], nil); err == nil {
 		t.Error("labels of the wrong length accepted")
 	}
+}
+
+// TestFITCTheta: without FixedTheta the FITC pass chooses θ by the FITC
+// evidence: its log Z_EP is at least that at the selection's θ, the
+// classifier's kernel, active set posterior and FITC posterior share the
+// new θ, and the held-out latents are the new posterior's cavities.
+func TestFITCTheta(t *testing.T) {
+	x, y := toy(300, 7)
+	o := Options{Method: FPASSGP, M: 15, Init: 15, Sub: 3, PExc: 0.2, Kernel: toyKernel(), FixedTheta: true, Seed: 3, Threads: 1}
+	plain, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f0, err := ep.InferFITC(context.Background(), plain.Model.Kernel, x, y, plain.Model.X, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := TrainFITC(context.Background(), plain.Model, x, y, &Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := res.Model
+	th := b.Kernel.Params()
+	if slices.Equal(th, toyKernel().Params()) {
+		t.Fatalf("θ unchanged: %v", th)
+	}
+	if !slices.Equal(b.Sparse.Kernel.Params(), th) || !slices.Equal(b.Post.Kernel.Params(), th) {
+		t.Fatalf("θ: classifier %v, FITC %v, active set posterior %v", th, b.Sparse.Kernel.Params(), b.Post.Kernel.Params())
+	}
+	if !(b.Sparse.LogZ > f0.LogZ) {
+		t.Errorf("log Z_EP %v after the search, %v at the selection's θ", b.Sparse.LogZ, f0.LogZ)
+	}
+	if !slices.Equal(plain.Model.Kernel.Params(), toyKernel().Params()) || plain.Model.Sparse != nil {
+		t.Error("TrainFITC changed the classifier it was given")
+	}
+	cm, cv := make([]float64, len(y)), make([]float64, len(y))
+	b.Sparse.CavityTo(cm, cv)
+	if z := cm[5] / math.Sqrt(1+cv[5]); math.Abs(z-res.HeldOut[5]) > 1e-12 {
+		t.Errorf("held-out latent %v, cavity %v", res.HeldOut[5], z)
+	}
+	t.Logf("θ %v -> %v, log Z %.2f -> %.2f", toyKernel().Params(), th, f0.LogZ, b.Sparse.LogZ)
 }
