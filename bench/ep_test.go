@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"math"
 	"sync"
 	"testing"
@@ -192,5 +193,42 @@ func BenchmarkEPInfer(b *testing.B) {
 				b.ReportMetric(dmax, "mean_err")
 			})
 		}
+	}
+}
+
+// BenchmarkFITC times ep.InferFITC from zero sites on n points with m
+// inducing inputs (the first m of them) at the default stopping rule, the
+// FITC pass of passgp.Options.FITC. FLOPs per sweep: n·m² for P (DSYRK,
+// half of 2n·m²) and 2n·m·m/2·2 = n·m² for the solve L_P⁻¹U, so about
+// 2n·m² per sweep; the setup adds 2n·m·d for K_NM and n·m² for U.
+func BenchmarkFITC(b *testing.B) {
+	for _, c := range []struct{ n, m int }{{10000, 100}, {10000, 500}, {50000, 500}} {
+		b.Run("n="+itoa(c.n)+"/m="+itoa(c.m), func(b *testing.B) {
+			g := RandGeneral(c.n, epBenchD, 13)
+			x := mat.NewDense(c.n, epBenchD, g.Data)
+			y := make([]float64, c.n)
+			for i := range y {
+				r := x.RawRowView(i)
+				y[i] = 1
+				if math.Sin(3*r[0])+r[1]-0.5*r[2]*r[3] < 0 {
+					y[i] = -1
+				}
+			}
+			xm := mat.DenseCopyOf(x.Slice(0, c.m, 0, epBenchD))
+			k := kernel.SE{Var: 4, Len2: epBenchD / 3.0, Jitter: 1e-4}
+			DGEMMRate()
+			var sweeps int
+			b.ResetTimer()
+			for b.Loop() {
+				f, err := ep.InferFITC(context.Background(), k, x, y, xm, nil, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sweeps = f.Sweeps
+			}
+			n, m := float64(c.n), float64(c.m)
+			ReportFLOPs(b, float64(sweeps)*2*n*m*m+2*n*m*epBenchD+n*m*m)
+			b.ReportMetric(float64(sweeps), "sweeps")
+		})
 	}
 }
