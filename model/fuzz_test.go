@@ -1,13 +1,19 @@
 package model
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/passgp-fast/passgp-fast/ep"
 )
 
 // tinyFile is a small valid model file (small seeds keep the fuzzer's
 // input minimisation fast).
-func tinyFile(t testing.TB, mode Mode) []byte {
+func tinyFile(t testing.TB, mode Mode) []byte { return tinyFileFITC(t, mode, false) }
+
+// tinyFileFITC is tinyFile, with a FITC posterior per classifier if fitc.
+func tinyFileFITC(t testing.TB, mode Mode, fitc bool) []byte {
 	rng := rand.New(rand.NewPCG(3, 4))
 	m := &Model{Mode: mode, Classes: []float64{-1, 1}, Options: []byte(`{}`)}
 	nb := 1
@@ -18,7 +24,16 @@ func tinyFile(t testing.TB, mode Mode) []byte {
 		m.Classes = []float64{2}
 	}
 	for range nb {
-		m.Binaries = append(m.Binaries, toyBinary(t, rng, kernels[nb], 3, 2))
+		b := toyBinary(t, rng, kernels[nb], 3, 2)
+		if fitc {
+			tr := toyBinary(t, rng, kernels[nb], 6, 2)
+			f, err := ep.InferFITC(context.Background(), b.Kernel, tr.X, tr.Y, b.X, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Sparse = f
+		}
+		m.Binaries = append(m.Binaries, b)
 	}
 	b, err := Encode(m)
 	if err != nil {
@@ -37,6 +52,9 @@ func FuzzLoad(f *testing.F) {
 		f.Add(good)
 		f.Add(good[headerSize : len(good)-sumSize])
 	}
+	fitc := tinyFileFITC(f, OneVsRest, true)
+	f.Add(fitc)
+	f.Add(fitc[headerSize : len(fitc)-sumSize])
 	good := tinyFile(f, Binary)
 	f.Add(good[:len(good)/3])
 	f.Add([]byte{})
