@@ -36,8 +36,9 @@ import (
 // triangular solve with N right-hand sides for diag(Σ): O(N M²). U takes
 // N·M floats; above fitcStoreBytes it is not stored but recomputed in
 // blocks of rows on every sweep (K_NM block and a solve with L: about
-// twice the flops), so memory stays O(M² + block·M + N). A test point x* gets mean u*ᵀβ and variance
-// k** − |u*|² + |L_P⁻¹ u*|² (FITC's predictive, Λ included).
+// twice the flops), so memory stays O(M² + block·M + N). A test point x*
+// gets mean u*ᵀβ and variance k** − |u*|² + |L_P⁻¹ u*|² (FITC's
+// predictive, the test point's own Λ included).
 
 // FITC is the EP posterior of a GP classifier under the FITC prior with
 // inducing inputs Xm (InferFITC). Its methods are safe for concurrent use.
