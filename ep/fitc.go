@@ -133,21 +133,16 @@ func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 		Sites: Sites{Tau: make([]float64, n), Nu: make([]float64, n)},
 		Mean:  make([]float64, n), Var: make([]float64, n)}
 
-	// K_MM = L Lᵀ, U = K_NM L⁻ᵀ, d = diag(K_NN) + jitter − |u_n|².
-	kmm := mat.NewDense(m, m, nil)
-	k.TrainTo(kmm, xm)
-	if !la.Cholesky(kmm.RawMatrix()) {
-		return nil, errors.New("ep: InferFITC: K_MM of the inducing inputs is not positive definite")
+	// K_MM = L Lᵀ, U = K_NM L⁻ᵀ, d = diag(K_NN) + jitter − |u_n|², in
+	// one pass over U's blocks (which also fills U when it is stored).
+	var err error
+	if f.lm, err = kmmFactor(k, xm); err != nil {
+		return nil, fmt.Errorf("ep: InferFITC: %w", err)
 	}
-	f.lm = kmm.RawMatrix().Data
-	u := &fitcU{k: k, x: x, xm: xm, lm: kmm.RawMatrix()}
+	u := &fitcU{k: k, x: x, xm: xm, lm: f.lmGeneral()}
 	buf := make([]float64, min(n, fitcBlock)*m)
 	if int64(n)*int64(m)*8 <= fitcStoreBytes {
 		u.full = mat.NewDense(n, m, nil)
-		for lo := 0; lo < n; lo += fitcBlock {
-			hi := min(n, lo+fitcBlock)
-			copy(u.full.RawMatrix().Data[lo*m:hi*m], u.compute(lo, hi, buf).Data)
-		}
 	}
 	dg := make([]float64, n)
 	k.DiagTo(dg, x)
@@ -157,7 +152,10 @@ func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 			return nil, err
 		}
 		hi := min(n, lo+fitcBlock)
-		b := u.block(lo, hi, buf)
+		b := u.compute(lo, hi, buf)
+		if u.full != nil {
+			copy(u.full.RawMatrix().Data[lo*m:hi*m], b.Data)
+		}
 		for i := lo; i < hi; i++ {
 			r := b.Data[(i-lo)*b.Stride : (i-lo)*b.Stride+m]
 			// Exact arithmetic gives d_n >= jitter; rounding can take a
@@ -211,11 +209,12 @@ func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 			return nil, fmt.Errorf("%w (sweep %d)", err, sweep)
 		}
 		f.Sweeps = sweep
-		f.LogZ = f.logZ(y, dg, w, flip)
 		if sweep >= o.minSweeps() && change <= tol {
+			f.LogZ = f.logZ(y, dg, w, flip)
 			return f, nil
 		}
 		if sweep >= o.maxSweeps() {
+			f.LogZ = f.logZ(y, dg, w, flip)
 			return f, fmt.Errorf("ep: InferFITC not converged after %d sweeps (largest relative site change %.3g)", sweep, change)
 		}
 	}
@@ -306,7 +305,6 @@ func (f *FITC) refresh(ctx context.Context, u *fitcU, dg []float64, w *fitcWork)
 // both from the last refresh (matrix determinant lemma and the Woodbury
 // form of Σ at the top of this file).
 func (f *FITC) logZ(y, dg []float64, w *fitcWork, flip float64) float64 {
-	lik := Posterior{Flip: flip}
 	m := f.m
 	var s float64
 	for i := range m {
@@ -320,7 +318,7 @@ func (f *FITC) logZ(y, dg []float64, w *fitcWork, flip float64) float64 {
 		tc := 1/v[i] - tau[i]
 		nc := f.Mean[i]/v[i] - nu[i]
 		mc, vc := nc/tc, 1/tc
-		s -= lik.logLik(y[i] * mc / math.Sqrt(1+vc))
+		s -= logLik(y[i]*mc/math.Sqrt(1+vc), flip)
 		s += v[i] * nu[i] * nu[i] / 2
 		s -= nc * (tau[i]/tc*nc - 2*nu[i]) * v[i] / 2
 		s -= math.Log1p(tau[i]/tc) / 2
@@ -340,12 +338,30 @@ func RestoreFITC(k kernel.Kernel, xm *mat.Dense, beta, factorP []float64) (*FITC
 	if m == 0 || len(beta) != m || len(factorP) != m*m {
 		return nil, fmt.Errorf("ep: RestoreFITC: %d inducing inputs, β of length %d, factor of length %d", m, len(beta), len(factorP))
 	}
+	lm, err := kmmFactor(k, xm)
+	if err != nil {
+		return nil, fmt.Errorf("ep: RestoreFITC: %w", err)
+	}
+	return &FITC{Kernel: k, Xm: xm, Beta: beta, FactorP: factorP, m: m, lm: lm}, nil
+}
+
+// kmmFactor returns the lower Cholesky factor of K_MM (k's training
+// covariance of the inducing inputs xm, jitter included), M×M row-major:
+// the one code that InferFITC and RestoreFITC share, so that a restored
+// predictor is bit for bit the trained one.
+func kmmFactor(k kernel.Kernel, xm *mat.Dense) ([]float64, error) {
+	m, _ := xm.Dims()
 	kmm := mat.NewDense(m, m, nil)
 	k.TrainTo(kmm, xm)
 	if !la.Cholesky(kmm.RawMatrix()) {
-		return nil, errors.New("ep: RestoreFITC: K_MM of the inducing inputs is not positive definite")
+		return nil, errors.New("K_MM of the inducing inputs is not positive definite")
 	}
-	return &FITC{Kernel: k, Xm: xm, Beta: beta, FactorP: factorP, m: m, lm: kmm.RawMatrix().Data}, nil
+	return kmm.RawMatrix().Data, nil
+}
+
+// lmGeneral returns K_MM's factor as a matrix.
+func (f *FITC) lmGeneral() blas64.General {
+	return blas64.General{Rows: f.m, Cols: f.m, Stride: f.m, Data: f.lm}
 }
 
 // CavityTo sets mean and variance (length N) to the cavity (leave-one-out)
@@ -367,21 +383,19 @@ func (f *FITC) CavityTo(mean, variance []float64) {
 // PredictTo sets the latent predictive mean and variance and, if prob is
 // not nil, the probability Φ(m/√(1+v)) of y = +1 at the rows of xs.
 func (f *FITC) PredictTo(mean, variance, prob []float64, xs *mat.Dense) {
-	ns, d := xs.Dims()
+	ns, _ := xs.Dims()
 	m := f.m
-	lm := blas64.General{Rows: m, Cols: m, Stride: m, Data: f.lm}
 	lp := blas64.General{Rows: m, Cols: m, Stride: m, Data: f.FactorP}
 	kss := make([]float64, ns)
 	f.Kernel.DiagTo(kss, xs)
 	rows := min(ns, fitcBlock)
 	us := make([]float64, rows*m)
 	zs := make([]float64, rows*m)
+	// u* = L⁻¹k*: the rows of U for the test points.
+	ut := &fitcU{k: f.Kernel, x: xs, xm: f.Xm, lm: f.lmGeneral()}
 	for lo := 0; lo < ns; lo += fitcBlock {
 		hi := min(ns, lo+fitcBlock)
-		ub := mat.NewDense(hi-lo, m, us[:(hi-lo)*m])
-		f.Kernel.CrossTo(ub, xs.Slice(lo, hi, 0, d).(*mat.Dense), f.Xm)
-		u := ub.RawMatrix()
-		la.SolveLowerTransRightTo(u, lm, u)
+		u := ut.compute(lo, hi, us)
 		z := blas64.General{Rows: hi - lo, Cols: m, Stride: m, Data: zs[:(hi-lo)*m]}
 		la.SolveLowerTransRightTo(z, lp, u)
 		blas64.Gemv(blas.NoTrans, 1, u, vec(f.Beta), 0, vec(mean[lo:hi]))

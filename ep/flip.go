@@ -55,16 +55,19 @@ func flipMoments(y, mc, vc, eps float64) (lZ, dlZ, d2lZ float64) {
 // logLik returns log Ẑ of the posterior's likelihood for z = y m/√(1+v):
 // LogPhi(z) for the probit likelihood (the code path of Flip = 0, bit for
 // bit), the robust one otherwise.
-func (p *Posterior) logLik(z float64) float64 {
-	if p.Flip == 0 {
+func (p *Posterior) logLik(z float64) float64 { return logLik(z, p.Flip) }
+
+// logLik is Posterior.logLik for the likelihood with flip probability eps.
+func logLik(z, eps float64) float64 {
+	if eps == 0 {
 		return LogPhi(z)
 	}
 	lp := LogPhi(z)
-	a := math.Log(p.Flip) - math.Log1p(-2*p.Flip) - lp
+	a := math.Log(eps) - math.Log1p(-2*eps) - lp
 	if a > 0 {
-		return math.Log(p.Flip) + math.Log1p(math.Exp(-a))
+		return math.Log(eps) + math.Log1p(math.Exp(-a))
 	}
-	return math.Log1p(-2*p.Flip) + lp + math.Log1p(math.Exp(a))
+	return math.Log1p(-2*eps) + lp + math.Log1p(math.Exp(a))
 }
 
 // siteUpdate returns the moment-matched site (τ̃, ν̃) of a label y for the
