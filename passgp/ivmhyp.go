@@ -82,43 +82,16 @@ func uninformativeSite(tau float64) bool { return !(tau > 0) || math.IsInf(tau, 
 // kernel found, which of its components sit at a bound, and the number of
 // evaluations.
 func ivmOptimize(ctx context.Context, k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool, lo, hi []float64, prior []ep.LogNormal, maxEvals int) (best kernel.Kernel, atBound []bool, evals int) {
-	th0 := k.Params()
-	np := len(th0)
-	lower, upper := make([]float64, np), make([]float64, np)
-	var free []int
-	for j := range th0 {
-		lower[j], upper[j] = ep.DefaultLower, ep.DefaultUpper
-		if lo != nil {
-			lower[j] = lo[j]
-		}
-		if hi != nil {
-			upper[j] = hi[j]
-		}
-		lower[j], upper[j] = math.Min(lower[j], th0[j]), math.Max(upper[j], th0[j])
-		if fixed == nil || !fixed[j] {
-			free = append(free, j)
-		}
-	}
+	box := newLogBox(k.Params(), fixed, lo, hi)
+	np, free := len(box.th0), box.free
 	if len(free) == 0 {
 		return k, make([]bool, np), 0
 	}
 	best, atBound = k, make([]bool, np)
 	bestF := math.Inf(1)
 	g, gp := make([]float64, np), make([]float64, np)
-	theta := func(u []float64) ([]float64, []bool) {
-		th, at := slices.Clone(th0), make([]bool, np)
-		for i, j := range free {
-			th[j] = math.Exp(u[i])
-			if th[j] <= lower[j] {
-				th[j], at[j] = lower[j], true
-			} else if th[j] >= upper[j] {
-				th[j], at[j] = upper[j], true
-			}
-		}
-		return th, at
-	}
 	fg := func(u, grad []float64) float64 {
-		th, at := theta(u)
+		th, at := box.theta(u)
 		kk := k.WithParams(th)
 		evals++
 		lz, ok := ivmSiteEvidence(kk, xa, tau, nu, g)
@@ -143,10 +116,7 @@ func ivmOptimize(ctx context.Context, k kernel.Kernel, xa *mat.Dense, tau, nu []
 		}
 		return -lz
 	}
-	u0 := make([]float64, len(free))
-	for i, j := range free {
-		u0[i] = math.Log(th0[j])
-	}
+	u0 := box.start()
 	var lastU, lastG []float64
 	var lastF float64
 	eval := func(u []float64) (float64, []float64) {

@@ -63,7 +63,8 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 }
 
 // fitcTheta maximises the FITC model's log Z_EP over log θ (the entries
-// not in c.Fixed, within c's bounds or ep's defaults) with Nelder-Mead,
+// not in c.Fixed, within c's bounds or ep's defaults: logBox) with
+// Nelder-Mead,
 // warm-starting every EP run from the best sites so far, in at most
 // DefaultFITCHypEvals runs, and returns the best posterior, f0 if none is
 // better. The gradient of the FITC evidence with respect to θ would need
@@ -72,33 +73,12 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 // 16).
 func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []float64, xm *mat.Dense, o *ep.Options) (*ep.FITC, error) {
 	best := f0
-	th0 := f0.Kernel.Params()
-	var free []int
-	for j := range th0 {
-		if c.Fixed == nil || !c.Fixed[j] {
-			free = append(free, j)
-		}
-	}
-	if len(free) == 0 {
+	box := newLogBox(f0.Kernel.Params(), c.Fixed, c.lower, c.upper)
+	if len(box.free) == 0 {
 		return f0, nil
 	}
-	lower, upper := c.lower, c.upper
-	u0 := make([]float64, len(free))
-	for i, j := range free {
-		u0[i] = math.Log(th0[j])
-	}
 	fn := func(u []float64) float64 {
-		th := slices.Clone(th0)
-		for i, j := range free {
-			lo, hi := ep.DefaultLower, ep.DefaultUpper
-			if lower != nil {
-				lo = lower[j]
-			}
-			if upper != nil {
-				hi = upper[j]
-			}
-			th[j] = min(max(math.Exp(u[i]), lo), hi)
-		}
+		th, _ := box.theta(u)
 		warm := best.Sites
 		f, err := ep.InferFITC(ctx, f0.Kernel.WithParams(th), x, y, xm, &warm, o)
 		if err != nil || math.IsNaN(f.LogZ) {
@@ -109,7 +89,7 @@ func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []fl
 		}
 		return -f.LogZ
 	}
-	_, _ = optimize.Minimize(optimize.Problem{Func: fn}, u0, &optimize.Settings{FuncEvaluations: DefaultFITCHypEvals,
+	_, _ = optimize.Minimize(optimize.Problem{Func: fn}, box.start(), &optimize.Settings{FuncEvaluations: DefaultFITCHypEvals,
 		Converger: &optimize.FunctionConverge{Absolute: 1e-3, Iterations: 20}, Recorder: ctxRecorder{ctx}}, &optimize.NelderMead{SimplexSize: 1})
 	if err := ctx.Err(); err != nil {
 		return nil, err
