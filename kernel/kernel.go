@@ -35,6 +35,15 @@ type Kernel interface {
 	// n×n matrix w, K the training covariance of x. It is the contraction
 	// that the gradient of log Z_EP needs, without forming each ∂K.
 	GradTraceTo(dst []float64, w, x *mat.Dense)
+	// CrossGradTraceTo sets dst[j] = Σ_ik W_ik ∂K_ik/∂log θ_j for an
+	// n1×n2 matrix w, K the noise-free cross-covariance K(x1, x2) of
+	// CrossTo (the jitter's entry is 0). With DiagGradTraceTo it is what
+	// the gradient of a sparse (FITC) model's evidence needs.
+	CrossGradTraceTo(dst []float64, w, x1, x2 *mat.Dense)
+	// DiagGradTraceTo sets dst[j] = Σ_i w_i ∂(k(x_i, x_i) + jitter)/∂log θ_j:
+	// the contraction for the training diagonal (TrainTo's, jitter
+	// included).
+	DiagGradTraceTo(dst, w []float64, x *mat.Dense)
 }
 
 // New returns the kernel called name ("se", "se+lin", "se+bias", "seard",
