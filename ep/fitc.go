@@ -63,8 +63,9 @@ type FITC struct {
 	lm []float64 // Cholesky factor of K_MM (jitter included), M×M lower
 }
 
-// fitcBlock is the number of training rows U is computed and used in.
-const fitcBlock = 4096
+// fitcBlock is the number of training rows U is computed and used in (a
+// variable so that tests can run several blocks on small problems).
+var fitcBlock = 4096
 
 // fitcStoreBytes bounds the N·M·8 bytes of a stored U (a variable so that
 // tests can take the recomputing path on small problems).
@@ -111,6 +112,25 @@ func (u *fitcU) compute(lo, hi int, buf []float64) blas64.General {
 // positive definite and for a cancelled ctx (checked before every sweep
 // and every block of rows).
 func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, xm *mat.Dense, warm *Sites, o *Options) (*FITC, error) {
+	return inferFITC(ctx, k, x, y, xm, warm, o, nil)
+}
+
+// InferFITCGrad is InferFITC that also returns the gradient of log Z_EP
+// with respect to log θ (FITC.GradientTo's formula, from the same U
+// blocks). A run that does not converge returns its last posterior, its
+// gradient and the error, as InferFITC does.
+func InferFITCGrad(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, xm *mat.Dense, warm *Sites, o *Options) (*FITC, []float64, error) {
+	grad := make([]float64, len(k.Params()))
+	f, err := inferFITC(ctx, k, x, y, xm, warm, o, grad)
+	if f == nil {
+		return nil, nil, err
+	}
+	return f, grad, err
+}
+
+// inferFITC is InferFITC, and sets grad (unless nil) to ∂ log Z_EP/∂log θ
+// at the returned sites.
+func inferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, xm *mat.Dense, warm *Sites, o *Options, grad []float64) (*FITC, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
@@ -209,12 +229,16 @@ func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 			return nil, fmt.Errorf("%w (sweep %d)", err, sweep)
 		}
 		f.Sweeps = sweep
-		if sweep >= o.minSweeps() && change <= tol {
+		if done := sweep >= o.minSweeps() && change <= tol; done || sweep >= o.maxSweeps() {
 			f.LogZ = f.logZ(y, dg, w, flip)
-			return f, nil
-		}
-		if sweep >= o.maxSweeps() {
-			f.LogZ = f.logZ(y, dg, w, flip)
+			if grad != nil {
+				if err := f.gradientTo(ctx, grad, u, dg, w); err != nil {
+					return nil, err
+				}
+			}
+			if done {
+				return f, nil
+			}
 			return f, fmt.Errorf("ep: InferFITC not converged after %d sweeps (largest relative site change %.3g)", sweep, change)
 		}
 	}
