@@ -31,6 +31,8 @@
 // prior (Snelson & Ghahramani 2006; Naish-Guzman & Holden 2008) with M
 // inducing inputs, at O(N M²) per sweep: the sparse pass that lets
 // the points outside an active set shape the posterior (docs/passgp.md).
+// InferFITCGrad also returns the gradient of that model's log Z_EP in
+// log θ, at the same cost order.
 //
 // Numerical workspaces of the order n² come from a pool, so repeated Infer
 // calls at similar sizes (hyperparameter optimisation, PASS-GP batches)

@@ -12,6 +12,8 @@
 // (TrainTo) carries the jitter t3 on its diagonal, cross-covariances
 // (CrossTo) and test diagonals (DiagTo) never do. Hyperparameters θ are
 // positive and are optimised in log space; GradTo and GradTraceTo give
-// derivatives with respect to log θ_j. The Gram blocks are computed by the
+// derivatives with respect to log θ_j, and CrossGradTraceTo and
+// DiagGradTraceTo their contractions for cross-covariances and training
+// diagonals (the FITC evidence gradient). The Gram blocks are computed by the
 // SIMD kernels of package la.
 package kernel
