@@ -94,8 +94,8 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 			"fPASS-GP: N_init = M, N_sub = %d (about 1000 points per batch; the paper does not state N_sub for IJCNN), N_pass = 4, "+
 			"p_exc = 0.02. IVM selects M points greedily from all training points. Training uses both cores; the time axis is training "+
 			"time (prediction of the %d test points is listed separately). The + FITC rows take each untagged row's classifier and add a final "+
-			"EP pass over all training points with its active set as FITC inducing inputs (passgp.TrainFITC, `train --fitc`; docs/passgp.md, "+
-			"session 16); their training time is the selection's plus the pass's. The paper gives IJCNN results only as a figure (mean errors "+
+			"EP pass over all training points with its active set as FITC inducing inputs, at the same fixed theta (passgp.TrainFITC with "+
+			"FixedTheta, `train --fitc --fixed-theta`; docs/passgp.md, session 16); their training time is the selection's plus the pass's. The paper gives IJCNN results only as a figure (mean errors "+
 			"of roughly 2-4%% over this range of M, fPASS-GP slightly below RSVM and IVM), so there is no paper column. For scale: "+
 			"always predicting the majority class gives %.2f%% test error. %s", thetaNote, sub, te.N(), majorityErr(te.Y), env.repsNote())
 		var t Table
@@ -224,7 +224,10 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 			if name == "" {
 				continue
 			}
-			rf, err := passgp.TrainFITC(ctx, r.Model, tr.X, tr.Y, &passgp.Options{Threads: cfg.Threads})
+			// The paper's protocol fixes θ on IJCNN: the pass keeps the
+			// selection's (TrainFITC would otherwise choose θ by the FITC
+			// evidence, as train --fitc does; docs/passgp.md, session 17).
+			rf, err := passgp.TrainFITC(ctx, r.Model, tr.X, tr.Y, &passgp.Options{Threads: cfg.Threads, FixedTheta: true})
 			if err != nil {
 				if ctx.Err() != nil {
 					render("")
