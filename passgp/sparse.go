@@ -65,14 +65,17 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 // fitcTheta maximises the FITC model's log Z_EP over log θ (the entries
 // not in c.Fixed, within c's bounds or ep's defaults: logBox) in at most
 // DefaultFITCHypEvals EP runs, each warm-started from the best sites so
-// far, and returns the best posterior, f0 if none is better. The first
-// half of the runs is Nelder-Mead with a simplex of size 1 in log θ, the
-// rest L-BFGS on the evidence gradient (ep.InferFITCGrad; zero beyond a
-// bound, as in ep.Optimize) from the best θ so far. The θ an active set
-// method hands over can be degenerate (IVM's signal variance at 1e-7 on
-// IJCNN), where the gradient is flat and L-BFGS alone does not move
-// (validation error 10.0%, the majority rate); Nelder-Mead alone stops
-// short of the optimum (docs/passgp.md, session 17). A run that does not
+// far, and returns the best posterior, f0 if none is better. The search
+// starts from f0's θ or from StartKernel's values for the free entries,
+// whichever has the larger evidence; the first half of the runs is
+// Nelder-Mead with a simplex of size 1 in log θ, the rest L-BFGS on the
+// evidence gradient (ep.InferFITCGrad; zero beyond a bound, as in
+// ep.Optimize) from the best θ so far. The θ an active set method hands
+// over can be degenerate (IVM's signal variance at 1e-7 on IJCNN, a random
+// set's length scale at 1e5), where the gradient is flat: L-BFGS alone
+// does not move (validation error 10.0%, the majority rate), Nelder-Mead
+// alone stops short of the optimum and does not leave a plateau
+// (docs/passgp.md, session 17). A run that does not
 // converge counts as a failed step. On IJCNN the evidence ranks θ as the
 // held-out error does (session 16).
 func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []float64, xm *mat.Dense, o *ep.Options) (*ep.FITC, error) {
@@ -110,6 +113,24 @@ func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []fl
 		return f0, nil
 	}
 	nm := DefaultFITCHypEvals / 2
+	// A second start: train's start values for the free entries. The
+	// search begins at whichever of the two has the larger evidence.
+	_, d := x.Dims()
+	if k, ok := StartKernel(f0.Kernel.Name(), d); ok {
+		th := f0.Kernel.Params()
+		st := k.Params()
+		for _, j := range box.free {
+			th[j] = math.Min(math.Max(st[j], box.lower[j]), box.upper[j])
+		}
+		if !slices.Equal(th, f0.Kernel.Params()) {
+			nm--
+			f, err := ep.InferFITC(ctx, f0.Kernel.WithParams(th), x, y, xm, nil, o)
+			if err == nil && f.LogZ > best.LogZ {
+				best = f
+			}
+		}
+	}
+	box = newLogBox(best.Kernel.Params(), c.Fixed, c.lower, c.upper)
 	_, _ = optimize.Minimize(optimize.Problem{Func: func(u []float64) float64 { return eval(box, u, nil) }}, box.start(),
 		&optimize.Settings{FuncEvaluations: nm, Converger: &optimize.FunctionConverge{Absolute: 1e-3, Iterations: 20},
 			Recorder: ctxRecorder{ctx}}, &optimize.NelderMead{SimplexSize: 1})
