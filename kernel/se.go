@@ -62,30 +62,16 @@ func (k SE) GradTo(dst, x *mat.Dense, j int) {
 
 func (k SE) GradTraceTo(dst []float64, w, x *mat.Dense) {
 	checkSquare(w, x)
-	n, _ := x.Dims()
-	if n == 0 {
-		clear(dst[:3])
-		return
-	}
 	// One pass over the squared distances gives both SE derivatives:
 	// ∂K/∂log t1 = t1 e, ∂K/∂log t2 = t1 e c D, e = exp(-c D), c = 1/(2 t2).
-	tmp := mat.NewDense(n, n, nil)
-	raw, rw := tmp.RawMatrix(), w.RawMatrix()
-	la.SqDistTo(raw, x.RawMatrix(), x.RawMatrix())
 	c := 1 / (2 * k.Len2)
-	var s0, s1 float64
-	for i := 0; i < n; i++ {
-		di := raw.Data[i*raw.Stride : i*raw.Stride+n]
-		wi := rw.Data[i*rw.Stride : i*rw.Stride+n]
-		for j, d := range di {
-			we := wi[j] * math.Exp(-c*d)
-			s0 += we
-			s1 += we * d
-		}
-	}
+	s0, s1 := seCrossTrace(w, x, x, c)
 	dst[0] = k.Var * s0
 	dst[1] = k.Var * c * s1
-	dst[2] = k.Jitter * traceDiag(w)
+	dst[2] = 0
+	if n, _ := x.Dims(); n > 0 {
+		dst[2] = k.Jitter * traceDiag(w)
+	}
 }
 
 // seLenGradTo sets dst = Var·exp(-D/(2 len2)) ∘ D/(2 len2).
