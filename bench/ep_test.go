@@ -204,18 +204,7 @@ func BenchmarkEPInfer(b *testing.B) {
 func BenchmarkFITC(b *testing.B) {
 	for _, c := range []struct{ n, m int }{{10000, 100}, {10000, 500}, {50000, 500}} {
 		b.Run("n="+itoa(c.n)+"/m="+itoa(c.m), func(b *testing.B) {
-			g := RandGeneral(c.n, epBenchD, 13)
-			x := mat.NewDense(c.n, epBenchD, g.Data)
-			y := make([]float64, c.n)
-			for i := range y {
-				r := x.RawRowView(i)
-				y[i] = 1
-				if math.Sin(3*r[0])+r[1]-0.5*r[2]*r[3] < 0 {
-					y[i] = -1
-				}
-			}
-			xm := mat.DenseCopyOf(x.Slice(0, c.m, 0, epBenchD))
-			k := kernel.SE{Var: 4, Len2: epBenchD / 3.0, Jitter: 1e-4}
+			x, y, xm, k := fitcBenchData(c.n, c.m)
 			DGEMMRate()
 			var sweeps int
 			b.ResetTimer()
@@ -231,4 +220,46 @@ func BenchmarkFITC(b *testing.B) {
 			b.ReportMetric(float64(sweeps), "sweeps")
 		})
 	}
+}
+
+// BenchmarkFITCGrad is BenchmarkFITC with the evidence gradient
+// (ep.InferFITCGrad, each evaluation of train --fitc's θ search): the
+// gradient adds about 6nm² (two passes over U: triangular solves with L_P
+// and L, Uᵀ diag(e) U) + 2nmd (the cross contraction's distances) + 3m³.
+func BenchmarkFITCGrad(b *testing.B) {
+	for _, c := range []struct{ n, m int }{{10000, 100}, {10000, 500}, {50000, 500}} {
+		b.Run("n="+itoa(c.n)+"/m="+itoa(c.m), func(b *testing.B) {
+			x, y, xm, k := fitcBenchData(c.n, c.m)
+			DGEMMRate()
+			var sweeps int
+			b.ResetTimer()
+			for b.Loop() {
+				f, _, err := ep.InferFITCGrad(context.Background(), k, x, y, xm, nil, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sweeps = f.Sweeps
+			}
+			n, m, d := float64(c.n), float64(c.m), float64(epBenchD)
+			ReportFLOPs(b, float64(sweeps)*2*n*m*m+2*n*m*d+n*m*m+6*n*m*m+2*n*m*d+3*m*m*m)
+			b.ReportMetric(float64(sweeps), "sweeps")
+		})
+	}
+}
+
+// fitcBenchData returns n seeded inputs with a nonlinear boundary, their
+// labels, the first m rows as inducing inputs and an SE kernel.
+func fitcBenchData(n, m int) (x *mat.Dense, y []float64, xm *mat.Dense, k kernel.Kernel) {
+	g := RandGeneral(n, epBenchD, 13)
+	x = mat.NewDense(n, epBenchD, g.Data)
+	y = make([]float64, n)
+	for i := range y {
+		r := x.RawRowView(i)
+		y[i] = 1
+		if math.Sin(3*r[0])+r[1]-0.5*r[2]*r[3] < 0 {
+			y[i] = -1
+		}
+	}
+	xm = mat.DenseCopyOf(x.Slice(0, m, 0, epBenchD))
+	return x, y, xm, kernel.SE{Var: 4, Len2: epBenchD / 3.0, Jitter: 1e-4}
 }
