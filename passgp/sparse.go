@@ -75,9 +75,9 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 // set's length scale at 1e5), where the gradient is flat: L-BFGS alone
 // does not move (validation error 10.0%, the majority rate), Nelder-Mead
 // alone stops short of the optimum and does not leave a plateau
-// (docs/passgp.md, session 17). A run that does not
-// converge counts as a failed step. On IJCNN the evidence ranks θ as the
-// held-out error does (session 16).
+// (docs/passgp.md, session 17). A run that does not converge counts as a
+// failed step. On IJCNN the evidence ranks θ as the held-out error does
+// (session 16).
 func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []float64, xm *mat.Dense, o *ep.Options) (*ep.FITC, error) {
 	best := f0
 	// eval runs EP at the free log-values u of box (with the gradient
@@ -112,7 +112,8 @@ func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []fl
 	if len(box.free) == 0 {
 		return f0, nil
 	}
-	nm := DefaultFITCHypEvals / 2
+	// EP runs of the two phases (Nelder-Mead's pays for the second start).
+	nm, lb := DefaultFITCHypEvals/2, DefaultFITCHypEvals-DefaultFITCHypEvals/2
 	// A second start: train's start values for the free entries. The
 	// search begins at whichever of the two has the larger evidence.
 	_, d := x.Dims()
@@ -151,7 +152,7 @@ func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []fl
 	_, _ = optimize.Minimize(optimize.Problem{
 		Func: func(u []float64) float64 { f, _ := fg(u); return f },
 		Grad: func(grad, u []float64) { _, g := fg(u); copy(grad, g) },
-	}, box.start(), &optimize.Settings{FuncEvaluations: DefaultFITCHypEvals - nm, GradientThreshold: 1e-4,
+	}, box.start(), &optimize.Settings{FuncEvaluations: lb, GradientThreshold: 1e-4,
 		Converger: &optimize.FunctionConverge{Absolute: 1e-3, Iterations: 5}, Recorder: ctxRecorder{ctx}}, &optimize.LBFGS{})
 	if err := ctx.Err(); err != nil {
 		return nil, err
