@@ -116,9 +116,11 @@ func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 }
 
 // InferFITCGrad is InferFITC that also returns the gradient of log Z_EP
-// with respect to log θ (FITC.GradientTo's formula, from the same U
-// blocks). A run that does not converge returns its last posterior, its
-// gradient and the error, as InferFITC does.
+// with respect to log θ: the fixed-point formula of ep/fitcgrad.go, from
+// the same U blocks at O(N M²) more. It is exact at the EP fixed point
+// while no site of the flip likelihood is clipped (as Posterior.GradientTo).
+// A run that does not converge returns its last posterior, its gradient
+// and the error, as InferFITC does.
 func InferFITCGrad(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, xm *mat.Dense, warm *Sites, o *Options) (*FITC, []float64, error) {
 	grad := make([]float64, len(k.Params()))
 	f, err := inferFITC(ctx, k, x, y, xm, warm, o, grad)
