@@ -113,8 +113,13 @@ func TestTrainWarnsUselessClassifier(t *testing.T) {
 	// Without --quiet (fast's last flag), which hides warnings too.
 	a := append([]string{"train", "--data", data, "--model", m}, fast[:len(fast)-1]...)
 	code, _, e := runCLI(t, append(a, "--theta", "4,1e-8,0.01", "--p-inc", "0.4")...)
-	if code != 0 || !strings.Contains(e, "no better than always predicting the larger class") {
+	if code != 0 || !strings.Contains(e, "no better than always predicting the larger class") || !strings.Contains(e, "--fitc lets") {
 		t.Errorf("exit %d, stderr %q", code, e)
+	}
+	// With --fitc (θ held, so that it stays useless) the hint is not given.
+	code, _, e = runCLI(t, append(a, "--theta", "4,1e-8,0.01", "--p-inc", "0.4", "--fixed-theta", "--fitc")...)
+	if code != 0 || !strings.Contains(e, "no better than always predicting the larger class") || strings.Contains(e, "--fitc lets") {
+		t.Errorf("--fitc: exit %d, stderr %q", code, e)
 	}
 	if code, _, e := runCLI(t, append([]string{"train", "--data", f.bin, "--model", m}, fast[:len(fast)-1]...)...); code != 0 || strings.Contains(e, "no better than") {
 		t.Errorf("a working classifier: exit %d, stderr %q", code, e)
