@@ -744,7 +744,8 @@ func trainWarnings(res *passgp.Result) []string {
 		s := fmt.Sprintf("on held-out predictions of its training points it errs %.2f%%, no better than always predicting the larger class (%.2f%%): its selection or hyperparameters failed (docs/passgp.md, \"Noise-robust selection\")",
 			100*res.HeldOutError, 100*res.MajorityRate)
 		if res.Model.Sparse == nil {
-			// What fixed IJCNN at --m 100 (10.0% -> 3.1% on its test set).
+			// What fixed fpassgp on IJCNN at --m 100: 9.50% (the majority
+			// rate) -> 3.06% on its test set (docs/passgp.md, session 17).
 			s += "; with a small active set, --fitc lets every training point shape the posterior (docs/passgp.md, \"Session 16\")"
 		}
 		w = append(w, s)
