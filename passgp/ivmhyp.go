@@ -116,26 +116,7 @@ func ivmOptimize(ctx context.Context, k kernel.Kernel, xa *mat.Dense, tau, nu []
 		}
 		return -lz
 	}
-	u0 := box.start()
-	var lastU, lastG []float64
-	var lastF float64
-	eval := func(u []float64) (float64, []float64) {
-		if lastU != nil && slices.Equal(u, lastU) {
-			return lastF, lastG
-		}
-		gr := make([]float64, len(u))
-		f := fg(u, gr)
-		lastU, lastF, lastG = slices.Clone(u), f, gr
-		return f, gr
-	}
-	p := optimize.Problem{
-		Func: func(u []float64) float64 { f, _ := eval(u); return f },
-		Grad: func(grad, u []float64) { _, gr := eval(u); copy(grad, gr) },
-	}
-	// A failed line search still leaves the best point evaluated so far.
-	_, _ = optimize.Minimize(p, u0, &optimize.Settings{FuncEvaluations: maxEvals, GradientThreshold: 1e-6,
-		Converger: &optimize.FunctionConverge{Absolute: 1e-6, Iterations: 5},
-		Recorder:  ctxRecorder{ctx}}, &optimize.LBFGS{})
+	lbfgs(ctx, fg, box.start(), maxEvals, 1e-6, 1e-6)
 	return best, atBound, evals
 }
 

@@ -139,21 +139,7 @@ func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []fl
 		return nil, err
 	}
 	box = newLogBox(best.Kernel.Params(), c.Fixed, c.lower, c.upper)
-	var lastU, lastG []float64
-	var lastF float64
-	fg := func(u []float64) (float64, []float64) {
-		if lastU == nil || !slices.Equal(u, lastU) {
-			lastU, lastG = slices.Clone(u), make([]float64, len(u))
-			lastF = eval(box, u, lastG)
-		}
-		return lastF, lastG
-	}
-	// A failed line search still leaves the best point evaluated so far.
-	_, _ = optimize.Minimize(optimize.Problem{
-		Func: func(u []float64) float64 { f, _ := fg(u); return f },
-		Grad: func(grad, u []float64) { _, g := fg(u); copy(grad, g) },
-	}, box.start(), &optimize.Settings{FuncEvaluations: lb, GradientThreshold: 1e-4,
-		Converger: &optimize.FunctionConverge{Absolute: 1e-3, Iterations: 5}, Recorder: ctxRecorder{ctx}}, &optimize.LBFGS{})
+	lbfgs(ctx, func(u, grad []float64) float64 { return eval(box, u, grad) }, box.start(), lb, 1e-4, 1e-3)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
