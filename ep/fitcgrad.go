@@ -84,8 +84,9 @@ func (f *FITC) gradientTo(ctx context.Context, dst []float64, u *fitcU, dg []flo
 			h.Data[i*h.Stride+j] += v
 		}
 	}
+	ltri := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: m, Stride: m, Data: f.lm}
 	la.SolveLowerTransTo(h, lm, h)
-	blas64.Trsm(blas.Right, blas.NoTrans, 1, blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: m, Stride: m, Data: f.lm}, h)
+	blas64.Trsm(blas.Right, blas.NoTrans, 1, ltri, h)
 	for i := range m {
 		for j := range m {
 			h.Data[i*h.Stride+j] -= ua[i] * ua[j] / 2
@@ -98,7 +99,6 @@ func (f *FITC) gradientTo(ctx context.Context, dst []float64, u *fitcU, dg []flo
 	addTo(dst, tmp)
 
 	// Pass 2: C_NM = α aᵀ − (T U P⁻¹ + 2 diag(e) U) L⁻¹, block by block.
-	ltri := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: m, Stride: m, Data: f.lm}
 	ptri := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: m, Stride: m, Data: f.FactorP}
 	_, d := u.x.Dims()
 	for lo := 0; lo < n; lo += fitcBlock {
