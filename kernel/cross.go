@@ -14,6 +14,15 @@ import (
 // training diagonal only, so it has no cross derivative, and ∂/∂log θ_j of
 // an entry proportional to θ_j is the entry itself.
 
+// addJitterTrace adds the jitter's contraction jitter·Σ_i W_ii to dst[j]:
+// what GradTraceTo (the training covariance) has beyond CrossGradTraceTo
+// on x1 = x2, for the kernels whose GradTraceTo is that sum.
+func addJitterTrace(dst []float64, j int, jitter float64, w *mat.Dense) {
+	if r, _ := w.Dims(); r > 0 {
+		dst[j] += jitter * traceDiag(w)
+	}
+}
+
 // checkCrossW panics unless w is n1×n2 for x1 (n1×d) and x2 (n2×d).
 func checkCrossW(w, x1, x2 *mat.Dense) (n1, n2 int) {
 	checkCross(w, x1, x2)

@@ -71,15 +71,8 @@ func (k Poly) GradTo(dst, x *mat.Dense, j int) {
 
 func (k Poly) GradTraceTo(dst []float64, w, x *mat.Dense) {
 	checkSquare(w, x)
-	n, _ := x.Dims()
-	if n == 0 {
-		clear(dst[:2])
-		return
-	}
-	tmp := mat.NewDense(n, n, nil)
-	k.CrossTo(tmp, x, x)
-	dst[0] = dotElem(w, tmp)
-	dst[1] = k.Jitter * traceDiag(w)
+	k.CrossGradTraceTo(dst, w, x, x)
+	addJitterTrace(dst, 1, k.Jitter, w)
 }
 
 func (k Poly) degree() int {

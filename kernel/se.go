@@ -62,16 +62,8 @@ func (k SE) GradTo(dst, x *mat.Dense, j int) {
 
 func (k SE) GradTraceTo(dst []float64, w, x *mat.Dense) {
 	checkSquare(w, x)
-	// One pass over the squared distances gives both SE derivatives:
-	// ∂K/∂log t1 = t1 e, ∂K/∂log t2 = t1 e c D, e = exp(-c D), c = 1/(2 t2).
-	c := 1 / (2 * k.Len2)
-	s0, s1 := seCrossTrace(w, x, x, c)
-	dst[0] = k.Var * s0
-	dst[1] = k.Var * c * s1
-	dst[2] = 0
-	if n, _ := x.Dims(); n > 0 {
-		dst[2] = k.Jitter * traceDiag(w)
-	}
+	k.CrossGradTraceTo(dst, w, x, x)
+	addJitterTrace(dst, 2, k.Jitter, w)
 }
 
 // seLenGradTo sets dst = Var·exp(-D/(2 len2)) ∘ D/(2 len2).

@@ -51,12 +51,9 @@ func (k SEBias) GradTo(dst, x *mat.Dense, j int) {
 
 // GradTraceTo: the SE contractions, and t4 Σ_ik W_ik for the bias.
 func (k SEBias) GradTraceTo(dst []float64, w, x *mat.Dense) {
-	k.SE.GradTraceTo(dst[:3], w, x)
-	if n, _ := x.Dims(); n == 0 {
-		dst[3] = 0
-		return
-	}
-	dst[3] = k.Bias * mat.Sum(w)
+	checkSquare(w, x)
+	k.CrossGradTraceTo(dst, w, x, x)
+	addJitterTrace(dst, 2, k.Jitter, w)
 }
 
 // addConst adds c to every entry of dst.

@@ -51,15 +51,9 @@ func (k SELin) GradTo(dst, x *mat.Dense, j int) {
 }
 
 func (k SELin) GradTraceTo(dst []float64, w, x *mat.Dense) {
-	k.SE.GradTraceTo(dst[:3], w, x)
-	n, _ := x.Dims()
-	if n == 0 {
-		dst[3] = 0
-		return
-	}
-	tmp := mat.NewDense(n, n, nil)
-	addLinear(tmp, x, x, k.Lin)
-	dst[3] = dotElem(w, tmp)
+	checkSquare(w, x)
+	k.CrossGradTraceTo(dst, w, x, x)
+	addJitterTrace(dst, 2, k.Jitter, w)
 }
 
 // addLinear adds c·x1 x2ᵀ to dst.
