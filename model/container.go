@@ -26,9 +26,10 @@ const (
 	// Version is the format version this package writes and the newest it
 	// reads. Version 2 added the calibration, version 3 the noise counts
 	// of the training history, version 4 the calibration's label-noise
-	// share, version 5 the FITC posterior of passgp.Options.FITC
-	// (docs/model-format.md); older files load without them.
-	Version    = 5
+	// share, version 5 the FITC posterior of passgp.Options.FITC, version
+	// 6 the calibration's class balance (docs/model-format.md); older
+	// files load without them.
+	Version    = 6
 	headerSize = 24
 	sumSize    = sha256.Size
 )

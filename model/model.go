@@ -71,14 +71,33 @@ func (m *Model) RawTo(dst, x *mat.Dense) {
 // LatentTo sets dst[i][k] (n×len(Binaries)) to z = m/√(1+v) of binary
 // classifier k at row i of x: q(y=+1|x_i) = Φ(z) (paper eq. 4).
 func (m *Model) LatentTo(dst, x *mat.Dense) {
+	m.LatentShareTo(dst, nil, x)
+}
+
+// LatentShareTo is LatentTo that also sets rho[i][k] (when rho is not
+// nil; same shape) to the share of classifier k's prior variance that its
+// posterior leaves at row i of x (passgp.Binary.LatentShareTo): what the
+// calibration needs besides z to fall back to the class balance far from
+// the training data (ProbFromLatent).
+func (m *Model) LatentShareTo(dst, rho, x *mat.Dense) {
 	n, _ := x.Dims()
 	if r, c := dst.Dims(); r != n || c != len(m.Binaries) {
-		panic("model: LatentTo: destination has the wrong shape")
+		panic("model: LatentShareTo: destination has the wrong shape")
+	}
+	var share []float64
+	if rho != nil {
+		if r, c := rho.Dims(); r != n || c != len(m.Binaries) {
+			panic("model: LatentShareTo: rho has the wrong shape")
+		}
+		share = make([]float64, n)
 	}
 	z := make([]float64, n)
 	for k, b := range m.Binaries {
-		b.LatentTo(z, x)
+		b.LatentShareTo(z, share, x)
 		dst.SetCol(k, z)
+		if rho != nil {
+			rho.SetCol(k, share)
+		}
 	}
 }
 
@@ -110,9 +129,10 @@ func (m *Model) RawProbFromLatent(dst, z *mat.Dense) {
 }
 
 // DecideFromLatent sets dst[i] to the index (into Outputs) of the class of
-// largest probability for row i of the latents z: the calibrated
-// probability when the model has a Calibration, else RawDecideFromLatent's.
-func (m *Model) DecideFromLatent(dst []int, z *mat.Dense) {
+// largest probability for row i of the latents z and prior-variance shares
+// rho (from LatentShareTo; nil: 0): the calibrated probability when the
+// model has a Calibration, else RawDecideFromLatent's.
+func (m *Model) DecideFromLatent(dst []int, z, rho *mat.Dense) {
 	c := m.Calibration
 	if c == nil {
 		m.RawDecideFromLatent(dst, z)
@@ -120,7 +140,11 @@ func (m *Model) DecideFromLatent(dst []int, z *mat.Dense) {
 	}
 	n, _ := z.Dims()
 	for i := 0; i < n; i++ {
-		d := c.Decide(z.RawRowView(i))
+		var r []float64
+		if rho != nil {
+			r = rho.RawRowView(i)
+		}
+		d := c.Decide(z.RawRowView(i), r)
 		if m.Mode == PositiveVsRest {
 			d = 1 - d // outputs are [positive, rest]
 		}
@@ -154,25 +178,27 @@ func (m *Model) RawDecideFromLatent(dst []int, z *mat.Dense) {
 }
 
 // ProbTo sets row i of dst (n×len(Outputs())) to the class probabilities of
-// row i of x: ProbFromLatent applied to LatentTo (calibrated when the
-// model has a Calibration).
+// row i of x: ProbFromLatent applied to LatentShareTo (calibrated when
+// the model has a Calibration).
 func (m *Model) ProbTo(dst, x *mat.Dense) {
 	n, _ := x.Dims()
 	z := mat.NewDense(n, len(m.Binaries), nil)
-	m.LatentTo(z, x)
-	m.ProbFromLatent(dst, z)
+	rho := mat.NewDense(n, len(m.Binaries), nil)
+	m.LatentShareTo(z, rho, x)
+	m.ProbFromLatent(dst, z, rho)
 }
 
-// ProbFromLatent sets dst to the class probabilities of the latents z
-// (from LatentTo): the calibrated ones when the model has a Calibration,
-// else RawProbFromLatent's.
-func (m *Model) ProbFromLatent(dst, z *mat.Dense) {
+// ProbFromLatent sets dst to the class probabilities of the latents z and
+// prior-variance shares rho (from LatentShareTo; nil: 0, the map near the
+// training data): the calibrated ones when the model has a Calibration,
+// else RawProbFromLatent's (which use z alone).
+func (m *Model) ProbFromLatent(dst, z, rho *mat.Dense) {
 	c := m.Calibration
 	if c == nil {
 		m.RawProbFromLatent(dst, z)
 		return
 	}
-	c.ProbTo(dst, z)
+	c.ProbTo(dst, z, rho)
 	if m.Mode == PositiveVsRest {
 		// Calibration gives [p(−), p(+)]; the outputs are [positive, rest].
 		n, _ := dst.Dims()

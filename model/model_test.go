@@ -525,7 +525,7 @@ func TestLatentDecisionAndProb(t *testing.T) {
 	ovr := &Model{Mode: OneVsRest, Classes: []float64{0, 1, 2}, Binaries: make([]*passgp.Binary, 3)}
 	z := mat.NewDense(2, 3, []float64{9, 12, 3, -1, -2, -0.5})
 	dec := make([]int, 2)
-	ovr.DecideFromLatent(dec, z)
+	ovr.DecideFromLatent(dec, z, nil)
 	if dec[0] != 1 || dec[1] != 2 {
 		t.Errorf("one-vs-rest decisions %v, want [1 2]", dec)
 	}
@@ -537,12 +537,12 @@ func TestLatentDecisionAndProb(t *testing.T) {
 		m := &Model{Mode: tc.mode, Classes: tc.classes, Binaries: make([]*passgp.Binary, 1)}
 		zb := mat.NewDense(3, 1, []float64{10, -0.2, 0})
 		prob := mat.NewDense(3, 2, nil)
-		m.ProbFromLatent(prob, zb)
+		m.ProbFromLatent(prob, zb, nil)
 		if p := prob.At(0, tc.neg); !(p > 7e-24 && p < 8e-24) {
 			t.Errorf("%v: Φ(-10) = %v, want 7.6e-24 (not 1 - Φ(10) = 0)", tc.mode, p)
 		}
 		d := make([]int, 3)
-		m.DecideFromLatent(d, zb)
+		m.DecideFromLatent(d, zb, nil)
 		if d[0] != tc.pos || d[1] != tc.neg || d[2] != tc.neg {
 			t.Errorf("%v: decisions %v", tc.mode, d)
 		}

@@ -108,7 +108,9 @@ type record struct {
 // Eps (float64 in [0, 1), after the noise counts, only if k > 0), version
 // 5 per classifier a uint64 kind of sparse posterior, 0 (none) or 1 (FITC:
 // β, |A| float64, then the lower Cholesky factor of P, |A|² float64
-// row-major):
+// row-major), version 6 the calibration's class balance (only if k > 0:
+// uint64 count, 0 or k, then the shares, each in [0, 1], summing to one
+// when k > 1):
 //
 //	k           uint64 number of biases: 0 (none), 1 for a Binary or
 //	            PositiveVsRest model, the number of classifiers otherwise
@@ -178,6 +180,10 @@ func encodeRecordVersion(r *record, version uint32) []byte {
 			e.floats(c.Beta)
 			e.floats(c.FactorP)
 		}
+	}
+	if version >= 6 && r.Calibration != nil {
+		e.u64(uint64(len(r.Calibration.Balance)))
+		e.floats(r.Calibration.Balance)
 	}
 	return e.b
 }
@@ -337,10 +343,47 @@ func decodeRecord(b []byte, version uint32) (*record, error) {
 			}
 		}
 	}
+	if version >= 6 && r.Calibration != nil {
+		if err := decodeBalance(d, r.Calibration); err != nil {
+			return nil, err
+		}
+	}
 	if d.remaining() != 0 {
 		return nil, fmt.Errorf("%w: %d unexpected bytes at the end", ErrPayload, d.remaining())
 	}
 	return r, nil
+}
+
+// decodeBalance reads and checks the class balance of a calibration
+// (format version 6): none, or one share per bias, each in [0, 1], summing
+// to one for more than one.
+func decodeBalance(d *dec, c *passgp.Calibration) error {
+	n := d.u64()
+	if d.err != nil {
+		return d.err
+	}
+	if n == 0 {
+		return nil
+	}
+	if n != uint64(len(c.B)) {
+		return fmt.Errorf("%w: calibration balance of %d classes for %d biases", ErrPayload, n, len(c.B))
+	}
+	bal := d.floats(int(n))
+	if d.err != nil {
+		return d.err
+	}
+	sum := 0.0
+	for _, v := range bal {
+		if !(v >= 0 && v <= 1) {
+			return fmt.Errorf("%w: calibration balance %v: want shares in [0, 1]", ErrPayload, bal)
+		}
+		sum += v
+	}
+	if n > 1 && math.Abs(sum-1) > 1e-9 {
+		return fmt.Errorf("%w: calibration balance %v sums to %v, want 1", ErrPayload, bal, sum)
+	}
+	c.Balance = bal
+	return nil
 }
 
 // validate checks what ep.FromSites and the kernel need; it does not

@@ -237,19 +237,19 @@ func translationGroups(b *Binary, x *mat.Dense, g *shiftGeom) (rows, self []int,
 
 // groupHeldOut returns, for the training points of x whose translations
 // are in the invariance-stage classifier b's active set
-// (translationGroups), the held-out latent z = m/√(1+v) of b's posterior
+// (translationGroups), the held-out latent marginal of b's posterior
 // without the sites of the point and of all its translations
 // (ep.Posterior.LeaveOutTo). The stage trains on the translations, near
 // copies with the same label: a plain cavity, or a plain prediction for a
 // point the stage deleted, would still see them, and a calibration fitted
 // on such latents would be over-confident exactly at the hard points. A
-// marginal lost to rounding gets z = 0, the uninformative latent, and is
-// counted in lost. Chunks of groupChunk points bound the memory to
+// marginal lost to rounding gets the prior's (mean 0, variance +Inf), the
+// uninformative latent, and is counted in lost. Chunks of groupChunk points bound the memory to
 // O(groupChunk·(1+dirs)·|A|).
-func groupHeldOut(ctx context.Context, b *Binary, x *mat.Dense, g *shiftGeom) (z map[int]float64, lost int, err error) {
+func groupHeldOut(ctx context.Context, b *Binary, x *mat.Dense, g *shiftGeom) (z map[int]meanVar, lost int, err error) {
 	rows, self, groups := translationGroups(b, x, g)
 	_, d := x.Dims()
-	z = make(map[int]float64, len(rows))
+	z = make(map[int]meanVar, len(rows))
 	const groupChunk = 64
 	for lo := 0; lo < len(rows); lo += groupChunk {
 		if err := ctx.Err(); err != nil {
@@ -263,13 +263,15 @@ func groupHeldOut(ctx context.Context, b *Binary, x *mat.Dense, g *shiftGeom) (z
 		mean, vr := make([]float64, hi-lo), make([]float64, hi-lo)
 		b.Post.LeaveOutTo(mean, vr, qs, self[lo:hi], groups[lo:hi]) // NaN rows: lost
 		for k, i := range rows[lo:hi] {
-			v := 0.0
+			// A lost marginal is the prior's: latent 0, all the prior
+			// variance (share 1 in priorShares).
+			mv := meanVar{0, math.Inf(1)}
 			if math.IsNaN(mean[k]) {
 				lost++
 			} else {
-				v = mean[k] / math.Sqrt(1+vr[k])
+				mv = meanVar{mean[k], vr[k]}
 			}
-			z[i] = v
+			z[i] = mv
 		}
 	}
 	return z, lost, nil

@@ -15,11 +15,13 @@ import (
 )
 
 // Calibration maps the latents z_k = m_k/√(1+v_k) of K one-against-the-
-// rest classifiers (q(y=+1|x) = Φ(z_k), paper eq. 4) to class
+// rest classifiers (q(y=+1|x) = Φ(z_k), paper eq. 4), and the shares
+// ρ_k = v_k/k_k(x, x) of their prior variances that remain at x, to class
 // probabilities:
 //
-//	K = 1 (binary):  s(+1|x) = σ(A·z + B[0])            (Platt scaling)
-//	K >= 2:          s(k|x) ∝ exp(A·z_k + B[k])        (multinomial logistic)
+//	u_k = A·z_k + (1 − ρ_k)·B[k] + ρ_k·L_k
+//	K = 1 (binary):  s(+1|x) = σ(u_1)                   (Platt scaling)
+//	K >= 2:          s(k|x) ∝ exp(u_k)                  (multinomial logistic)
 //
 //	p(k|x) = (1 − Eps)·s(k|x) + Eps/C,  C = max(K, 2) classes,
 //
@@ -34,39 +36,110 @@ import (
 // one-against-the-rest probabilities Φ(z_k) are under-confident away from
 // the active set and, normalised over K classes, give too little mass to
 // the right class (docs/passgp.md); the fitted map corrects both.
+//
+// Balance holds the training labels' class shares π (K = 1: the share of
+// positives; K >= 2: one per class, summing to one), and L_k is the logit
+// at which p = π: L_k = log((π_k − ε/C)/(1 − ε)) (K = 1: its logit). Where
+// a point is far from every active point, its posterior is the prior
+// (ρ = 1) and the latent says nothing, so the probability falls back to
+// the class balance instead of to whatever the fit made of latent 0 near
+// the boundary (issue 13; docs/passgp.md, "Session 18"). With Balance nil
+// (models before format version 6) or ρ = 0 the map is A·z_k + B[k].
 type Calibration struct {
-	A   float64
-	B   []float64
-	Eps float64 // in [0, 1); 0 in model files before format version 4
+	A       float64
+	B       []float64
+	Eps     float64   // in [0, 1); 0 in model files before format version 4
+	Balance []float64 // nil in model files before format version 6
 }
+
+// balanceFloor bounds the far-field probabilities of Calibration.Balance
+// away from 0 and 1, where the logits would be infinite (a class rarer
+// than ε/C).
+const balanceFloor = 1e-6
 
 // Classes returns K, the number of latents the calibration takes.
 func (c *Calibration) Classes() int { return len(c.B) }
 
+// farLogits returns L (Calibration) for the label-noise share eps, and
+// dL/dε in dl (when dl is not nil); nil when c has no Balance.
+func (c *Calibration) farLogits(eps float64, dl []float64) []float64 {
+	if c.Balance == nil {
+		return nil
+	}
+	k := len(c.B)
+	l := make([]float64, k)
+	if k == 1 {
+		s := (c.Balance[0] - eps/2) / (1 - eps)
+		clamped := s < balanceFloor || s > 1-balanceFloor
+		s = min(max(s, balanceFloor), 1-balanceFloor)
+		l[0] = logit(s)
+		if dl != nil {
+			dl[0] = 0
+			if !clamped {
+				dl[0] = (c.Balance[0] - 0.5) / ((1 - eps) * (1 - eps) * s * (1 - s))
+			}
+		}
+		return l
+	}
+	nc := float64(k)
+	for j, pi := range c.Balance {
+		s := (pi - eps/nc) / (1 - eps)
+		if dl != nil {
+			dl[j] = 0
+		}
+		if s < balanceFloor {
+			l[j] = math.Log(balanceFloor)
+			continue
+		}
+		l[j] = math.Log(s)
+		if dl != nil {
+			dl[j] = -1/(nc*(pi-eps/nc)) + 1/(1-eps)
+		}
+	}
+	return l
+}
+
+// logitsTo sets u to the logits u_k of one row of latents z and shares
+// rho (nil: 0) for the far-field logits far (nil: no Balance).
+func (c *Calibration) logitsTo(u, z, rho, far []float64) {
+	for j, v := range z {
+		u[j] = c.A*v + c.B[j]
+		if far != nil && rho != nil {
+			u[j] += rho[j] * (far[j] - c.B[j])
+		}
+	}
+}
+
 // ProbTo sets row i of dst to the calibrated probabilities of row i of z
-// (n×K). For K = 1, dst is n×2: [p(−1|x), p(+1|x)], both computed
-// directly (neither as one minus the other). Rows sum to one.
-func (c *Calibration) ProbTo(dst, z *mat.Dense) {
+// (n×K) and of the prior-variance shares rho (n×K, each in [0, 1]; nil:
+// all 0, the map near the active points). For K = 1, dst is n×2:
+// [p(−1|x), p(+1|x)], both computed directly (neither as one minus the
+// other). Rows sum to one.
+func (c *Calibration) ProbTo(dst, z, rho *mat.Dense) {
 	n, k := z.Dims()
 	if k != len(c.B) {
 		panic("passgp: Calibration.ProbTo: z has the wrong number of columns")
+	}
+	if rho != nil {
+		if rn, rk := rho.Dims(); rn != n || rk != k {
+			panic("passgp: Calibration.ProbTo: rho and z differ in shape")
+		}
 	}
 	want := max(k, 2)
 	if r, cc := dst.Dims(); r != n || cc != want {
 		panic("passgp: Calibration.ProbTo: destination has the wrong shape")
 	}
+	far := c.farLogits(c.Eps, nil)
+	u := make([]float64, k)
 	for i := 0; i < n; i++ {
 		zr, out := z.RawRowView(i), dst.RawRowView(i)
+		c.logitsTo(u, zr, rowOrNil(rho, i), far)
 		if k == 1 {
-			u := c.A*zr[0] + c.B[0]
-			out[0], out[1] = sigmoid(-u), sigmoid(u)
+			out[0], out[1] = sigmoid(-u[0]), sigmoid(u[0])
 		} else {
-			for j, v := range zr {
-				out[j] = c.A*v + c.B[j]
-			}
-			lse := floats.LogSumExp(out)
+			lse := floats.LogSumExp(u)
 			for j := range out {
-				out[j] = math.Exp(out[j] - lse)
+				out[j] = math.Exp(u[j] - lse)
 			}
 		}
 		if c.Eps > 0 {
@@ -77,22 +150,27 @@ func (c *Calibration) ProbTo(dst, z *mat.Dense) {
 	}
 }
 
+// rowOrNil returns row i of m, or nil when m is nil.
+func rowOrNil(m *mat.Dense, i int) []float64 {
+	if m == nil {
+		return nil
+	}
+	return m.RawRowView(i)
+}
+
 // Decide returns the class of largest calibrated probability for one row
-// of latents (K = 1: 1 for the positive class, 0 otherwise).
-func (c *Calibration) Decide(z []float64) int {
+// of latents z and prior-variance shares rho (nil: 0) (K = 1: 1 for the
+// positive class, 0 otherwise).
+func (c *Calibration) Decide(z, rho []float64) int {
+	u := make([]float64, len(z))
+	c.logitsTo(u, z, rho, c.farLogits(c.Eps, nil))
 	if len(z) == 1 {
-		if c.A*z[0]+c.B[0] > 0 {
+		if u[0] > 0 {
 			return 1
 		}
 		return 0
 	}
-	best, bv := 0, math.Inf(-1)
-	for j, v := range z {
-		if u := c.A*v + c.B[j]; u > bv {
-			best, bv = j, u
-		}
-	}
-	return best
+	return floats.MaxIdx(u)
 }
 
 // calibrationRidge is the weight of a weak Gaussian prior on the biases,
@@ -105,12 +183,14 @@ const (
 )
 
 // FitCalibration fits a Calibration to the held-out latents z (N×K) of
-// the training points and their true classes truth (K = 1: 1 for the
-// positive class, 0 for the negative; K >= 2: the column of the true
-// class) by maximum likelihood, with a weak prior that keeps it finite on
-// separable data; gonum/optimize's L-BFGS minimises it over (log A, B,
-// logit Eps).
-func FitCalibration(z *mat.Dense, truth []int) (*Calibration, error) {
+// the training points, the shares rho (N×K) of their prior variances
+// that those held-out predictions leave (nil: a map of z alone, without
+// Balance), and their true classes truth (K = 1: 1 for the positive
+// class, 0 for the negative; K >= 2: the column of the true class) by
+// maximum likelihood, with a weak prior that keeps it finite on separable
+// data; gonum/optimize's L-BFGS minimises it over (log A, B, logit Eps).
+// Balance is the class shares of truth.
+func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 	n, k := z.Dims()
 	if n != len(truth) || n == 0 {
 		return nil, fmt.Errorf("passgp: FitCalibration: %d latents and %d classes", n, len(truth))
@@ -121,7 +201,17 @@ func FitCalibration(z *mat.Dense, truth []int) (*Calibration, error) {
 			return nil, fmt.Errorf("passgp: FitCalibration: class %d of point %d out of range", t, i)
 		}
 	}
-	obj := calibrationObjective(z, truth)
+	var balance []float64
+	if rho != nil {
+		if rn, rk := rho.Dims(); rn != n || rk != k {
+			return nil, fmt.Errorf("passgp: FitCalibration: shares %d×%d for latents %d×%d", rn, rk, n, k)
+		}
+		if !isFinite(rho.RawMatrix().Data) {
+			return nil, errors.New("passgp: FitCalibration: a prior-variance share is not finite")
+		}
+		balance = classShares(truth, k)
+	}
+	obj := calibrationObjective(z, rho, truth, balance)
 	p0 := make([]float64, k+2)
 	p0[k+1] = logit(epsPrior)
 	prob := optimize.Problem{
@@ -135,79 +225,104 @@ func FitCalibration(z *mat.Dense, truth []int) (*Calibration, error) {
 	if !isFinite(res.X) {
 		return nil, errors.New("passgp: FitCalibration: the fit did not stay finite")
 	}
-	return &Calibration{A: math.Exp(res.X[0]), B: slices.Clone(res.X[1 : k+1]), Eps: sigmoid(res.X[k+1])}, nil
+	return &Calibration{A: math.Exp(res.X[0]), B: slices.Clone(res.X[1 : k+1]), Eps: sigmoid(res.X[k+1]), Balance: balance}, nil
+}
+
+// classShares returns Calibration.Balance for the classes truth of K
+// latents: the share of class 1 for K = 1, of every class otherwise.
+func classShares(truth []int, k int) []float64 {
+	cnt := make([]float64, max(k, 2))
+	for _, t := range truth {
+		cnt[t]++
+	}
+	floats.Scale(1/float64(len(truth)), cnt)
+	if k == 1 {
+		return cnt[1:]
+	}
+	return cnt
 }
 
 // calibrationObjective returns FitCalibration's objective of the
 // parameters p = [log A, B_1..B_K, logit Eps] (and its gradient, when grad
 // is not nil): the mean negative log-likelihood −log((1−ε)s_t + ε/C) of
-// the true classes plus the weak prior.
-func calibrationObjective(z *mat.Dense, truth []int) func(p, grad []float64) float64 {
+// the true classes plus the weak prior. With balance, u_k has the
+// far-field term of Calibration, whose L_k depends on ε.
+func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64) func(p, grad []float64) float64 {
 	n, k := z.Dims()
 	nc := float64(max(k, 2))
-	work := make([]float64, k)
+	u, dl := make([]float64, k), make([]float64, k)
 	return func(p, grad []float64) float64 {
 		a, b, l := math.Exp(p[0]), p[1:k+1], p[k+1]
 		eps := sigmoid(l)
+		c := &Calibration{A: a, B: b, Balance: balance}
+		far := c.farLogits(eps, dl)
 		logKeep, logUnif := -softplus(l), -softplus(-l)-math.Log(nc) // log(1−ε), log(ε/C)
 		if grad != nil {
 			clear(grad)
 		}
 		var nll float64
 		for i := 0; i < n; i++ {
-			zr := z.RawRowView(i)
+			zr, rr := z.RawRowView(i), rowOrNil(rho, i)
 			t := truth[i]
+			c.logitsTo(u, zr, rr, far)
 			// log s_t of the logistic part, then r = (1−ε)s_t/m, the
-			// share of the mixture m = (1−ε)s_t + ε/C that it explains.
+			// share of the mixture m = (1−ε)s_t + ε/C that it explains;
+			// d_j = d(−log m)/du_j.
 			var logS float64
 			if k == 1 {
 				sg := -1.0
 				if t == 1 {
 					sg = 1
 				}
-				u := a*zr[0] + b[0]
-				logS = -softplus(-sg * u)
-				lm := logAddExp(logKeep+logS, logUnif)
-				nll -= lm
-				if grad != nil {
-					r := math.Exp(logKeep + logS - lm)
-					g := -r * sg * sigmoid(-sg*u) // d(−log m)/du
-					grad[0] += g * a * zr[0]
-					grad[1] += g
-					grad[2] -= (1-eps)*(1-r) - eps*r
-				}
-				continue
+				logS = -softplus(-sg * u[0])
+			} else {
+				logS = u[t] - floats.LogSumExp(u)
 			}
-			for j, v := range zr {
-				work[j] = a*v + b[j]
-			}
-			lse := floats.LogSumExp(work)
-			logS = work[t] - lse
 			lm := logAddExp(logKeep+logS, logUnif)
 			nll -= lm
-			if grad != nil {
-				r := math.Exp(logKeep + logS - lm)
-				for j, v := range zr {
-					d := math.Exp(work[j] - lse) // d(−log s_t)/du_j = s_j − [j = t]
+			if grad == nil {
+				continue
+			}
+			r := math.Exp(logKeep + logS - lm)
+			lse := 0.0
+			if k > 1 {
+				lse = floats.LogSumExp(u)
+			}
+			for j, v := range zr {
+				var d float64
+				if k == 1 {
+					sg := -1.0
+					if t == 1 {
+						sg = 1
+					}
+					d = -r * sg * sigmoid(-sg*u[0])
+				} else {
+					d = math.Exp(u[j] - lse) // d(−log s_t)/du_j = s_j − [j = t]
 					if j == t {
 						d -= 1
 					}
-					grad[0] += r * d * a * v
-					grad[1+j] += r * d
+					d *= r
 				}
-				grad[k+1] -= (1-eps)*(1-r) - eps*r
+				grad[0] += d * a * v
+				w := 1.0
+				if far != nil && rr != nil {
+					w = 1 - rr[j]
+					grad[k+1] += d * rr[j] * dl[j] * eps * (1 - eps)
+				}
+				grad[1+j] += d * w
 			}
+			grad[k+1] -= (1-eps)*(1-r) - eps*r
 		}
 		nll /= float64(n)
-		dl := l - logit(epsPrior)
-		reg := 0.5 * calibrationRidge * (p[0]*p[0] + floats.Dot(b, b) + dl*dl)
+		de := l - logit(epsPrior)
+		reg := 0.5 * calibrationRidge * (p[0]*p[0] + floats.Dot(b, b) + de*de)
 		if grad != nil {
 			floats.Scale(1/float64(n), grad)
 			grad[0] += calibrationRidge * p[0]
 			for j := range b {
 				grad[1+j] += calibrationRidge * b[j]
 			}
-			grad[k+1] += calibrationRidge * dl
+			grad[k+1] += calibrationRidge * de
 		}
 		return nll + reg
 	}
@@ -248,28 +363,25 @@ func isFinite(v []float64) bool {
 	return true
 }
 
-// MeanNLL returns −mean_i log p(truth_i | z_i) under c, computed in log
-// space (exact where the probabilities underflow). truth is as in
-// FitCalibration.
-func (c *Calibration) MeanNLL(z *mat.Dense, truth []int) float64 {
+// MeanNLL returns −mean_i log p(truth_i | z_i, rho_i) under c (rho nil:
+// all 0), computed in log space (exact where the probabilities
+// underflow). truth is as in FitCalibration.
+func (c *Calibration) MeanNLL(z, rho *mat.Dense, truth []int) float64 {
 	n, k := z.Dims()
-	work := make([]float64, k)
+	u := make([]float64, k)
+	far := c.farLogits(c.Eps, nil)
 	var s float64
 	for i := 0; i < n; i++ {
-		zr := z.RawRowView(i)
+		c.logitsTo(u, z.RawRowView(i), rowOrNil(rho, i), far)
 		var logS float64
 		if k == 1 {
-			u := c.A*zr[0] + c.B[0]
 			if truth[i] == 1 {
-				logS = -softplus(-u)
+				logS = -softplus(-u[0])
 			} else {
-				logS = -softplus(u)
+				logS = -softplus(u[0])
 			}
 		} else {
-			for j, v := range zr {
-				work[j] = c.A*v + c.B[j]
-			}
-			logS = work[truth[i]] - floats.LogSumExp(work)
+			logS = u[truth[i]] - floats.LogSumExp(u)
 		}
 		if c.Eps > 0 {
 			logS = logAddExp(math.Log1p(-c.Eps)+logS, math.Log(c.Eps/float64(max(k, 2))))
@@ -290,7 +402,7 @@ func CalibrateBinary(b *Binary, x *mat.Dense, y []float64) (*Calibration, error)
 	if len(y) != n {
 		return nil, fmt.Errorf("passgp: CalibrateBinary: %d labels for %d rows", len(y), n)
 	}
-	z, _, err := heldOutLatents(context.Background(), &runner{threads: la.Threads()}, b, x, nil)
+	z, rho, _, err := heldOutLatents(context.Background(), &runner{threads: la.Threads()}, b, x, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -300,5 +412,5 @@ func CalibrateBinary(b *Binary, x *mat.Dense, y []float64) (*Calibration, error)
 			truth[i] = 1
 		}
 	}
-	return FitCalibration(mat.NewDense(n, 1, z), truth)
+	return FitCalibration(mat.NewDense(n, 1, z), mat.NewDense(n, 1, rho), truth)
 }

@@ -30,7 +30,7 @@ func TestCalibrationRecoversProbabilities(t *testing.T) {
 		return z, truth
 	}
 	z, truth := sample(20000)
-	c, err := FitCalibration(z, truth)
+	c, err := FitCalibration(z, nil, truth)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,10 +39,10 @@ func TestCalibrationRecoversProbabilities(t *testing.T) {
 	}
 	zt, tt := sample(20000)
 	p := mat.NewDense(20000, 2, nil)
-	c.ProbTo(p, zt)
+	c.ProbTo(p, zt, nil)
 	conf, correct := make([]float64, 20000), make([]bool, 20000)
 	for i := range conf {
-		d := c.Decide(zt.RawRowView(i))
+		d := c.Decide(zt.RawRowView(i), nil)
 		conf[i], correct[i] = p.At(i, d), d == tt[i]
 	}
 	if e := ECE(conf, correct, 15); e > 0.02 {
@@ -60,35 +60,36 @@ func TestCalibrationProperties(t *testing.T) {
 	// A confident mistake costs at most −log(ε/C) with the mixture.
 	cb := &Calibration{A: 2, B: []float64{-0.5}, Eps: 0.02}
 	zb := mat.NewDense(1, 1, []float64{40})
-	if nll := cb.MeanNLL(zb, []int{0}); math.Abs(nll+math.Log(0.01)) > 1e-9 {
+	if nll := cb.MeanNLL(zb, nil, []int{0}); math.Abs(nll+math.Log(0.01)) > 1e-9 {
 		t.Errorf("NLL of a confident mistake with ε = 0.02: %v, want −log 0.01", nll)
 	}
 }
 
 func testCalibrationProperties(t *testing.T, eps float64) {
-	c := &Calibration{A: 1.7, B: []float64{0.2, -0.4, 0.1}, Eps: eps}
+	c := &Calibration{A: 1.7, B: []float64{0.2, -0.4, 0.1}, Eps: eps, Balance: []float64{0.7, 0.25, 0.05}}
 	rng := rand.New(rand.NewPCG(3, 4))
-	z := mat.NewDense(50, 3, nil)
+	z, rho := mat.NewDense(50, 3, nil), mat.NewDense(50, 3, nil)
 	for i := range 50 {
 		for j := range 3 {
 			z.Set(i, j, 3*rng.NormFloat64())
+			rho.Set(i, j, rng.Float64())
 		}
 	}
 	p := mat.NewDense(50, 3, nil)
-	c.ProbTo(p, z)
+	c.ProbTo(p, z, rho)
 	for i := range 50 {
 		row := p.RawRowView(i)
 		if math.Abs(floats.Sum(row)-1) > 1e-12 {
 			t.Fatalf("row %d sums to %v", i, floats.Sum(row))
 		}
-		if d := c.Decide(z.RawRowView(i)); d != floats.MaxIdx(row) {
+		if d := c.Decide(z.RawRowView(i), rho.RawRowView(i)); d != floats.MaxIdx(row) {
 			t.Errorf("row %d: decision %d, most probable %d", i, d, floats.MaxIdx(row))
 		}
 		for j := range 3 {
 			up := mat.DenseCopyOf(z.Slice(i, i+1, 0, 3))
 			up.Set(0, j, up.At(0, j)+0.5)
 			q := mat.NewDense(1, 3, nil)
-			c.ProbTo(q, up)
+			c.ProbTo(q, up, rho.Slice(i, i+1, 0, 3).(*mat.Dense))
 			if !(q.At(0, j) > row[j]) {
 				t.Errorf("row %d: p_%d did not increase with z_%d", i, j, j)
 			}
@@ -98,11 +99,11 @@ func testCalibrationProperties(t *testing.T, eps float64) {
 	cb := &Calibration{A: 2, B: []float64{-0.5}, Eps: eps}
 	zb := mat.NewDense(3, 1, []float64{-40, 0.25, 40})
 	pb := mat.NewDense(3, 2, nil)
-	cb.ProbTo(pb, zb)
+	cb.ProbTo(pb, zb, nil)
 	if pb.At(0, 1) >= pb.At(1, 1) || pb.At(1, 1) >= pb.At(2, 1) || pb.At(2, 0) <= 0 || math.Abs(pb.At(1, 0)+pb.At(1, 1)-1) > 1e-15 {
 		t.Errorf("binary probabilities %v", mat.Formatted(pb))
 	}
-	if nll := cb.MeanNLL(zb.Slice(2, 3, 0, 1).(*mat.Dense), []int{0}); eps == 0 && nll < 79 {
+	if nll := cb.MeanNLL(zb.Slice(2, 3, 0, 1).(*mat.Dense), nil, []int{0}); eps == 0 && nll < 79 {
 		t.Errorf("NLL of a confident mistake %v, want about 79.5", nll)
 	}
 }
@@ -128,36 +129,49 @@ func TestCalibrationFromTrainingDataOnly(t *testing.T) {
 	}
 	var a, b *MultiResult
 	withBLASThreads(1, func() { a, b = run(1), run(2) })
-	if a.Calibration.A != b.Calibration.A || !slices.Equal(a.Calibration.B, b.Calibration.B) {
+	if a.Calibration.A != b.Calibration.A || !slices.Equal(a.Calibration.B, b.Calibration.B) || a.Calibration.Eps != b.Calibration.Eps {
 		t.Errorf("calibration differs between 1 and 2 threads: %+v %+v", a.Calibration, b.Calibration)
 	}
 	n := len(labels)
-	z := mat.NewDense(n, 4, nil)
+	z, rho := mat.NewDense(n, 4, nil), mat.NewDense(n, 4, nil)
 	for j, r := range a.PerClass {
-		if len(r.HeldOut) != n {
-			t.Fatalf("class %d: %d held-out latents for %d points", j, len(r.HeldOut), n)
+		if len(r.HeldOut) != n || len(r.HeldOutShare) != n {
+			t.Fatalf("class %d: %d held-out latents and %d shares for %d points", j, len(r.HeldOut), len(r.HeldOutShare), n)
 		}
 		z.SetCol(j, r.HeldOut)
+		rho.SetCol(j, r.HeldOutShare)
 	}
 	truth := make([]int, n)
+	counts := make([]float64, 4)
 	for i, l := range labels {
 		truth[i], _ = slices.BinarySearch(a.Model.Classes, l)
+		counts[truth[i]]++
 	}
-	c, err := FitCalibration(z, truth)
+	c, err := FitCalibration(z, rho, truth)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.A != a.Calibration.A || !slices.Equal(c.B, a.Calibration.B) {
+	if c.A != a.Calibration.A || !slices.Equal(c.B, a.Calibration.B) || c.Eps != a.Calibration.Eps || !slices.Equal(c.Balance, a.Calibration.Balance) {
 		t.Errorf("TrainMulti's calibration %+v is not the fit on the held-out latents %+v", a.Calibration, c)
+	}
+	for j, v := range counts {
+		if want := v / float64(n); math.Abs(c.Balance[j]-want) > 1e-15 {
+			t.Errorf("balance of class %d: %v, want the training share %v", j, c.Balance[j], want)
+		}
 	}
 	// The held-out latent of an active point is its cavity's, not the
 	// posterior's that saw its label.
 	bin := a.Model.Models[0]
 	cm, cv := make([]float64, len(bin.Y)), make([]float64, len(bin.Y))
 	bin.Post.CavityTo(cm, cv)
+	kd := make([]float64, n)
+	bin.Kernel.DiagTo(kd, x)
 	for k, i := range bin.Active {
 		if w := cm[k] / math.Sqrt(1+cv[k]); a.PerClass[0].HeldOut[i] != w {
 			t.Fatalf("active point %d: held-out %v, cavity %v", i, a.PerClass[0].HeldOut[i], w)
+		}
+		if w := cv[k] / kd[i]; math.Abs(a.PerClass[0].HeldOutShare[i]-w) > 1e-12 || !(w > 0 && w <= 1) {
+			t.Fatalf("active point %d: share %v, cavity variance over prior %v", i, a.PerClass[0].HeldOutShare[i], w)
 		}
 	}
 }
@@ -203,7 +217,7 @@ func TestCalibrationLabelNoise(t *testing.T) {
 				}
 			}
 		}
-		fit, err := FitCalibration(z, truth)
+		fit, err := FitCalibration(z, nil, truth)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,7 +227,7 @@ func TestCalibrationLabelNoise(t *testing.T) {
 		// The mixture explains the data better than the logistic map
 		// alone (ε = 0 refitted), and probabilities still sum to one.
 		p := mat.NewDense(n, nc, nil)
-		fit.ProbTo(p, z)
+		fit.ProbTo(p, z, nil)
 		for i := range n {
 			if s := floats.Sum(p.RawRowView(i)); math.Abs(s-1) > 1e-12 {
 				t.Fatalf("row %d sums to %v", i, s)
@@ -222,28 +236,38 @@ func TestCalibrationLabelNoise(t *testing.T) {
 		if c.eps > 0 {
 			plain := *fit
 			plain.Eps = 0
-			if !(fit.MeanNLL(z, truth) < plain.MeanNLL(z, truth)) {
-				t.Errorf("K = %d: NLL with ε %v not below without", c.k, fit.MeanNLL(z, truth))
+			if !(fit.MeanNLL(z, nil, truth) < plain.MeanNLL(z, nil, truth)) {
+				t.Errorf("K = %d: NLL with ε %v not below without", c.k, fit.MeanNLL(z, nil, truth))
 			}
 		}
 	}
 }
 
 // TestCalibrationGradient: FitCalibration's objective against central
-// finite differences, binary and multi-class, with ε away from 0.
+// finite differences, binary and multi-class, with ε away from 0, without
+// and with prior-variance shares (whose far-field logits depend on ε).
 func TestCalibrationGradient(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, k := range []int{1, 4} {
-		n := 50
-		z := mat.NewDense(n, k, nil)
+	for _, c := range []struct {
+		k      int
+		shares bool
+	}{{1, false}, {4, false}, {1, true}, {4, true}} {
+		k, n := c.k, 50
+		z, rho := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
 		truth := make([]int, n)
 		for i := range n {
 			for j := range k {
 				z.Set(i, j, 2*rng.NormFloat64())
+				rho.Set(i, j, rng.Float64())
 			}
 			truth[i] = rng.IntN(max(k, 2))
 		}
-		obj := calibrationObjective(z, truth)
+		var obj func(p, grad []float64) float64
+		if c.shares {
+			obj = calibrationObjective(z, rho, truth, classShares(truth, k))
+		} else {
+			obj = calibrationObjective(z, nil, truth, nil)
+		}
 		p := make([]float64, k+2)
 		for j := range p {
 			p[j] = 0.5 * rng.NormFloat64()
@@ -258,7 +282,7 @@ func TestCalibrationGradient(t *testing.T) {
 			pm[j] -= h
 			fd := (obj(pp, nil) - obj(pm, nil)) / (2 * h)
 			if math.Abs(fd-g[j]) > 1e-7*math.Max(1, math.Abs(fd)) {
-				t.Errorf("K = %d: ∂/∂p[%d] = %v, finite differences %v", k, j, g[j], fd)
+				t.Errorf("K = %d, shares %v: ∂/∂p[%d] = %v, finite differences %v", k, c.shares, j, g[j], fd)
 			}
 		}
 	}

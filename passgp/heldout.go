@@ -9,31 +9,35 @@ import (
 
 // heldOutLatents returns, for every row i of the training data x, the
 // latent z_i = m_i/√(1+v_i) of a predictive distribution that did not see
-// point i's label: the cavity (leave-one-out) marginal of an active point
-// (paper eq. 3) and the predictive marginal of an inactive point (paper
-// eq. 4), which the final posterior never saw. One scoring pass over the
-// inactive points, O(N·M²) time and O(chunk·M) memory. b.Active holds
-// indices into x (-1 for points of the invariance stage, skipped). It
-// returns ctx.Err() within one scoring chunk of a cancellation. For a
-// classifier of an invariance stage of geometry g (nil: none), the points
-// whose translations it trained on get the leave-group-out latents of
+// point i's label, and the share rho_i = v_i/k(x_i, x_i) of the prior
+// variance that this distribution leaves (Calibration): the cavity
+// (leave-one-out) marginal of an active point (paper eq. 3) and the
+// predictive marginal of an inactive point (paper eq. 4), which the final
+// posterior never saw. One scoring pass over the inactive points,
+// O(N·M²) time and O(chunk·M) memory. b.Active holds indices into x (-1
+// for points of the invariance stage, skipped). It returns ctx.Err()
+// within one scoring chunk of a cancellation. For a classifier of an
+// invariance stage of geometry g (nil: none), the points whose
+// translations it trained on get the leave-group-out latents of
 // groupHeldOut instead; lost counts those lost to rounding. A classifier
 // with a FITC pass (Binary.Sparse) gets its cavities (sparseHeldOut).
-func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *shiftGeom) (z []float64, lost int, err error) {
+func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *shiftGeom) (z, rho []float64, lost int, err error) {
 	n, _ := x.Dims()
-	z = make([]float64, n)
+	z, rho = make([]float64, n), make([]float64, n)
 	if f := b.Sparse; f != nil && len(f.Mean) == n {
-		return z, sparseHeldOut(f, z), nil
+		lost = sparseHeldOut(f, z, rho)
+		priorShares(b, x, rho)
+		return z, rho, lost, nil
 	}
 	inA := make([]bool, n)
-	var fixed map[int]float64
+	var fixed map[int]meanVar
 	if g != nil {
 		if fixed, lost, err = groupHeldOut(ctx, b, x, g); err != nil {
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
 	}
-	for i, v := range fixed {
-		inA[i], z[i] = true, v
+	for i, mv := range fixed {
+		inA[i], z[i], rho[i] = true, mv.z(), mv.v
 	}
 	m := len(b.Y)
 	cm, cv := make([]float64, m), make([]float64, m)
@@ -41,7 +45,7 @@ func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *
 	for k, a := range b.Active {
 		if _, ok := fixed[a]; !ok && a >= 0 && a < n {
 			inA[a] = true
-			z[a] = cm[k] / math.Sqrt(1+cv[k])
+			z[a], rho[a] = cm[k]/math.Sqrt(1+cv[k]), cv[k]
 		}
 	}
 	var rows []int
@@ -52,10 +56,38 @@ func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *
 	}
 	mean, vr := make([]float64, len(rows)), make([]float64, len(rows))
 	if err := r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, rows, mean, vr); err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	for k, i := range rows {
-		z[i] = mean[k] / sqrtPos(1+vr[k])
+		z[i], rho[i] = mean[k]/sqrtPos(1+vr[k]), vr[k]
 	}
-	return z, lost, nil
+	priorShares(b, x, rho)
+	return z, rho, lost, nil
+}
+
+// meanVar is a latent marginal N(m, v).
+type meanVar struct{ m, v float64 }
+
+// z returns m/√(1+v), the argument of Φ in q(y=+1|x).
+func (mv meanVar) z() float64 { return mv.m / sqrtPos(1+mv.v) }
+
+// priorShares turns the variances v[i] of the marginals at the rows of x
+// into the shares v_i/k(x_i, x_i) of b's prior variances, in [0, 1]
+// (Calibration).
+func priorShares(b *Binary, x *mat.Dense, v []float64) {
+	k := make([]float64, len(v))
+	b.Kernel.DiagTo(k, x)
+	for i := range v {
+		v[i] = priorShare(v[i], k[i])
+	}
+}
+
+// priorShare returns v/k clamped to [0, 1]: a posterior variance is at
+// most the prior's, up to rounding; a marginal without variance
+// information (NaN) or a zero prior variance gives 0.
+func priorShare(v, k float64) float64 {
+	if !(k > 0) || math.IsNaN(v) {
+		return 0
+	}
+	return min(max(v/k, 0), 1)
 }

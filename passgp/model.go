@@ -92,11 +92,23 @@ func (b *Binary) PredictTo(prob []float64, x *mat.Dense) {
 // (paper eq. 4): the quantity that decisions and exact log probabilities
 // use (LatentNLP, LatentBrier).
 func (b *Binary) LatentTo(z []float64, x *mat.Dense) {
+	b.LatentShareTo(z, nil, x)
+}
+
+// LatentShareTo is LatentTo that also sets rho[i] (when rho is not nil)
+// to v_i/k(x_i, x_i), the share of the prior variance that the posterior
+// leaves at x_i, in [0, 1]: near 0 close to the active points, 1 far from
+// all of them. Calibration.ProbTo takes both.
+func (b *Binary) LatentShareTo(z, rho []float64, x *mat.Dense) {
 	n, _ := x.Dims()
 	v := make([]float64, n)
 	b.PredictMeanVarTo(z[:n], v, x)
 	for i := range z[:n] {
 		z[i] /= sqrtPos(1 + v[i])
+	}
+	if rho != nil {
+		copy(rho[:n], v)
+		priorShares(b, x, rho[:n])
 	}
 }
 

@@ -237,21 +237,22 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 	}
 	// The multi-class calibration, on every class's held-out latents
 	// (computed here for classes given in Options.Finished).
-	z := mat.NewDense(n, len(classes), nil)
+	z, rho := mat.NewDense(n, len(classes), nil), mat.NewDense(n, len(classes), nil)
 	for j, r := range results {
-		if r.HeldOut == nil {
+		if r.HeldOut == nil || r.HeldOutShare == nil {
 			var err error
-			if r.HeldOut, r.HeldOutLost, err = heldOutLatents(ctx, &runner{threads: base.threads}, r.Model, x, base.geom()); err != nil {
+			if r.HeldOut, r.HeldOutShare, r.HeldOutLost, err = heldOutLatents(ctx, &runner{threads: base.threads}, r.Model, x, base.geom()); err != nil {
 				return mr, err
 			}
 		}
 		z.SetCol(j, r.HeldOut)
+		rho.SetCol(j, r.HeldOutShare)
 	}
 	truth := make([]int, n)
 	for i, l := range labels {
 		truth[i], _ = slices.BinarySearch(classes, l)
 	}
-	if mr.Calibration, err = FitCalibration(z, truth); err != nil {
+	if mr.Calibration, err = FitCalibration(z, rho, truth); err != nil {
 		return nil, err
 	}
 	mr.Elapsed = time.Since(start)

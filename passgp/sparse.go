@@ -146,11 +146,11 @@ func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []fl
 	return best, nil
 }
 
-// sparseHeldOut sets z to the held-out latents of a FITC classifier: the
-// cavity (leave-one-out) marginal of every training point, each of which
-// has a site. A cavity lost to rounding (no positive precision) falls back
-// to the posterior marginal and is counted.
-func sparseHeldOut(f *ep.FITC, z []float64) (lost int) {
+// sparseHeldOut sets z to the held-out latents of a FITC classifier, and
+// v to their variances: the cavity (leave-one-out) marginal of every
+// training point, each of which has a site. A cavity lost to rounding (no
+// positive precision) falls back to the posterior marginal and is counted.
+func sparseHeldOut(f *ep.FITC, z, v []float64) (lost int) {
 	n := len(z)
 	cm, cv := make([]float64, n), make([]float64, n)
 	f.CavityTo(cm, cv)
@@ -159,7 +159,7 @@ func sparseHeldOut(f *ep.FITC, z []float64) (lost int) {
 			cm[i], cv[i] = f.Mean[i], f.Var[i]
 			lost++
 		}
-		z[i] = cm[i] / sqrtPos(1+cv[i])
+		z[i], v[i] = cm[i]/sqrtPos(1+cv[i]), cv[i]
 	}
 	return lost
 }

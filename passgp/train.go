@@ -92,11 +92,14 @@ type Result struct {
 	AtBound []bool
 	// HeldOut is, for every training point i, the latent z_i =
 	// m_i/√(1+v_i) of a predictive distribution that did not see its label
-	// (heldOutLatents): the data that calibration is fitted on. Calibration
-	// is that fit for this binary classifier (Platt scaling of z). Both
-	// are nil for a run stopped early.
-	HeldOut     []float64
-	Calibration *Calibration
+	// (heldOutLatents): the data that calibration is fitted on, and
+	// HeldOutShare the share v_i/k(x_i, x_i) of the prior variance that
+	// this distribution leaves. Calibration is that fit for this binary
+	// classifier (Platt scaling of z, falling back to the class balance
+	// where the share is 1). All are nil for a run stopped early.
+	HeldOut      []float64
+	HeldOutShare []float64
+	Calibration  *Calibration
 	// HeldOutError is the error rate of the raw decisions (z > 0) on the
 	// held-out latents, and MajorityRate that of always predicting the
 	// larger class: a classifier with HeldOutError >= MajorityRate has
@@ -105,7 +108,8 @@ type Result struct {
 	// "Noise-robust selection"). Both are 0 for a run stopped early.
 	HeldOutError, MajorityRate float64
 	// HeldOutLost counts the invariance stage's leave-group-out latents
-	// lost to rounding (groupHeldOut), taken as 0 in HeldOut.
+	// lost to rounding (groupHeldOut), taken as 0 in HeldOut and 1 in
+	// HeldOutShare.
 	HeldOutLost int
 	// NotConverged is set when the EP run that gave the classifier's
 	// sites hit its sweep cap (Options.EP.MaxSweeps, or FinalTol's run):
@@ -207,7 +211,7 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 // invariance stage's geometry (nil: none).
 func calibrate(ctx context.Context, r *runner, res *Result, x *mat.Dense, y []float64, g *shiftGeom) error {
 	var err error
-	if res.HeldOut, res.HeldOutLost, err = heldOutLatents(ctx, r, res.Model, x, g); err != nil {
+	if res.HeldOut, res.HeldOutShare, res.HeldOutLost, err = heldOutLatents(ctx, r, res.Model, x, g); err != nil {
 		return err
 	}
 	truth := make([]int, len(y))
@@ -220,7 +224,7 @@ func calibrate(ctx context.Context, r *runner, res *Result, x *mat.Dense, y []fl
 	}
 	res.HeldOutError = LatentErrorRate(res.HeldOut, y)
 	res.MajorityRate = float64(min(pos, len(y)-pos)) / float64(len(y))
-	res.Calibration, err = FitCalibration(mat.NewDense(len(y), 1, res.HeldOut), truth)
+	res.Calibration, err = FitCalibration(mat.NewDense(len(y), 1, res.HeldOut), mat.NewDense(len(y), 1, res.HeldOutShare), truth)
 	return err
 }
 

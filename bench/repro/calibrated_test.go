@@ -25,22 +25,23 @@ func TestScoreCalibrated(t *testing.T) {
 		cal     *passgp.Calibration
 		classes []float64
 	}{
-		{"binary", &passgp.Calibration{A: 1.7, B: []float64{-0.3}, Eps: 0.01}, []float64{-1, 1}},
-		{"three classes", &passgp.Calibration{A: 2.1, B: []float64{0.2, -0.1, 0.4}, Eps: 0.02}, []float64{0, 1, 2}},
+		{"binary", &passgp.Calibration{A: 1.7, B: []float64{-0.3}, Eps: 0.01, Balance: []float64{0.2}}, []float64{-1, 1}},
+		{"three classes", &passgp.Calibration{A: 2.1, B: []float64{0.2, -0.1, 0.4}, Eps: 0.02, Balance: []float64{0.5, 0.3, 0.2}}, []float64{0, 1, 2}},
 	} {
 		n, k := 400, len(tc.cal.B)
-		z := mat.NewDense(n, k, nil)
+		z, rho := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
 		y := make([]float64, n)
 		for i := 0; i < n; i++ {
 			for j := 0; j < k; j++ {
 				z.Set(i, j, 2*rng.NormFloat64())
+				rho.Set(i, j, rng.Float64())
 			}
 			y[i] = tc.classes[rng.IntN(len(tc.classes))]
 		}
-		got := scoreCalibrated(tc.cal, z, tc.classes, y)
+		got := scoreCalibrated(tc.cal, z, rho, tc.classes, y)
 
 		p := mat.NewDense(n, len(tc.classes), nil)
-		tc.cal.ProbTo(p, z)
+		tc.cal.ProbTo(p, z, rho)
 		var want libsvm.Scores
 		conf, correct := make([]float64, n), make([]bool, n)
 		for i := 0; i < n; i++ {

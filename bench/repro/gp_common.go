@@ -36,37 +36,42 @@ type multiEval struct {
 // what MultiClass.PredictProbTo computes from the same mean and variance.
 func evalMulti(m *passgp.MultiClass, cal *passgp.Calibration, te *Dataset) multiEval {
 	n, k := te.N(), len(m.Classes)
-	z := mat.NewDense(n, k, nil)
-	col := make([]float64, n)
+	z, rho := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
+	col, share := make([]float64, n), make([]float64, n)
 	t := time.Now()
 	for j, b := range m.Models {
-		b.LatentTo(col, te.X)
+		b.LatentShareTo(col, share, te.X)
 		z.SetCol(j, col)
+		rho.SetCol(j, share)
 	}
 	p := mat.NewDense(n, k, nil)
 	p.Apply(func(_, _ int, v float64) float64 { return ep.Phi(v) }, z)
 	ev := scoreMulti(p, m.Classes, te, time.Since(t))
 	if cal != nil {
-		ev.Cal = scoreCalibrated(cal, z, m.Classes, te.Y)
+		ev.Cal = scoreCalibrated(cal, z, rho, m.Classes, te.Y)
 	}
 	return ev
 }
 
-// scoreCalibrated scores cal's probabilities of the latents z (n×K, one
-// column per class) against the labels y as eval does: decision by the
+// scoreCalibrated scores cal's probabilities of the latents z and
+// prior-variance shares rho (n×K, one column per class) against the labels y as eval does: decision by the
 // largest calibrated probability, Brier summed over the classes, NLP
 // (Calibration.MeanNLL, exact in the tails) and top-label ECE.
-func scoreCalibrated(cal *passgp.Calibration, z *mat.Dense, classes, y []float64) *libsvm.Scores {
+func scoreCalibrated(cal *passgp.Calibration, z, rho *mat.Dense, classes, y []float64) *libsvm.Scores {
 	n, k := z.Dims()
 	p := mat.NewDense(n, max(k, 2), nil)
-	cal.ProbTo(p, z)
+	cal.ProbTo(p, z, rho)
 	truth := make([]int, n)
 	conf, correct := make([]float64, n), make([]bool, n)
 	var s libsvm.Scores
 	for i := 0; i < n; i++ {
 		truth[i] = indexOf(classes, y[i])
 		row := p.RawRowView(i)
-		top := cal.Decide(z.RawRowView(i))
+		var r []float64
+		if rho != nil {
+			r = rho.RawRowView(i)
+		}
+		top := cal.Decide(z.RawRowView(i), r)
 		for j, v := range row {
 			if j == truth[i] {
 				v--
@@ -80,7 +85,7 @@ func scoreCalibrated(cal *passgp.Calibration, z *mat.Dense, classes, y []float64
 	}
 	s.Error /= float64(n)
 	s.Brier /= float64(n)
-	s.NLP = cal.MeanNLL(z, truth)
+	s.NLP = cal.MeanNLL(z, rho, truth)
 	s.ECE = passgp.ECE(conf, correct, libsvm.ECEBins)
 	return &s
 }
@@ -123,16 +128,17 @@ func binaryErr(prob, y []float64) float64 {
 }
 
 // evalBinary predicts with one binary classifier: error %, Brier, time,
-// and the latents z (q = Φ(z), as Binary.PredictTo computes it).
-func evalBinary(b *passgp.Binary, x *mat.Dense, y []float64) (errPct, brier float64, d time.Duration, z []float64) {
+// the latents z (q = Φ(z), as Binary.PredictTo computes it) and the
+// prior-variance shares rho (Binary.LatentShareTo).
+func evalBinary(b *passgp.Binary, x *mat.Dense, y []float64) (errPct, brier float64, d time.Duration, z, rho []float64) {
 	n, _ := x.Dims()
-	z, p := make([]float64, n), make([]float64, n)
+	z, rho, p := make([]float64, n), make([]float64, n), make([]float64, n)
 	t := time.Now()
-	b.LatentTo(z, x)
+	b.LatentShareTo(z, rho, x)
 	for i, v := range z {
 		p[i] = ep.Phi(v)
 	}
-	return binaryErr(p, y), passgp.Brier(p, y), time.Since(t), z
+	return binaryErr(p, y), passgp.Brier(p, y), time.Since(t), z, rho
 }
 
 // progress returns a Progress callback that logs when -v is set.

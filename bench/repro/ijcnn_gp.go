@@ -177,7 +177,7 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 	}
 	// record scores classifier r (trained in train) as a row of method name.
 	record := func(name string, mm int, r *passgp.Result, train time.Duration) {
-		e, br, pt, z := evalBinary(r.Model, te.X, te.Y)
+		e, br, pt, z, rho := evalBinary(r.Model, te.X, te.Y)
 		c := res[name][mm]
 		if c == nil {
 			c = &cell{}
@@ -185,7 +185,7 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 		}
 		c.err, c.brier = append(c.err, e), append(c.brier, 2*br)
 		if r.Calibration != nil {
-			cs := scoreCalibrated(r.Calibration, mat.NewDense(te.N(), 1, z), []float64{-1, 1}, te.Y)
+			cs := scoreCalibrated(r.Calibration, mat.NewDense(te.N(), 1, z), mat.NewDense(te.N(), 1, rho), []float64{-1, 1}, te.Y)
 			c.calErr, c.calBrier = append(c.calErr, 100*cs.Error), append(c.calBrier, cs.Brier)
 			c.calNLP, c.calECE = append(c.calNLP, cs.NLP), append(c.calECE, cs.ECE)
 		}

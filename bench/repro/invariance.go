@@ -40,9 +40,9 @@ func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stag
 	k := len(stage1.Models)
 	mr := &passgp.MultiResult{PerClass: make([]*passgp.Result, k)}
 	prob := mat.NewDense(te.N(), k, nil)
-	zte := mat.NewDense(te.N(), k, nil)
-	ztr := mat.NewDense(tr.N(), k, nil)
-	col := make([]float64, te.N())
+	zte, rte := mat.NewDense(te.N(), k, nil), mat.NewDense(te.N(), k, nil)
+	ztr, rtr := mat.NewDense(tr.N(), k, nil), mat.NewDense(tr.N(), k, nil)
+	col, share := make([]float64, te.N()), make([]float64, te.N())
 	act := make([]float64, k)
 	var predTime time.Duration
 	start := time.Now()
@@ -55,25 +55,27 @@ func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stag
 		}
 		res.Elapsed += time.Duration(stage1Times[j] * float64(time.Second))
 		t := time.Now()
-		res.Model.LatentTo(col, te.X)
+		res.Model.LatentShareTo(col, share, te.X)
 		predTime += time.Since(t)
 		zte.SetCol(j, col)
+		rte.SetCol(j, share)
 		for i, v := range col {
 			prob.Set(i, j, ep.Phi(v))
 		}
 		ztr.SetCol(j, res.HeldOut)
+		rtr.SetCol(j, res.HeldOutShare)
 		act[j] = float64(len(res.Model.Active))
-		res.Model, res.HeldOut = nil, nil
+		res.Model, res.HeldOut, res.HeldOutShare = nil, nil, nil
 		mr.PerClass[j] = res
 		env.logf("%s: class %v done, |A| %d, %.1fs, %d held-out latents lost to rounding", out.Name, stage1.Classes[j], int(act[j]), res.Elapsed.Seconds(), res.HeldOutLost)
 	}
 	mr.Elapsed = time.Since(start)
 	ev := scoreMulti(prob, stage1.Classes, te, predTime)
-	cal, err := passgp.FitCalibration(ztr, classIndices(stage1.Classes, tr.Y))
+	cal, err := passgp.FitCalibration(ztr, rtr, classIndices(stage1.Classes, tr.Y))
 	if err != nil {
 		return err
 	}
-	ev.Cal = scoreCalibrated(cal, zte, stage1.Classes, te.Y)
+	ev.Cal = scoreCalibrated(cal, zte, rte, stage1.Classes, te.Y)
 	out.addSizes(mr, act, ev)
 	out.testY = te.Y
 	return nil

@@ -61,6 +61,7 @@ func TestAugmentMultiReleasesModels(t *testing.T) {
 	kept := &passgp.MultiClass{Classes: mr.Model.Classes}
 	var act []float64
 	z := mat.NewDense(tr.N(), len(mr.Model.Classes), nil)
+	rho := mat.NewDense(tr.N(), len(mr.Model.Classes), nil)
 	for j, b := range mr.Model.Models {
 		res, err := augmentStage(context.Background(), b, tr.X, binaryLabels(tr.Y, mr.Model.Classes[j]), 6, 6, 4, 0.9, 2, 1, seed, 1)
 		if err != nil {
@@ -69,8 +70,9 @@ func TestAugmentMultiReleasesModels(t *testing.T) {
 		kept.Models = append(kept.Models, res.Model)
 		act = append(act, float64(len(res.Model.Active)))
 		z.SetCol(j, res.HeldOut)
+		rho.SetCol(j, res.HeldOutShare)
 	}
-	cal, err := passgp.FitCalibration(z, classIndices(mr.Model.Classes, tr.Y))
+	cal, err := passgp.FitCalibration(z, rho, classIndices(mr.Model.Classes, tr.Y))
 	if err != nil {
 		t.Fatal(err)
 	}

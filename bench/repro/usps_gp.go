@@ -480,7 +480,7 @@ func uspsFig4(ctx context.Context, b *builder, tr, te *Dataset, d *fig4Data) err
 					env.logf("fig4 %s digit %v param %v: %v", j.method, digit, j.param, err)
 					continue
 				}
-				e, _, _, _ := evalBinary(res.Model, te.X, yt)
+				e, _, _, _, _ := evalBinary(res.Model, te.X, yt)
 				p := d.get(j.method, digit, j.param)
 				p.Err = append(p.Err, e)
 				p.Act = append(p.Act, float64(len(res.Model.Active)))
@@ -608,7 +608,9 @@ func uspsFull(ctx context.Context, b *builder, tr, te *Dataset, pass *multiRuns)
 		classes: cls, n: tr.N()}
 	prob := mat.NewDense(te.N(), len(cls), nil)
 	heldOut := mat.NewDense(tr.N(), len(cls), nil) // training points' LOO latents
+	heldShare := mat.NewDense(tr.N(), len(cls), nil)
 	zTest := mat.NewDense(te.N(), len(cls), nil)
+	rhoTest := mat.NewDense(te.N(), len(cls), nil)
 	var note []string
 	est := time.Duration(math.Pow(float64(tr.N())/2000, 3) * 10 * float64(time.Second))
 	for _, c := range digits {
@@ -628,14 +630,16 @@ func uspsFull(ctx context.Context, b *builder, tr, te *Dataset, pass *multiRuns)
 			}
 			continue
 		}
-		col := make([]float64, te.N())
-		res.Model.LatentTo(col, te.X)
+		col, share := make([]float64, te.N()), make([]float64, te.N())
+		res.Model.LatentShareTo(col, share, te.X)
 		zTest.SetCol(j, col)
+		rhoTest.SetCol(j, share)
 		for i, v := range col {
 			col[i] = ep.Phi(v) // q(+1|x), as Binary.PredictTo gives it
 		}
 		prob.SetCol(j, col)
 		heldOut.SetCol(j, res.HeldOut)
+		heldShare.SetCol(j, res.HeldOutShare)
 		yt := binaryLabels(te.Y, c)
 		fg.digitErr[c] = binaryErr(col, yt)
 		fg.digitTime[c] = res.Elapsed.Seconds()
@@ -649,10 +653,10 @@ func uspsFull(ctx context.Context, b *builder, tr, te *Dataset, pass *multiRuns)
 		fg.prob = prob
 		ev := scoreMulti(prob, cls, te, 0)
 		fg.multi, fg.brierM, fg.nlp = ev.Err, ev.BrierMulti, ev.NLP
-		if cal, err := passgp.FitCalibration(heldOut, classIndices(cls, tr.Y)); err != nil {
+		if cal, err := passgp.FitCalibration(heldOut, heldShare, classIndices(cls, tr.Y)); err != nil {
 			note = append(note, fmt.Sprintf("calibration: `%v`", err))
 		} else {
-			fg.cal = scoreCalibrated(cal, zTest, cls, te.Y)
+			fg.cal = scoreCalibrated(cal, zTest, rhoTest, cls, te.Y)
 		}
 	}
 	b.set("gp-full", fg.markdown(note))

@@ -73,14 +73,14 @@ func truthIndex(m *model.Model, y []float64, file string) ([]int, error) {
 
 // computeMetrics evaluates class probabilities prob (n×K) against truth;
 // z are the binary classifiers' latents (n×len(m.Binaries), q(y=+1|x) =
-// Φ(z)). Decisions are the model's (model.DecideFromLatent), and the
+// Φ(z)) and rho their prior-variance shares (model.LatentShareTo). Decisions are the model's (model.DecideFromLatent), and the
 // negative log probabilities are computed from z in log space
 // (passgp.LatentNLP, LatentNLPMulti), so that they are exact for
 // confident mistakes.
-func computeMetrics(m *model.Model, prob, z *mat.Dense, truth []int) metrics {
+func computeMetrics(m *model.Model, prob, z, rho *mat.Dense, truth []int) metrics {
 	n, k := prob.Dims()
 	pred := make([]int, n)
-	m.DecideFromLatent(pred, z)
+	m.DecideFromLatent(pred, z, rho)
 	r := metrics{N: n, Classes: m.Outputs(), PerClassError: make([]float64, k), PerClassN: make([]int, k), Confusion: make([][]int, k)}
 	for i := range r.Confusion {
 		r.Confusion[i] = make([]int, k)
@@ -112,7 +112,7 @@ func computeMetrics(m *model.Model, prob, z *mat.Dense, truth []int) metrics {
 		r.Calibrated = m.Calibration != nil
 		switch {
 		case r.Calibrated:
-			r.NLP = m.Calibration.MeanNLL(z, calibrationTruth(m, truth))
+			r.NLP = m.Calibration.MeanNLL(z, rho, calibrationTruth(m, truth))
 		case m.Mode == model.OneVsRest:
 			r.NLP = passgp.LatentNLPMulti(z, truth)
 		default:

@@ -26,8 +26,8 @@ func TestEvalMetricsFromLatent(t *testing.T) {
 		z := mat.NewDense(3, 1, []float64{-40, 0.3, 9})
 		truth := []int{1, 1, 0} // classes +1, +1, -1: the first and last are confident mistakes
 		prob := mat.NewDense(3, 2, nil)
-		m.ProbFromLatent(prob, z)
-		r := computeMetrics(m, prob, z, truth)
+		m.ProbFromLatent(prob, z, nil)
+		r := computeMetrics(m, prob, z, nil, truth)
 		y := []float64{1, 1, -1}
 		zc := mat.Col(nil, 0, z)
 		if want := passgp.LatentNLP(zc, y); math.Abs(r.NLP-want) > 1e-12*want {
@@ -54,8 +54,8 @@ func TestEvalMetricsFromLatent(t *testing.T) {
 		z := mat.NewDense(2, 3, []float64{9, 12, 3, -40, -5, 6})
 		truth := []int{1, 0}
 		prob := mat.NewDense(2, 3, nil)
-		m.ProbFromLatent(prob, z)
-		r := computeMetrics(m, prob, z, truth)
+		m.ProbFromLatent(prob, z, nil)
+		r := computeMetrics(m, prob, z, nil, truth)
 		if r.Confusion[1][1] != 1 || r.Confusion[0][2] != 1 || r.Error != 0.5 {
 			t.Errorf("confusion %v, error %v: want row 0 decided as class 1, row 1 as class 2", r.Confusion, r.Error)
 		}

@@ -86,7 +86,7 @@ func plotAll(ctx context.Context, models string, df *dataFlags, out, xAxis strin
 			first = sc
 		}
 	}
-	if err := testPlots(out, first.m, first.prob, first.z, first.truth, &first.met); err != nil {
+	if err := testPlots(out, first.m, first.prob, first.z, first.rho, first.truth, &first.met); err != nil {
 		return nil, err
 	}
 	files := []string{"per_class.png", "densities.png", "reliability.png", "calibration.png"}
@@ -126,10 +126,10 @@ func plotAll(ctx context.Context, models string, df *dataFlags, out, xAxis strin
 
 // testPlots writes per_class.png, densities.png, reliability.png and, for a
 // one-vs-rest model, error_vs_size.png with one point per classifier.
-func testPlots(dir string, m *model.Model, prob, z *mat.Dense, truth []int, met *metrics) error {
+func testPlots(dir string, m *model.Model, prob, z, rho *mat.Dense, truth []int, met *metrics) error {
 	n, _ := prob.Dims()
 	pred := make([]int, n)
-	m.DecideFromLatent(pred, z)
+	m.DecideFromLatent(pred, z, rho)
 	// Per class: the binary error of each classifier (one-vs-rest) or the
 	// error per true class.
 	names := met.Classes

@@ -54,26 +54,28 @@ func loadForPrediction(modelPath string, df *dataFlags) (*model.Model, *data.Dat
 // checks of its context: a fraction of a second of work.
 const predictChunk = 4096
 
-// predictAll returns the class probabilities and the binary classifiers'
-// latents z (q(y=+1|x) = Φ(z), model.LatentTo). It scores the rows in
-// chunks and stops with ctx's error when ctx ends.
-func predictAll(ctx context.Context, m *model.Model, ds *data.Dataset) (prob, z *mat.Dense, err error) {
+// predictAll returns the class probabilities, the binary classifiers'
+// latents z (q(y=+1|x) = Φ(z)) and the shares rho of their prior variances
+// left at each row (model.LatentShareTo), which the calibration takes
+// besides z. It scores the rows in chunks and stops with ctx's error when
+// ctx ends.
+func predictAll(ctx context.Context, m *model.Model, ds *data.Dataset) (prob, z, rho *mat.Dense, err error) {
 	if ds.N == 0 {
-		return nil, nil, errors.New("no data rows to predict")
+		return nil, nil, nil, errors.New("no data rows to predict")
 	}
 	x := ds.Dense()
 	nb := len(m.Binaries)
-	z = mat.NewDense(ds.N, nb, nil)
+	z, rho = mat.NewDense(ds.N, nb, nil), mat.NewDense(ds.N, nb, nil)
 	for lo := 0; lo < ds.N; lo += predictChunk {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		hi := min(lo+predictChunk, ds.N)
-		m.LatentTo(z.Slice(lo, hi, 0, nb).(*mat.Dense), x.Slice(lo, hi, 0, ds.D).(*mat.Dense))
+		m.LatentShareTo(z.Slice(lo, hi, 0, nb).(*mat.Dense), rho.Slice(lo, hi, 0, nb).(*mat.Dense), x.Slice(lo, hi, 0, ds.D).(*mat.Dense))
 	}
 	prob = mat.NewDense(ds.N, len(m.Outputs()), nil)
-	m.ProbFromLatent(prob, z)
-	return prob, z, nil
+	m.ProbFromLatent(prob, z, rho)
+	return prob, z, rho, nil
 }
 
 func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -99,12 +101,12 @@ ignored.`)
 	if err != nil {
 		return exitFor(stderr, "predict", err)
 	}
-	prob, z, err := predictAll(ctx, m, ds)
+	prob, z, rho, err := predictAll(ctx, m, ds)
 	if err != nil {
 		return fail(stderr, "predict", err)
 	}
 	pred := make([]int, ds.N)
-	m.DecideFromLatent(pred, z)
+	m.DecideFromLatent(pred, z, rho)
 	w := stdout
 	var f *os.File
 	if *out != "" {
@@ -189,10 +191,10 @@ func evaluate(ctx context.Context, modelPath string, df *dataFlags) (*metrics, e
 
 // scored is a model's predictions on labelled data and their metrics.
 type scored struct {
-	m       *model.Model
-	prob, z *mat.Dense
-	truth   []int
-	met     metrics
+	m            *model.Model
+	prob, z, rho *mat.Dense
+	truth        []int
+	met          metrics
 }
 
 // score loads the model and the labelled data, predicts and computes the
@@ -209,11 +211,11 @@ func score(ctx context.Context, modelPath string, df *dataFlags) (*scored, error
 	if err != nil {
 		return nil, err
 	}
-	prob, z, err := predictAll(ctx, m, ds)
+	prob, z, rho, err := predictAll(ctx, m, ds)
 	if err != nil {
 		return nil, err
 	}
-	return &scored{m: m, prob: prob, z: z, truth: truth, met: computeMetrics(m, prob, z, truth)}, nil
+	return &scored{m: m, prob: prob, z: z, rho: rho, truth: truth, met: computeMetrics(m, prob, z, rho, truth)}, nil
 }
 
 func printJSON(stdout, stderr io.Writer, cmd string, v any) int {

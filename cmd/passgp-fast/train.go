@@ -508,16 +508,16 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 		if err != nil {
 			return 0, err
 		}
-		prob, raw, err := predictAll(ctx, m, test)
+		prob, raw, rho, err := predictAll(ctx, m, test)
 		if err != nil {
 			return 0, err
 		}
-		r := computeMetrics(m, prob, raw, truth)
+		r := computeMetrics(m, prob, raw, rho, truth)
 		met = &r
 		fmt.Fprintf(stdout, "\nevaluation on %s:\n", t.test)
 		met.print(stdout)
 		if t.plots != "" {
-			if err := testPlots(t.plots, m, prob, raw, truth, met); err != nil {
+			if err := testPlots(t.plots, m, prob, raw, rho, truth, met); err != nil {
 				return 0, err
 			}
 		}
