@@ -563,7 +563,21 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	xa, ya := t.active()
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch}
 	optimise := !t.fixed && !t.st.Frozen && t.c.HypPasses >= t.c.Passes
-	post, err := t.inferEvals(ctx, xa, ya, optimise, t.c.FinalHypEvals, t.c.finalEPOptions(), &bs)
+	evals := t.c.FinalHypEvals
+	var sub BatchStats
+	if optimise && t.c.FinalSubset > 0 && len(ya) >= 2*t.c.FinalSubset {
+		if err := t.subsetSearch(ctx, xa, ya, &sub); err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return t.stopped(cerr)
+			}
+			return nil, err
+		}
+		evals = min(evals, subsetPolishEvals)
+	}
+	post, err := t.inferEvals(ctx, xa, ya, optimise, evals, t.c.finalEPOptions(), &bs)
+	bs.HypTime += sub.HypTime
+	bs.HypEvals += sub.HypEvals
+	bs.HypNotConverged += sub.HypNotConverged
 	if err == nil && optimise {
 		// Optimize's posterior used the loop's tolerance: refine it.
 		t.st.Tau, t.st.Nu = post.Sites.Tau, post.Sites.Nu
@@ -585,6 +599,24 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	}
 	return &Result{Model: b, Batches: t.st.Stats, Elapsed: t.elapsed(), Theta0: t.theta0, Evals: t.evals, AtBound: atBound,
 		NotConverged: bs.NotConverged, HypNotConverged: hypNotConverged(t.st.Stats) + bs.HypNotConverged}, nil
+}
+
+// subsetSearch is the first half of the final optimisation with
+// Options.FinalSubset: θ optimised on a seeded random subset of the
+// active set, from the current θ and the subset's sites, with at most
+// FinalHypEvals evaluations. The evidence of a random subset of A peaks
+// near that of A (a random subset keeps the mix of easy and hard points),
+// and an evaluation costs (|A|/FinalSubset)³ times less, so the search on
+// the whole active set that follows needs only a few steps.
+func (t *trainer) subsetSearch(ctx context.Context, xa *mat.Dense, ya []float64, bs *BatchStats) error {
+	rng := rand.New(rand.NewPCG(t.c.Seed, uint64(len(ya))))
+	idx := rng.Perm(len(ya))[:t.c.FinalSubset]
+	slices.Sort(idx)
+	st := t.st
+	t.st.Tau, t.st.Nu = gather(st.Tau, idx), gather(st.Nu, idx)
+	_, err := t.inferEvals(ctx, gatherRows(xa, idx), gather(ya, idx), true, t.c.FinalHypEvals, t.c.finalEPOptions(), bs)
+	t.st.Tau, t.st.Nu = st.Tau, st.Nu
+	return err
 }
 
 // lastAtBound returns AtBound of the last batch that optimised θ (nil if

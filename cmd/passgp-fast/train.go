@@ -60,7 +60,9 @@ type trainConfig struct {
 	PSkip     float64 `json:"p_skip,omitempty"`
 	MaxActive int     `json:"max_active,omitempty"`
 	// SkipStalled is passgp.Options.SkipStalled (--skip-stalled).
-	SkipStalled int      `json:"skip_stalled,omitempty"`
+	SkipStalled int `json:"skip_stalled,omitempty"`
+	// FinalSubset is passgp.Options.FinalSubset (--final-subset).
+	FinalSubset int      `json:"final_subset,omitempty"`
 	Rank        string   `json:"rank,omitempty"`
 	Positive    *float64 `json:"positive,omitempty"`
 	Data        string   `json:"data,omitempty"`
@@ -127,6 +129,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.Float64Var(&c.Flip, "flip", 0, "label-flip probability `EPS` of the robust EP likelihood EPS + (1-2 EPS) Phi(y f), in [0, 0.5) (0: probit, as the paper; ivm's selection ignores it)")
 	fs.Float64Var(&c.PSkip, "p-skip", 0, "noise-robust selection: skip (and delete from the active set) points whose predictive probability of their own label is below `P`, the likely mislabelled ones; in [0, 0.5) (0: off, as the paper; see docs/passgp.md before using it)")
 	fs.IntVar(&c.MaxActive, "max-active", defaultMaxActive, "passgp: bound the active set to `M` points, chosen by --rank, so that a pass costs O(N M^2) on noisy data too; once the bound binds, theta is kept (0: no bound, the paper's rule)")
+	fs.IntVar(&c.FinalSubset, "final-subset", 0, "passgp, fpassgp: start the last hyperparameter search on a random subset of `M` active points, then finish it on the whole active set in a few steps; only for active sets of at least 2M points (0: the whole active set throughout). 800 cut the noisy 5-class task's time by a third at the same validation error")
 	fs.IntVar(&c.SkipStalled, "skip-stalled", defaultSkipStalled, "passgp, fpassgp: from `M` active points on, do not repeat in the same pass a hyperparameter search that found no step (theta unchanged) until the active set grows by 20% (0: search on every batch, the paper's schedule)")
 	fs.StringVar(&c.Rank, "rank", "", "order in which fpassgp's swaps and passgp's --max-active take points: lowest (lowest predictive probability first, the paper's) or boundary (closest to the decision boundary first) (default: boundary for passgp, lowest for fpassgp)")
 	fs.BoolVar(&c.FITC, "fitc", false, "after selection, run EP on all training points with the active set as FITC inducing inputs and predict from that posterior, for small active sets (fpassgp, ivm, random at --m of a few hundred: on IJCNN at --m 100 it lowered fpassgp's validation error from 36% to 4.2%); unless --fixed-theta, theta is then chosen by the FITC model's evidence (at most 40 EP runs over all points: Nelder-Mead, then L-BFGS on its gradient); costs O(N M^2) per EP sweep and an MxM factor in the model file")
@@ -245,10 +248,13 @@ func (c *trainConfig) options(d int) (passgp.Options, error) {
 	if c.MaxActive < 0 {
 		return o, errUsage("--max-active must be >= 0, got %d", c.MaxActive)
 	}
+	if c.FinalSubset < 0 {
+		return o, errUsage("--final-subset must be >= 0, got %d", c.FinalSubset)
+	}
 	if c.SkipStalled < 0 {
 		return o, errUsage("--skip-stalled must be >= 0, got %d", c.SkipStalled)
 	}
-	o.PSkip, o.MaxActive, o.SkipStalled = c.PSkip, c.MaxActive, c.SkipStalled
+	o.PSkip, o.MaxActive, o.SkipStalled, o.FinalSubset = c.PSkip, c.MaxActive, c.SkipStalled, c.FinalSubset
 	if c.Rank == "" {
 		// PASS-GP's budget keeps the points nearest the boundary: the
 		// lowest-first order fills it with mislabelled points on noisy
