@@ -32,16 +32,18 @@ func TestTrainSelectionFlags(t *testing.T) {
 	}
 	d := load()
 	if o := string(d.Options); !strings.Contains(o, `"max_active":2000`) || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"boundary"`) ||
-		!strings.Contains(o, `"skip_stalled":1000`) {
-		t.Errorf("default options %s (want a budget of 2000 ranked by the boundary, stalled searches skipped from 1000 points)", o)
+		!strings.Contains(o, `"skip_stalled":1000`) || !strings.Contains(o, `"final_subset":800`) {
+		t.Errorf("default options %s (want a budget of 2000 ranked by the boundary, stalled searches skipped from 1000 points, the last search started on 800 points)", o)
 	}
-	p := load("--max-active", "0", "--rank", "lowest", "--skip-stalled", "0")
+	p := load("--max-active", "0", "--rank", "lowest", "--skip-stalled", "0", "--final-subset", "0")
 	if o := string(p.Options); strings.Contains(o, "max_active") || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"lowest"`) ||
-		strings.Contains(o, "skip_stalled") {
+		strings.Contains(o, "skip_stalled") || strings.Contains(o, "final_subset") {
 		t.Errorf("options %s (want the paper's rules)", o)
 	}
-	if code, _, e := runCLI(t, "train", "--data", f.bin, "--model", m, "--skip-stalled", "-1"); code != 2 || !strings.Contains(e, "--skip-stalled must be >= 0") {
-		t.Errorf("--skip-stalled -1: exit %d, %s", code, e)
+	for _, flag := range []string{"--skip-stalled", "--final-subset"} {
+		if code, _, e := runCLI(t, "train", "--data", f.bin, "--model", m, flag, "-1"); code != 2 || !strings.Contains(e, flag+" must be >= 0") {
+			t.Errorf("%s -1: exit %d, %s", flag, code, e)
+		}
 	}
 	fp := load("--method", "fpassgp", "--m", "20", "--p-exc", "0.1")
 	if o := string(fp.Options); !strings.Contains(o, `"rank":"lowest"`) {
