@@ -138,17 +138,12 @@ func (m *Model) DecideFromLatent(dst []int, z, rho *mat.Dense) {
 		m.RawDecideFromLatent(dst, z)
 		return
 	}
-	n, _ := z.Dims()
-	for i := 0; i < n; i++ {
-		var r []float64
-		if rho != nil {
-			r = rho.RawRowView(i)
+	c.DecideTo(dst, z, rho)
+	if m.Mode == PositiveVsRest {
+		n, _ := z.Dims()
+		for i := range dst[:n] {
+			dst[i] = 1 - dst[i] // outputs are [positive, rest]
 		}
-		d := c.Decide(z.RawRowView(i), r)
-		if m.Mode == PositiveVsRest {
-			d = 1 - d // outputs are [positive, rest]
-		}
-		dst[i] = d
 	}
 }
 

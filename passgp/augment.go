@@ -244,8 +244,8 @@ func translationGroups(b *Binary, x *mat.Dense, g *shiftGeom) (rows, self []int,
 // point the stage deleted, would still see them, and a calibration fitted
 // on such latents would be over-confident exactly at the hard points. A
 // marginal lost to rounding gets the prior's (mean 0, variance +Inf), the
-// uninformative latent, and is counted in lost. Chunks of groupChunk points bound the memory to
-// O(groupChunk·(1+dirs)·|A|).
+// uninformative latent, and is counted in lost. Chunks of groupChunk
+// points bound the memory to O(groupChunk·(1+dirs)·|A|).
 func groupHeldOut(ctx context.Context, b *Binary, x *mat.Dense, g *shiftGeom) (z map[int]meanVar, lost int, err error) {
 	rows, self, groups := translationGroups(b, x, g)
 	_, d := x.Dims()

@@ -160,10 +160,26 @@ func rowOrNil(m *mat.Dense, i int) []float64 {
 
 // Decide returns the class of largest calibrated probability for one row
 // of latents z and prior-variance shares rho (nil: 0) (K = 1: 1 for the
-// positive class, 0 otherwise).
+// positive class, 0 otherwise). DecideTo does the same for many rows.
 func (c *Calibration) Decide(z, rho []float64) int {
-	u := make([]float64, len(z))
-	c.logitsTo(u, z, rho, c.farLogits(c.Eps, nil))
+	return c.decide(make([]float64, len(z)), z, rho, c.farLogits(c.Eps, nil))
+}
+
+// DecideTo sets dst[i] to Decide of row i of z and rho (n×K; rho nil:
+// all 0), computing the far-field logits once.
+func (c *Calibration) DecideTo(dst []int, z, rho *mat.Dense) {
+	n, k := z.Dims()
+	far := c.farLogits(c.Eps, nil)
+	u := make([]float64, k)
+	for i := range dst[:n] {
+		dst[i] = c.decide(u, z.RawRowView(i), rowOrNil(rho, i), far)
+	}
+}
+
+// decide is Decide with the logits' workspace u and the far-field logits
+// far given.
+func (c *Calibration) decide(u, z, rho, far []float64) int {
+	c.logitsTo(u, z, rho, far)
 	if len(z) == 1 {
 		if u[0] > 0 {
 			return 1
@@ -268,15 +284,16 @@ func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64) fun
 			// log s_t of the logistic part, then r = (1−ε)s_t/m, the
 			// share of the mixture m = (1−ε)s_t + ε/C that it explains;
 			// d_j = d(−log m)/du_j.
-			var logS float64
+			var logS, lse float64
+			sg := -1.0 // K = 1: the sign of the true class
+			if t == 1 {
+				sg = 1
+			}
 			if k == 1 {
-				sg := -1.0
-				if t == 1 {
-					sg = 1
-				}
 				logS = -softplus(-sg * u[0])
 			} else {
-				logS = u[t] - floats.LogSumExp(u)
+				lse = floats.LogSumExp(u)
+				logS = u[t] - lse
 			}
 			lm := logAddExp(logKeep+logS, logUnif)
 			nll -= lm
@@ -284,17 +301,9 @@ func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64) fun
 				continue
 			}
 			r := math.Exp(logKeep + logS - lm)
-			lse := 0.0
-			if k > 1 {
-				lse = floats.LogSumExp(u)
-			}
 			for j, v := range zr {
 				var d float64
 				if k == 1 {
-					sg := -1.0
-					if t == 1 {
-						sg = 1
-					}
 					d = -r * sg * sigmoid(-sg*u[0])
 				} else {
 					d = math.Exp(u[j] - lse) // d(−log s_t)/du_j = s_j − [j = t]

@@ -77,13 +77,15 @@ func testCalibrationProperties(t *testing.T, eps float64) {
 	}
 	p := mat.NewDense(50, 3, nil)
 	c.ProbTo(p, z, rho)
+	many := make([]int, 50)
+	c.DecideTo(many, z, rho)
 	for i := range 50 {
 		row := p.RawRowView(i)
 		if math.Abs(floats.Sum(row)-1) > 1e-12 {
 			t.Fatalf("row %d sums to %v", i, floats.Sum(row))
 		}
-		if d := c.Decide(z.RawRowView(i), rho.RawRowView(i)); d != floats.MaxIdx(row) {
-			t.Errorf("row %d: decision %d, most probable %d", i, d, floats.MaxIdx(row))
+		if d := c.Decide(z.RawRowView(i), rho.RawRowView(i)); d != floats.MaxIdx(row) || many[i] != d {
+			t.Errorf("row %d: decision %d (DecideTo %d), most probable %d", i, d, many[i], floats.MaxIdx(row))
 		}
 		for j := range 3 {
 			up := mat.DenseCopyOf(z.Slice(i, i+1, 0, 3))

@@ -54,31 +54,27 @@ func evalMulti(m *passgp.MultiClass, cal *passgp.Calibration, te *Dataset) multi
 }
 
 // scoreCalibrated scores cal's probabilities of the latents z and
-// prior-variance shares rho (n×K, one column per class) against the labels y as eval does: decision by the
-// largest calibrated probability, Brier summed over the classes, NLP
+// prior-variance shares rho (n×K, one column per class) against the
+// labels y as eval does: decision by the largest calibrated probability, Brier summed over the classes, NLP
 // (Calibration.MeanNLL, exact in the tails) and top-label ECE.
 func scoreCalibrated(cal *passgp.Calibration, z, rho *mat.Dense, classes, y []float64) *libsvm.Scores {
 	n, k := z.Dims()
 	p := mat.NewDense(n, max(k, 2), nil)
 	cal.ProbTo(p, z, rho)
-	truth := make([]int, n)
+	truth, top := make([]int, n), make([]int, n)
+	cal.DecideTo(top, z, rho)
 	conf, correct := make([]float64, n), make([]bool, n)
 	var s libsvm.Scores
 	for i := 0; i < n; i++ {
 		truth[i] = indexOf(classes, y[i])
 		row := p.RawRowView(i)
-		var r []float64
-		if rho != nil {
-			r = rho.RawRowView(i)
-		}
-		top := cal.Decide(z.RawRowView(i), r)
 		for j, v := range row {
 			if j == truth[i] {
 				v--
 			}
 			s.Brier += v * v
 		}
-		conf[i], correct[i] = row[top], top == truth[i]
+		conf[i], correct[i] = row[top[i]], top[i] == truth[i]
 		if !correct[i] {
 			s.Error++
 		}
