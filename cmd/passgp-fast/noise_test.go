@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,10 +9,11 @@ import (
 	"testing"
 
 	"github.com/passgp-fast/passgp-fast/model"
+	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
-// TestTrainSelectionFlags: train's defaults are a budget of 2000 ranked
-// by the boundary for PASS-GP (the paper's swaps for fPASS-GP), the
+// TestTrainSelectionFlags: train's defaults are a budget of 12·√N points
+// (at most 2000) ranked by the boundary for PASS-GP (the paper's swaps for fPASS-GP), the
 // paper's rules are one flag away, the selection flags reach the model's
 // options, the noise counts reach its
 // history, and bad values are refused.
@@ -31,9 +33,14 @@ func TestTrainSelectionFlags(t *testing.T) {
 		return mm
 	}
 	d := load()
-	if o := string(d.Options); !strings.Contains(o, `"max_active":2000`) || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"boundary"`) ||
+	var dopt struct{ N int }
+	if err := json.Unmarshal(d.Options, &dopt); err != nil || dopt.N == 0 {
+		t.Fatalf("options %s: %v", d.Options, err)
+	}
+	budget := fmt.Sprintf(`"max_active":%d`, passgp.SqrtBudget(dopt.N))
+	if o := string(d.Options); !strings.Contains(o, budget) || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"boundary"`) ||
 		!strings.Contains(o, `"skip_stalled":1000`) || !strings.Contains(o, `"final_subset":800`) {
-		t.Errorf("default options %s (want a budget of 2000 ranked by the boundary, stalled searches skipped from 1000 points, the last search started on 800 points)", o)
+		t.Errorf("default options %s (want %s ranked by the boundary, stalled searches skipped from 1000 points, the last search started on 800 points)", o, budget)
 	}
 	p := load("--max-active", "0", "--rank", "lowest", "--skip-stalled", "0", "--final-subset", "0")
 	if o := string(p.Options); strings.Contains(o, "max_active") || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"lowest"`) ||
@@ -44,6 +51,9 @@ func TestTrainSelectionFlags(t *testing.T) {
 		if code, _, e := runCLI(t, "train", "--data", f.bin, "--model", m, flag, "-1"); code != 2 || !strings.Contains(e, flag+" must be >= 0") {
 			t.Errorf("%s -1: exit %d, %s", flag, code, e)
 		}
+	}
+	if o := string(load("--max-active", "auto").Options); !strings.Contains(o, budget) {
+		t.Errorf("--max-active auto: options %s, want %s", o, budget)
 	}
 	fp := load("--method", "fpassgp", "--m", "20", "--p-exc", "0.1")
 	if o := string(fp.Options); !strings.Contains(o, `"rank":"lowest"`) {
@@ -85,6 +95,7 @@ func TestTrainSelectionFlags(t *testing.T) {
 		{[]string{"--p-skip", "-0.1"}, "--p-skip"},
 		{[]string{"--p-skip", "0.7", "--p-inc", "0.6"}, "--p-skip"},
 		{[]string{"--max-active", "-1"}, "--max-active"},
+		{[]string{"--max-active", "half"}, "--max-active"},
 	} {
 		a := append([]string{"train", "--data", f.bin, "--model", m}, fast...)
 		if code, _, e := runCLI(t, append(a, c.args...)...); code != 2 || !strings.Contains(e, c.want) {
