@@ -532,6 +532,11 @@ func TestCheckpointResume(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The budget is resolved once, from N, and the resumed run keeps
+		// the checkpoint's (the same options as the uninterrupted run).
+		if string(a.Options) != string(b.Options) || !strings.Contains(string(b.Options), `"max_active":`) {
+			t.Errorf("stop at %v: options %s after resume, want %s", stop, b.Options, a.Options)
+		}
 		for i := range a.Binaries {
 			if len(a.Binaries[i].Y) != len(b.Binaries[i].Y) || a.Binaries[i].Post.LogZ != b.Binaries[i].Post.LogZ {
 				t.Errorf("stop at %v: classifier %d differs after resume: |A| %d vs %d, log Z %v vs %v", stop, i,
