@@ -579,7 +579,10 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	bs.HypEvals += sub.HypEvals
 	bs.HypNotConverged += sub.HypNotConverged
 	if err == nil && optimise {
-		// Optimize's posterior used the loop's tolerance: refine it.
+		// One more EP run from the search's sites at the final θ. The
+		// search's runs already used finalEPOptions, so this run mostly
+		// stops after its minimum sweeps (it changes the sites in the last
+		// digits); kept so that trained models stay as they were.
 		t.st.Tau, t.st.Nu = post.Sites.Tau, post.Sites.Nu
 		post, err = t.infer(ctx, xa, ya, false, t.c.finalEPOptions(), &bs)
 	}
@@ -612,10 +615,10 @@ func (t *trainer) subsetSearch(ctx context.Context, xa *mat.Dense, ya []float64,
 	rng := rand.New(rand.NewPCG(t.c.Seed, uint64(len(ya))))
 	idx := rng.Perm(len(ya))[:t.c.FinalSubset]
 	slices.Sort(idx)
-	st := t.st
-	t.st.Tau, t.st.Nu = gather(st.Tau, idx), gather(st.Nu, idx)
+	tau, nu := t.st.Tau, t.st.Nu
+	t.st.Tau, t.st.Nu = gather(tau, idx), gather(nu, idx)
 	_, err := t.inferEvals(ctx, gatherRows(xa, idx), gather(ya, idx), true, t.c.FinalHypEvals, t.c.finalEPOptions(), bs)
-	t.st.Tau, t.st.Nu = st.Tau, st.Nu
+	t.st.Tau, t.st.Nu = tau, nu
 	return err
 }
 

@@ -366,9 +366,8 @@ func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
 		}
 		c.Positive = &v[0]
 	}
-	maxActive := -1 // auto
 	if t.maxActive != "auto" {
-		if maxActive, err = strconv.Atoi(t.maxActive); err != nil || maxActive < 0 {
+		if c.MaxActive, err = strconv.Atoi(t.maxActive); err != nil || c.MaxActive < 0 {
 			return nil, nil, errUsage("--max-active: want auto or an integer >= 0, got %q", t.maxActive)
 		}
 	}
@@ -396,12 +395,9 @@ func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
 		}
 	}
 	c.Data, c.N, c.D = t.df.path, ds.N, ds.D
-	if cp == nil {
+	if cp == nil && t.maxActive == "auto" {
 		// A checkpoint holds the budget its run resolved.
-		c.MaxActive = maxActive
-		if maxActive < 0 {
-			c.MaxActive = passgp.SqrtBudget(ds.N)
-		}
+		c.MaxActive = passgp.SqrtBudget(ds.N)
 	}
 	if c.Augment != "" && c.ImageW == 0 {
 		if t.image != "" {
