@@ -548,7 +548,7 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 	if est, ok, err := rec.heldOutMetrics(m, ds.Y, t.df.path); err != nil {
 		return 0, err
 	} else if ok {
-		fmt.Fprintf(stdout, "held-out estimate on the %d training points (active points left out one at a time, the others never seen): error %.2f%%, Brier %.4f, NLP %.4f, ECE %.4f\n",
+		fmt.Fprintf(stdout, "held-out estimate on the %d training points (each predicted without its own label): error %.2f%%, Brier %.4f, NLP %.4f, ECE %.4f\n",
 			est.N, 100*est.Error, est.Brier, est.NLP, est.ECE)
 	}
 	var met *metrics
