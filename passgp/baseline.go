@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -17,7 +16,7 @@ import (
 // θ on it unless fixed.
 func trainRandom(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner) (*Result, error) {
 	n, _ := x.Dims()
-	rng := rand.New(rand.NewPCG(c.Seed, c.Seed^0x5851f42d4c957f2d))
+	rng := initRNG(c.Seed)
 	a := rng.Perm(n)[:min(c.M, n)]
 	return trainOn(ctx, x, y, a, c)
 }

@@ -88,12 +88,16 @@ type update struct {
 // them by rank stay (cavity probabilities for active points, predictive
 // ones for candidates; ties go to active points, then by position). If
 // the rule would delete every active point and include none, no point is
-// deleted, so that A never becomes empty.
-func passUpdate(cav, q []float64, r rule) update {
+// deleted, so that A never becomes empty. Active points marked in fixed
+// (nil: none; Options.KeepInit) are always kept and outside the budget.
+func passUpdate(cav, q []float64, fixed []bool, r rule) update {
 	u := update{keep: make([]bool, len(cav))}
-	kept := 0
+	kept, nfixed := 0, 0
 	for i, p := range cav {
 		switch {
+		case fixed != nil && fixed[i]:
+			u.keep[i] = true
+			nfixed++
 		case p < r.pskip:
 			u.noise++
 		case r.pdel >= 1 || p <= r.pdel:
@@ -110,11 +114,11 @@ func passUpdate(cav, q []float64, r rule) update {
 		}
 	}
 	if r.budget > 0 && kept+len(u.incl) > r.budget {
-		u.trim(cav, q, r.budget, r.rank)
+		u.trim(cav, q, fixed, r.budget, r.rank)
 		u.trimmed = true
 		kept = r.budget - len(u.incl)
 	}
-	if kept == 0 && len(u.incl) == 0 {
+	if kept+nfixed == 0 && len(u.incl) == 0 {
 		for i := range u.keep {
 			u.keep[i] = true
 		}
@@ -124,8 +128,8 @@ func passUpdate(cav, q []float64, r rule) update {
 }
 
 // trim keeps the budget best kept active points and included candidates
-// by rank.
-func (u *update) trim(cav, q []float64, budget int, rank Rank) {
+// by rank, and the kept points marked in fixed (nil: none) besides.
+func (u *update) trim(cav, q []float64, fixed []bool, budget int, rank Rank) {
 	type pt struct {
 		key    float64
 		active bool
@@ -133,7 +137,7 @@ func (u *update) trim(cav, q []float64, budget int, rank Rank) {
 	}
 	var pool []pt
 	for i, k := range u.keep {
-		if k {
+		if k && (fixed == nil || !fixed[i]) {
 			pool = append(pool, pt{rank.key(cav[i]), true, i})
 		}
 	}
@@ -143,7 +147,9 @@ func (u *update) trim(cav, q []float64, budget int, rank Rank) {
 	// The pool is in position order, active points first: a stable sort
 	// breaks ties by it.
 	slices.SortStableFunc(pool, func(a, b pt) int { return cmp.Compare(a.key, b.key) })
-	clear(u.keep)
+	for i := range u.keep {
+		u.keep[i] = u.keep[i] && fixed != nil && fixed[i]
+	}
 	u.incl = u.incl[:0]
 	for _, p := range pool[:budget] {
 		if p.active {

@@ -247,6 +247,9 @@ type trainer struct {
 	start  time.Time
 	evals  int
 	theta0 []float64
+	// anchor marks the training points Options.KeepInit keeps in A
+	// (nil: none).
+	anchor []bool
 }
 
 func newTrainer(x *mat.Dense, y []float64, c *config, r *runner, class string) *trainer {
@@ -257,16 +260,23 @@ func newTrainer(x *mat.Dense, y []float64, c *config, r *runner, class string) *
 
 // initState draws the initial active set and the batches from the seed.
 func (t *trainer) initState() {
-	rng := rand.New(rand.NewPCG(t.c.Seed, t.c.Seed^0x5851f42d4c957f2d))
+	rng := initRNG(t.c.Seed)
 	size := t.c.Init
 	if t.method == FPASSGP {
 		size = t.c.M
 	}
 	size = min(size, t.n)
 	a := rng.Perm(t.n)[:size]
+	t.setAnchor(a)
 	perm, bounds := splitBatches(rng, t.n, t.c.Sub)
 	t.st = State{Method: t.method, N: t.n, D: t.d, Theta: t.k.Params(), Active: a,
 		Tau: make([]float64, size), Nu: make([]float64, size), Perm: perm, Bounds: bounds}
+}
+
+// initRNG returns the generator of a run's initial active set (its first
+// draw) and batches.
+func initRNG(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))
 }
 
 // splitBatches splits 0..n-1 into sub disjoint random batches of nearly
@@ -293,7 +303,25 @@ func (t *trainer) resume(s *State) error {
 	}
 	t.st = cloneState(s)
 	t.k = t.k.WithParams(t.st.Theta)
+	if t.c.KeepInit && t.method == PASSGP {
+		// The initial active set is the first draw of initState's
+		// generator, so the anchors follow from the seed.
+		rng := initRNG(t.c.Seed)
+		t.setAnchor(rng.Perm(t.n)[:min(t.c.Init, t.n)])
+	}
 	return nil
+}
+
+// setAnchor marks the initial active set a as kept for the whole run
+// when Options.KeepInit asks for it (PASS-GP only).
+func (t *trainer) setAnchor(a []int) {
+	if !t.c.KeepInit || t.method != PASSGP {
+		return
+	}
+	t.anchor = make([]bool, t.n)
+	for _, i := range a {
+		t.anchor[i] = true
+	}
 }
 
 func cloneState(s *State) State {
@@ -523,7 +551,14 @@ func (t *trainer) batch(ctx context.Context) error {
 	var u update
 	switch t.method {
 	case PASSGP:
-		u = passUpdate(cav, q, t.rule())
+		var fixed []bool
+		if t.anchor != nil && !t.stage2 {
+			fixed = make([]bool, m)
+			for i, a := range t.st.Active {
+				fixed[i] = a >= 0 && t.anchor[a]
+			}
+		}
+		u = passUpdate(cav, q, fixed, t.rule())
 	case FPASSGP:
 		u = swapUpdate(cav, q, t.rule())
 	}
