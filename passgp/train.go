@@ -261,16 +261,23 @@ func newTrainer(x *mat.Dense, y []float64, c *config, r *runner, class string) *
 // initState draws the initial active set and the batches from the seed.
 func (t *trainer) initState() {
 	rng := initRNG(t.c.Seed)
+	a := t.initialActive(rng)
+	if t.keepsInit() {
+		t.setAnchor(a)
+	}
+	perm, bounds := splitBatches(rng, t.n, t.c.Sub)
+	t.st = State{Method: t.method, N: t.n, D: t.d, Theta: t.k.Params(), Active: a,
+		Tau: make([]float64, len(a)), Nu: make([]float64, len(a)), Perm: perm, Bounds: bounds}
+}
+
+// initialActive draws the initial active set, N_init points (M for
+// fPASS-GP, at most n), as the first draw of rng, a fresh initRNG.
+func (t *trainer) initialActive(rng *rand.Rand) []int {
 	size := t.c.Init
 	if t.method == FPASSGP {
 		size = t.c.M
 	}
-	size = min(size, t.n)
-	a := rng.Perm(t.n)[:size]
-	t.setAnchor(a)
-	perm, bounds := splitBatches(rng, t.n, t.c.Sub)
-	t.st = State{Method: t.method, N: t.n, D: t.d, Theta: t.k.Params(), Active: a,
-		Tau: make([]float64, size), Nu: make([]float64, size), Perm: perm, Bounds: bounds}
+	return rng.Perm(t.n)[:min(size, t.n)]
 }
 
 // initRNG returns the generator of a run's initial active set (its first
@@ -303,21 +310,18 @@ func (t *trainer) resume(s *State) error {
 	}
 	t.st = cloneState(s)
 	t.k = t.k.WithParams(t.st.Theta)
-	if t.c.KeepInit && t.method == PASSGP {
-		// The initial active set is the first draw of initState's
-		// generator, so the anchors follow from the seed.
-		rng := initRNG(t.c.Seed)
-		t.setAnchor(rng.Perm(t.n)[:min(t.c.Init, t.n)])
+	if t.keepsInit() {
+		// The anchors follow from the seed, as the initial active set did.
+		t.setAnchor(t.initialActive(initRNG(t.c.Seed)))
 	}
 	return nil
 }
 
-// setAnchor marks the initial active set a as kept for the whole run
-// when Options.KeepInit asks for it (PASS-GP only).
+// keepsInit reports whether Options.KeepInit applies (PASS-GP only).
+func (t *trainer) keepsInit() bool { return t.c.KeepInit && t.method == PASSGP }
+
+// setAnchor marks the initial active set a as kept for the whole run.
 func (t *trainer) setAnchor(a []int) {
-	if !t.c.KeepInit || t.method != PASSGP {
-		return
-	}
 	t.anchor = make([]bool, t.n)
 	for _, i := range a {
 		t.anchor[i] = true
