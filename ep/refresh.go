@@ -30,14 +30,16 @@ const negVarTol = 1e-6
 const refreshPanel = 1024
 
 // refresh recomputes the posterior from the sites (GPML infEP's
-// epComputeParams): L = chol(B), B = I + S^½ K S^½; V = L⁻¹ S^½ K;
-// diag Σ = diag K - colsums(V∘V); b = ν̃ - S^½ B⁻¹ S^½ (K ν̃ + m);
-// μ = K b + m; and log Z_EP. If sigma is not nil its lower triangle is set
-// to Σ = K - VᵀV (the sequential schedule needs all of Σ). It returns false
-// if B is not positive definite or a posterior variance is negative beyond
-// rounding (K indefinite).
+// epComputeParams): L = chol(B), B = I + S^½ K S^½; diag Σ (varByInverse,
+// or varBySolve's V = L⁻¹ S^½ K and diag K - colsums(V∘V));
+// b = ν̃ - S^½ B⁻¹ S^½ (K ν̃ + m); μ = K b + m; and log Z_EP. If sigma is
+// not nil its lower triangle is set to Σ = K - VᵀV (the sequential schedule
+// needs all of Σ; V then comes from varBySolve). It returns false if B is
+// not positive definite or a posterior variance is negative beyond rounding
+// (K indefinite).
 //
-// Cost: n³/3 (Cholesky) + n³ (triangular solve) [+ n³ for Σ], all BLAS-3.
+// Cost: n³/3 (Cholesky) + n³/3 (L⁻¹, varByInverse) or n³ (triangular
+// solve, varBySolve) [+ n³ for Σ], all BLAS-3.
 func (p *Posterior) refresh(w *work, sigma []float64) bool {
 	n := p.n
 	tau, nu := p.Sites.Tau, p.Sites.Nu
@@ -76,35 +78,12 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 		}
 	}
 
-	// V = L⁻¹ (S^½ K), rows scaled by sw.
-	V := w.v[:n*n]
-	for i := 0; i < n; i++ {
-		s := sw[i]
-		vi, ki := V[i*n:(i+1)*n], K[i*n:(i+1)*n]
-		for j, kv := range ki {
-			vi[j] = s * kv
-		}
-	}
-	// The solve is column panels of V, independent right-hand sides, so
-	// that a cancelled run stops within one panel (O(n²·refreshPanel)).
-	for c := 0; c < n; c += refreshPanel {
-		if w.cancelled() != nil {
+	if sigma != nil || !p.varByInverse(w) {
+		if w.cancelled() != nil || !p.varBySolve(w) {
 			return false
 		}
-		panel := blas64.General{Rows: n, Cols: min(refreshPanel, n-c), Stride: n, Data: V[c:]}
-		la.SolveLowerTo(panel, p.general(L), panel)
 	}
-	v := p.Var
-	for j := 0; j < n; j++ {
-		v[j] = K[j*n+j]
-	}
-	for i := 0; i < n; i++ {
-		vi := V[i*n : (i+1)*n]
-		for j, x := range vi {
-			v[j] -= x * x
-		}
-	}
-	for j, vj := range v {
+	for j, vj := range p.Var {
 		// diag Σ >= 0 for a positive semi-definite K; rounding takes it
 		// a little below zero when a site precision dwarfs the prior
 		// (cavity then gives an uninformative cavity), but not by a
@@ -137,8 +116,9 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 	}
 
 	if sigma != nil && n > 0 {
+		// varBySolve left V = L⁻¹ S^½ K in w.v.
 		copy(sigma, K)
-		blas64.Syrk(blas.Trans, -1, p.general(V), 1,
+		blas64.Syrk(blas.Trans, -1, p.general(w.v[:n*n]), 1,
 			blas64.Symmetric{Uplo: blas.Lower, N: n, Stride: n, Data: sigma})
 	}
 	p.LogZ = p.logZ(w)
@@ -195,7 +175,7 @@ func (p *Posterior) cholSolve(x []float64) {
 //
 // with cavity parameters τ_i = 1/v_i - τ̃_i, ν_i = μ_i/v_i - ν̃_i,
 // p = ν̃ - m∘τ̃, q = ν - m∘τ, v = diag Σ, log Ẑ_i = log Φ(y_i (ν_i/τ_i)/√(1+1/τ_i)),
-// and pᵀΣp = pᵀKp - |Vp|² (V = L⁻¹ S^½ K in w.v).
+// and pᵀΣp = pᵀKp - |Vp|² (V = L⁻¹ S^½ K).
 func (p *Posterior) logZ(w *work) float64 {
 	n := p.n
 	tau, nu, v := p.Sites.Tau, p.Sites.Nu, p.Var
@@ -209,7 +189,10 @@ func (p *Posterior) logZ(w *work) float64 {
 	var pSp float64
 	if n > 0 {
 		p.symv(kp, pv)
-		blas64.Gemv(blas.NoTrans, 1, p.general(w.v[:n*n]), vec(pv), 0, vec(vp))
+		for i, k := range kp { // V p = L⁻¹ S^½ (K p)
+			vp[i] = p.sw[i] * k
+		}
+		blas64.Trsv(blas.NoTrans, p.lower(), vec(vp))
 		pSp = blas64.Dot(vec(pv), vec(kp)) - blas64.Dot(vec(vp), vec(vp))
 	}
 	var s float64

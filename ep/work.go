@@ -18,6 +18,10 @@ type work struct {
 	dNu      []float64
 	perm     []int
 
+	// varByInverse: the weak sites and their n×len(weak) columns
+	weak []int
+	x    []float64
+
 	// sequential schedule: pending rank-one updates
 	ut, pb   []float64 // seqBlock×n
 	cb, coef []float64 // seqBlock

@@ -19,15 +19,28 @@ import (
 // with both solves on DGEMM (n³/3 FLOPs in all), where LAPACK's dtrtri uses
 // DTRMM/DTRSM.
 func InvLowerTo(dst, l blas64.General) {
+	InvLowerStop(dst, l, nil)
+}
+
+// InvLowerStop is InvLowerTo that asks stop, when it is not nil, between
+// the level-3 steps of the inversion (a few times n/128 calls) and abandons
+// it once stop returns true: it then returns true with dst partly written.
+// A completed inversion is InvLowerTo's bit for bit.
+func InvLowerStop(dst, l blas64.General, stop func() bool) (stopped bool) {
 	n := checkSquarePair("InvLowerTo", dst, l)
 	if n == 0 {
-		return
+		return false
 	}
 	s := getTriSolver(l, n)
+	s.stop = stop
 	s.invertLeaves(n)
 	s.invRec(dst, 0, n)
-	zeroUpper(dst)
+	stopped = s.stopped
+	if !stopped {
+		zeroUpper(dst)
+	}
 	putTriSolver(s)
+	return stopped
 }
 
 // CholInverseTo sets dst to A⁻¹ = L⁻ᵀ L⁻¹ for a Cholesky factor L of A (the
@@ -101,6 +114,9 @@ func zeroUpper(a blas64.General) {
 // of a level needs only the diagonal blocks of L, which the deeper levels
 // overwrite afterwards, so w may be s.l itself.
 func (s *triSolver) invRec(w blas64.General, off, n int) {
+	if s.halt() {
+		return
+	}
 	if n <= triNB {
 		inv := s.leafInv(off, n)
 		for i := 0; i < n; i++ {

@@ -1,0 +1,115 @@
+package ep
+
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/passgp-fast/passgp-fast/la"
+)
+
+// weakSite is the value of τ̃_i K_ii below which varByInverse takes site i's
+// posterior variance from a column of V instead of from diag B⁻¹: there
+// (1 - (B⁻¹)_ii)/τ̃_i loses about log10(1/(τ̃_i K_ii)) more digits than
+// K_ii - |V_i|², which varBySolve uses for all sites.
+const weakSite = 0.1
+
+// varBySolve sets p.Var = diag Σ = diag K - colsums(V∘V) with V = L⁻¹ S^½ K
+// (GPML infEP's epComputeParams), leaving V in w.v: a triangular solve with
+// n right-hand sides, n³ FLOPs. It returns false if the run's context was
+// done before it finished.
+func (p *Posterior) varBySolve(w *work) bool {
+	n := p.n
+	sw, K, L := p.sw, p.k, p.l
+	// V = L⁻¹ (S^½ K), rows scaled by sw.
+	V := w.v[:n*n]
+	for i := 0; i < n; i++ {
+		s := sw[i]
+		vi, ki := V[i*n:(i+1)*n], K[i*n:(i+1)*n]
+		for j, kv := range ki {
+			vi[j] = s * kv
+		}
+	}
+	// The solve is column panels of V, independent right-hand sides, so
+	// that a cancelled run stops within one panel (O(n²·refreshPanel)).
+	for c := 0; c < n; c += refreshPanel {
+		if w.cancelled() != nil {
+			return false
+		}
+		panel := blas64.General{Rows: n, Cols: min(refreshPanel, n-c), Stride: n, Data: V[c:]}
+		la.SolveLowerTo(panel, p.general(L), panel)
+	}
+	v := p.Var
+	for j := 0; j < n; j++ {
+		v[j] = K[j*n+j]
+	}
+	for i := 0; i < n; i++ {
+		vi := V[i*n : (i+1)*n]
+		for j, x := range vi {
+			v[j] -= x * x
+		}
+	}
+	return true
+}
+
+// varByInverse sets p.Var = diag Σ from W = L⁻¹, which costs n³/3 FLOPs
+// against varBySolve's n³. With B = I + S^½ K S^½, S^½ Σ S^½ = S^½ K S^½ -
+// S^½ K S^½ B⁻¹ S^½ K S^½ = (B - I) - (B - I) B⁻¹ (B - I) = I - B⁻¹, so
+//
+//	Σ_ii = (1 - (B⁻¹)_ii) / τ̃_i,  (B⁻¹)_ii = Σ_k W_ki²,
+//
+// for every site with τ̃_i > 0. Sites with τ̃_i K_ii < weakSite (zero ones
+// included) get K_ii - |W S^½ K_i|² from their column of K instead (one
+// triangular multiplication, n² FLOPs per site). If more than half the
+// sites are such, it does nothing and returns false, and so it does if the
+// run's context was done; refresh then uses varBySolve. W is left in w.v.
+func (p *Posterior) varByInverse(w *work) bool {
+	n := p.n
+	tau, sw, K := p.Sites.Tau, p.sw, p.k
+	weak := w.weak[:0]
+	for i, t := range tau {
+		if !(t*K[i*n+i] >= weakSite) {
+			weak = append(weak, i)
+		}
+	}
+	w.weak = weak
+	if 2*len(weak) > n {
+		return false
+	}
+	W := p.general(w.v[:n*n])
+	if la.InvLowerStop(W, p.general(p.l), func() bool { return w.cancelled() != nil }) {
+		return false
+	}
+	v := p.Var
+	clear(v)
+	for k := 0; k < n; k++ {
+		for i, x := range W.Data[k*n : k*n+k+1] {
+			v[i] += x * x
+		}
+	}
+	for i, t := range tau {
+		v[i] = (1 - v[i]) / t
+	}
+	m := len(weak)
+	if m == 0 {
+		return true
+	}
+	// X = W S^½ K[:, weak], n×m.
+	w.x = grow(w.x, n*m)
+	X := blas64.General{Rows: n, Cols: m, Stride: m, Data: w.x}
+	for r := 0; r < n; r++ {
+		s, kr, xr := sw[r], K[r*n:(r+1)*n], X.Data[r*m:(r+1)*m]
+		for c, j := range weak {
+			xr[c] = s * kr[j]
+		}
+	}
+	blas64.Trmm(blas.Left, blas.NoTrans, 1, blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: n, Stride: n, Data: W.Data}, X)
+	for _, j := range weak {
+		v[j] = K[j*n+j]
+	}
+	for r := 0; r < n; r++ {
+		for c, x := range X.Data[r*m : (r+1)*m] {
+			v[weak[c]] -= x * x
+		}
+	}
+	return true
+}
