@@ -13,11 +13,14 @@
 // B = I + S^½ K S^½ (10n³/3 FLOPs per sweep in all). Parallel updates every
 // site from the current marginals with a damped step (0.9 at the start,
 // shrinking when log Z oscillates) and then recomputes the posterior with
-// one Cholesky factorisation and one triangular solve with n right-hand
-// sides (4n³/3 FLOPs). Both converge to the same fixed point; the stopping
-// rule is |Δ log Z_EP| <= Options.Tol between sweeps (Tol/10 for the
-// parallel schedule, whose damped steps move log Z less per sweep; and
-// optionally a relative site change below Options.SiteTol), with a sweep
+// one Cholesky factorisation and the inverse of its factor, whose column
+// norms give diag B⁻¹ and so the posterior variances
+// Σ_ii = (1 - (B⁻¹)_ii)/τ̃_i (2n³/3 FLOPs; sites too weak for that
+// formula's rounding take theirs from a triangular solve, n² each). Both
+// converge to the same fixed point; the stopping rule is
+// |Δ log Z_EP| <= Options.Tol between sweeps (Tol/10 for the parallel
+// schedule, whose damped steps move log Z less per sweep; and optionally a
+// relative site change below Options.SiteTol), with a sweep
 // cap that returns a *NotConvergedError.
 //
 // Parallel is the default schedule: at equal or better accuracy of the
