@@ -158,11 +158,12 @@ func TestCavityGuard(t *testing.T) {
 	}
 }
 
-// TestInferContextCancelInSweep: with more points than one panel of
-// refresh's triangular solve (and than one leaf of the Cholesky
-// factorisation), a cancellation inside the factorisation or between two
-// panels stops the sweep there: the context is not asked again (no later
-// step, no later sweep), and the run returns context.Canceled.
+// TestInferContextCancelInSweep: with more points than one leaf of the
+// Cholesky factorisation, a cancellation inside the factorisation or
+// inside the inversion of its factor (varByInverse: 26 of the 1100 sites
+// are weak at the end, so the refresh takes that path) stops the sweep there:
+// the context is not asked again (no later step, no later sweep), and the
+// run returns context.Canceled.
 func TestInferContextCancelInSweep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("an EP sweep on 1100 points")
@@ -170,20 +171,29 @@ func TestInferContextCancelInSweep(t *testing.T) {
 	x, y := blobs(refreshPanel+76, 12)
 	k := kernel.SE{Var: 5, Len2: 0.5, Jitter: 1e-6}
 	// Uncancelled, the context is asked per sweep in the loop, between
-	// the level-3 steps of the factorisation, after it and before each
-	// of the two panels.
+	// the level-3 steps of the factorisation, after it and between the
+	// steps of the inversion.
 	all := newCountCtx(1 << 62)
 	p, err := InferContext(all, k, x, y, nil, &Options{Tol: 1e-2})
 	if err != nil {
 		t.Fatal(err)
+	}
+	weak := 0
+	for _, tau := range p.Sites.Tau {
+		if !(tau*(k.Var+k.Jitter) >= weakSite) {
+			weak++
+		}
+	}
+	if 2*weak > len(y) {
+		t.Fatalf("%d weak sites of %d: the refresh would not invert the factor", weak, len(y))
 	}
 	perSweep := (all.calls.Load() - 2) / int64(p.Sweeps)
 	if (all.calls.Load()-2)%int64(p.Sweeps) != 0 || perSweep < 6 {
 		t.Fatalf("%d sweeps, %d checks: want the same number in every sweep, at least 6", p.Sweeps, all.calls.Load())
 	}
 	// InferContext, run, then the first sweep: its loop check, the
-	// factorisation's first step; and the last check of the sweep, before
-	// the second panel.
+	// factorisation's first step; and the last check of the sweep, in the
+	// inversion.
 	for _, after := range []int64{4, 2 + perSweep} {
 		ctx := newCountCtx(after)
 		if _, err := InferContext(ctx, k, x, y, nil, &Options{}); !errors.Is(err, context.Canceled) {

@@ -48,3 +48,39 @@ func TestCholeskyStop(t *testing.T) {
 		}
 	}
 }
+
+// TestInvLowerStop: without a stop InvLowerStop's inverse is InvLowerTo's
+// bit for bit; a stop that says yes at its k-th question ends the
+// inversion there (no further question) and reports it.
+func TestInvLowerStop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 2))
+	for _, n := range []int{1, 100, 129, 500} {
+		l := spdMat(n, 3, 0.5, rng)
+		if !Cholesky(l) {
+			t.Fatalf("n=%d: not PD", n)
+		}
+		want := cloneGeneral(l)
+		InvLowerTo(want, l)
+		got := cloneGeneral(l)
+		asked := 0
+		if InvLowerStop(got, l, func() bool { asked++; return false }) {
+			t.Fatalf("n=%d: stopped without a stop", n)
+		}
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				if g, w := got.Data[i*got.Stride+j], want.Data[i*want.Stride+j]; g != w {
+					t.Fatalf("n=%d: W[%d,%d] = %v, InvLowerTo %v", n, i, j, g, w)
+				}
+			}
+		}
+		if asked < 1 || (n > triNB && asked < 3) {
+			t.Errorf("n=%d: stop asked %d times", n, asked)
+		}
+		for _, k := range []int{1, asked} {
+			c, q := cloneGeneral(l), 0
+			if !InvLowerStop(c, l, func() bool { q++; return q >= k }) || q != k {
+				t.Errorf("n=%d, stop at question %d: not reported, or %d questions", n, k, q)
+			}
+		}
+	}
+}
