@@ -13,6 +13,10 @@ import (
 // K_ii - |V_i|², which varBySolve uses for all sites.
 const weakSite = 0.1
 
+// weakPanel is the most columns of V that varByInverse computes at once
+// for weak sites.
+const weakPanel = 512
+
 // varBySolve sets p.Var = diag Σ = diag K - colsums(V∘V) with V = L⁻¹ S^½ K
 // (GPML infEP's epComputeParams), leaving V in w.v: a triangular solve with
 // n right-hand sides, n³ FLOPs. It returns false if the run's context was
@@ -89,26 +93,28 @@ func (p *Posterior) varByInverse(w *work) bool {
 	for i, t := range tau {
 		v[i] = (1 - v[i]) / t
 	}
-	m := len(weak)
-	if m == 0 {
-		return true
-	}
-	// X = W S^½ K[:, weak], n×m.
-	w.x = grow(w.x, n*m)
-	X := blas64.General{Rows: n, Cols: m, Stride: m, Data: w.x}
-	for r := 0; r < n; r++ {
-		s, kr, xr := sw[r], K[r*n:(r+1)*n], X.Data[r*m:(r+1)*m]
-		for c, j := range weak {
-			xr[c] = s * kr[j]
+	// Weak sites: X = W S^½ K[:, weak], in panels of weakPanel columns
+	// so that the scratch stays O(n·weakPanel).
+	tri := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: n, Stride: n, Data: W.Data}
+	for c0 := 0; c0 < len(weak); c0 += weakPanel {
+		cols := weak[c0:min(c0+weakPanel, len(weak))]
+		m := len(cols)
+		w.x = grow(w.x, n*m)
+		X := blas64.General{Rows: n, Cols: m, Stride: m, Data: w.x}
+		for r := 0; r < n; r++ {
+			s, kr, xr := sw[r], K[r*n:(r+1)*n], X.Data[r*m:(r+1)*m]
+			for c, j := range cols {
+				xr[c] = s * kr[j]
+			}
 		}
-	}
-	blas64.Trmm(blas.Left, blas.NoTrans, 1, blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: n, Stride: n, Data: W.Data}, X)
-	for _, j := range weak {
-		v[j] = K[j*n+j]
-	}
-	for r := 0; r < n; r++ {
-		for c, x := range X.Data[r*m : (r+1)*m] {
-			v[weak[c]] -= x * x
+		blas64.Trmm(blas.Left, blas.NoTrans, 1, tri, X)
+		for _, j := range cols {
+			v[j] = K[j*n+j]
+		}
+		for r := 0; r < n; r++ {
+			for c, x := range X.Data[r*m : (r+1)*m] {
+				v[cols[c]] -= x * x
+			}
 		}
 	}
 	return true

@@ -21,6 +21,7 @@ func TestVarByInverse(t *testing.T) {
 		path bool    // varByInverse takes it
 	}{
 		{1, 0, true}, {60, 0, true}, {300, 0.2, true}, {300, 0.45, true}, {300, 0.7, false},
+		{1400, 0.45, true}, // more weak sites than one panel (weakPanel)
 	} {
 		rng := rand.New(rand.NewPCG(uint64(tc.n), uint64(100*tc.weak)))
 		x := mat.NewDense(tc.n, 3, nil)
@@ -70,6 +71,9 @@ func TestVarByInverse(t *testing.T) {
 			t.Errorf("n=%d weak %.2f: diag Σ differs from varBySolve's by %.3g of the prior variance", tc.n, tc.weak, worst)
 		}
 		t.Logf("n=%d weak %.2f: %d weak sites, largest difference %.3g", tc.n, tc.weak, len(w.weak), worst)
+		if tc.n == 1400 && len(w.weak) <= weakPanel {
+			t.Errorf("n=%d: %d weak sites, not more than one panel", tc.n, len(w.weak))
+		}
 		putWork(w)
 	}
 }
