@@ -85,8 +85,9 @@ func BenchmarkEPSweep(b *testing.B) {
 				}
 				fm := float64(m)
 				var weak float64
+				se := p.k.(kernel.SE)
 				for _, t := range p.sites.Tau {
-					if !(t*(p.k.(kernel.SE).Var+p.k.(kernel.SE).Jitter) >= 0.1) {
+					if !(t*(se.Var+se.Jitter) >= 0.1) {
 						weak++
 					}
 				}

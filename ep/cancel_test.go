@@ -171,8 +171,8 @@ func TestInferContextCancelInSweep(t *testing.T) {
 	x, y := blobs(refreshPanel+76, 12)
 	k := kernel.SE{Var: 5, Len2: 0.5, Jitter: 1e-6}
 	// Uncancelled, the context is asked per sweep in the loop, between
-	// the level-3 steps of the factorisation, after it and between the
-	// steps of the inversion.
+	// the level-3 steps of the factorisation, after it, between the steps
+	// of the inversion and once after it (before the weak sites' columns).
 	all := newCountCtx(1 << 62)
 	p, err := InferContext(all, k, x, y, nil, &Options{Tol: 1e-2})
 	if err != nil {
@@ -192,8 +192,8 @@ func TestInferContextCancelInSweep(t *testing.T) {
 		t.Fatalf("%d sweeps, %d checks: want the same number in every sweep, at least 6", p.Sweeps, all.calls.Load())
 	}
 	// InferContext, run, then the first sweep: its loop check, the
-	// factorisation's first step; and the last check of the sweep, in the
-	// inversion.
+	// factorisation's first step; and the last check of the sweep, after
+	// the inversion.
 	for _, after := range []int64{4, 2 + perSweep} {
 		ctx := newCountCtx(after)
 		if _, err := InferContext(ctx, k, x, y, nil, &Options{}); !errors.Is(err, context.Canceled) {

@@ -94,9 +94,18 @@ func (p *Posterior) varByInverse(w *work) bool {
 		v[i] = (1 - v[i]) / t
 	}
 	// Weak sites: X = W S^½ K[:, weak], in panels of weakPanel columns
-	// so that the scratch stays O(n·weakPanel).
+	// so that the scratch stays O(n·weakPanel); the context is asked once
+	// here and then between panels, so that a cancelled run stops within
+	// one panel (and a sweep with fewer weak sites than a panel asks it
+	// the same number of times, whatever their number).
 	tri := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: n, Stride: n, Data: W.Data}
+	if w.cancelled() != nil {
+		return false
+	}
 	for c0 := 0; c0 < len(weak); c0 += weakPanel {
+		if c0 > 0 && w.cancelled() != nil {
+			return false
+		}
 		cols := weak[c0:min(c0+weakPanel, len(weak))]
 		m := len(cols)
 		w.x = grow(w.x, n*m)
