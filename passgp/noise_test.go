@@ -225,7 +225,8 @@ func TestBudgetCandidates(t *testing.T) {
 // that are zero up to rounding, whose signs carry nothing, and it is not
 // below the majority rate. Its task keeps every third positive only, so
 // that the majority rate (about 1/4) is well below the error of random
-// signs (1/2) and of the tie's decision (the positive share).
+// signs (1/2) and equal to that of the tie's decision (z = 0 counts as
+// negative, the larger class).
 func TestHeldOutError(t *testing.T) {
 	x, y, _ := noisy(t, 600, 1)
 	var keep []int
