@@ -180,7 +180,7 @@ func TestInferContextCancelInSweep(t *testing.T) {
 	}
 	weak := 0
 	for _, tau := range p.Sites.Tau {
-		if !(tau*(k.Var+k.Jitter) >= weakSite) {
+		if isWeak(tau, k.Var+k.Jitter) {
 			weak++
 		}
 	}

@@ -13,6 +13,10 @@ import (
 // K_ii - |V_i|², which varBySolve uses for all sites.
 const weakSite = 0.1
 
+// isWeak reports whether a site of precision tau on a point of prior
+// variance kii is weak (weakSite; NaN counts as weak).
+func isWeak(tau, kii float64) bool { return !(tau*kii >= weakSite) }
+
 // weakPanel is the most columns of V that varByInverse computes at once
 // for weak sites.
 const weakPanel = 512
@@ -71,7 +75,7 @@ func (p *Posterior) varByInverse(w *work) bool {
 	tau, sw, K := p.Sites.Tau, p.sw, p.k
 	weak := w.weak[:0]
 	for i, t := range tau {
-		if !(t*K[i*n+i] >= weakSite) {
+		if isWeak(t, K[i*n+i]) {
 			weak = append(weak, i)
 		}
 	}

@@ -235,12 +235,7 @@ func TestHeldOutError(t *testing.T) {
 			keep = append(keep, i)
 		}
 	}
-	xi := mat.NewDense(len(keep), 4, nil)
-	yi := make([]float64, len(keep))
-	for r, i := range keep {
-		xi.SetRow(r, x.RawRowView(i))
-		yi[r] = y[i]
-	}
+	xi, yi := gatherRows(x, keep), gather(y, keep)
 	for _, c := range []struct {
 		len2   float64
 		x      *mat.Dense
