@@ -58,16 +58,18 @@ func signalExit(cause error) (int, bool) {
 	return 128 + int(syscall.SIGINT), true
 }
 
-// handleSignals waits for the first signal on sigs and cancels the
-// command's context with it as the cause; a second signal, or signalGrace
-// without the command returning, ends the process with the signal's exit
-// code. It is only ever woken by a real signal: a normal exit prints
-// nothing.
+// handleSignals waits for the first signal on sigs, says so on stderr and
+// then cancels the command's context with it as the cause; a second
+// signal, or signalGrace without the command returning, ends the process
+// with the signal's exit code. The message comes first: once the context
+// is cancelled the command may return and main exit at once, and the
+// message would be lost. It is only ever woken by a real signal: a normal
+// exit prints nothing.
 func handleSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, stderr io.Writer, exit func(int), after func(time.Duration) <-chan time.Time) {
 	s := <-sigs
+	fmt.Fprintf(stderr, "\npassgp-fast: %v: stopping (training saves its partial model; a second signal ends it at once)\n", s)
 	cancel(signalError{s})
 	code, _ := signalExit(signalError{s})
-	fmt.Fprintf(stderr, "\npassgp-fast: %v: stopping (training saves its partial model; a second signal ends it at once)\n", s)
 	select {
 	case s2 := <-sigs:
 		code, _ = signalExit(signalError{s2})

@@ -236,8 +236,10 @@ func signalFIFO(t *testing.T, bin string, args []string, fifo string, sig syscal
 	}
 }
 
-// TestHandleSignals: the first signal cancels with its cause; a second
-// one, or the grace period, ends the process with the code of the signal.
+// TestHandleSignals: the first signal cancels with its cause, after the
+// stopping message is written (main may exit as soon as the context is
+// done); a second one, or the grace period, ends the process with the
+// code of the signal.
 func TestHandleSignals(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -260,6 +262,9 @@ func TestHandleSignals(t *testing.T) {
 			}()
 			sigs <- syscall.SIGTERM
 			<-ctx.Done()
+			if !strings.Contains(stderr.String(), "stopping") {
+				t.Errorf("context done before the stopping message: %q", stderr.String())
+			}
 			if c, ok := signalExit(context.Cause(ctx)); !ok || c != 143 {
 				t.Errorf("cause %v: code %d, %v", context.Cause(ctx), c, ok)
 			}
