@@ -125,13 +125,14 @@ func TestCancelAugmentStage(t *testing.T) {
 
 // TestCancelHeldOutScoring: the held-out scoring pass over every
 // training point after training (calibration) stops within one scoring
-// chunk of a cancellation.
+// chunk of a cancellation. The final θ search moves θ, so that the last
+// pass's scores are not reused and every inactive point is scored again.
 func TestCancelHeldOutScoring(t *testing.T) {
 	x, y := toy(1500, 32)
 	run := func(ctx context.Context, cancel func(), at int) (error, *kernelCounts, int) {
 		n := &kernelCounts{}
 		last := -1 // scoring chunks before the held-out pass
-		o := &Options{Init: 20, Sub: 3, Passes: 1, FixedTheta: true, Seed: 2, Threads: 1,
+		o := &Options{Init: 20, Sub: 3, Passes: 1, HypMaxEvals: 1, Seed: 2, Threads: 1,
 			Kernel: countKernel{Kernel: toyKernel(), n: n},
 			Progress: func(p Progress) {
 				if p.Pass == p.Passes-1 && p.Batch == p.Batches-1 {

@@ -13,15 +13,18 @@ import (
 // variance that this distribution leaves (Calibration): the cavity
 // (leave-one-out) marginal of an active point (paper eq. 3) and the
 // predictive marginal of an inactive point (paper eq. 4), which the final
-// posterior never saw. One scoring pass over the inactive points,
-// O(N·M²) time and O(chunk·M) memory. b.Active holds indices into x (-1
+// posterior never saw, or, where last holds one (nil: none), the
+// point's prediction in the last pass at the final θ, which the
+// posterior of that batch never saw either. One scoring pass over the
+// inactive points without such a score, O(N·M²) time and O(chunk·M)
+// memory. b.Active holds indices into x (-1
 // for points of the invariance stage, skipped). It returns ctx.Err()
 // within one scoring chunk of a cancellation. For a classifier of an
 // invariance stage of geometry g (nil: none), the points whose
 // translations it trained on get the leave-group-out latents of
 // groupHeldOut instead; lost counts those lost to rounding. A classifier
 // with a FITC pass (Binary.Sparse) gets its cavities (sparseHeldOut).
-func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *shiftGeom) (z, rho []float64, lost int, err error) {
+func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *shiftGeom, last *lastScores) (z, rho []float64, lost int, err error) {
 	n, _ := x.Dims()
 	z, rho = make([]float64, n), make([]float64, n)
 	if f := b.Sparse; f != nil && len(f.Mean) == n {
@@ -50,7 +53,11 @@ func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *
 	}
 	var rows []int
 	for i, in := range inA {
-		if !in {
+		switch {
+		case in:
+		case last.has(i):
+			z[i], rho[i] = last.z(i), last.s.HeldVar[i]
+		default:
 			rows = append(rows, i)
 		}
 	}
@@ -90,4 +97,46 @@ func priorShare(v, k float64) float64 {
 		return 0
 	}
 	return min(max(v/k, 0), 1)
+}
+
+// lastScores are the predictions of the last pass that heldOutLatents
+// reuses: those of s (State.HeldMean) with HeldAt >= from.
+type lastScores struct {
+	s    *State
+	from int
+}
+
+// has reports whether point i has a reusable score.
+func (l *lastScores) has(i int) bool {
+	return l != nil && i < len(l.s.HeldAt) && l.s.HeldAt[i] > 0 && l.s.HeldAt[i] >= l.from
+}
+
+// z returns point i's m/√(1+v).
+func (l *lastScores) z(i int) float64 {
+	return meanVar{l.s.HeldMean[i], l.s.HeldVar[i]}.z()
+}
+
+// keepScores records the candidates' predictive marginals of a batch of
+// the last pass (State.HeldMean). The invariance stage scores augmented
+// points and keeps none.
+func (t *trainer) keepScores(cand []int, mean, vr []float64) {
+	if t.stage2 || t.st.Pass != t.c.Passes-1 {
+		return
+	}
+	if len(t.st.HeldAt) != t.n {
+		t.st.HeldMean, t.st.HeldVar, t.st.HeldAt = make([]float64, t.n), make([]float64, t.n), make([]int, t.n)
+	}
+	for k, i := range cand {
+		t.st.HeldMean[i], t.st.HeldVar[i], t.st.HeldAt[i] = mean[k], vr[k], t.st.Done+1
+	}
+}
+
+// lastScores returns the scores a finished run's held-out latents may
+// reuse: those at the final θ, none if the final optimisation changed θ
+// (same false).
+func (t *trainer) lastScores(same bool) *lastScores {
+	if t.stage2 || !same || len(t.st.HeldAt) != t.n {
+		return nil
+	}
+	return &lastScores{s: &t.st, from: max(t.st.ThetaSince, 1)}
 }

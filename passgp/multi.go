@@ -241,7 +241,7 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 	for j, r := range results {
 		if r.HeldOut == nil || r.HeldOutShare == nil {
 			var err error
-			if r.HeldOut, r.HeldOutShare, r.HeldOutLost, err = heldOutLatents(ctx, &runner{threads: base.threads}, r.Model, x, base.geom()); err != nil {
+			if r.HeldOut, r.HeldOutShare, r.HeldOutLost, err = heldOutLatents(ctx, &runner{threads: base.threads}, r.Model, x, base.geom(), nil); err != nil {
 				return mr, err
 			}
 		}

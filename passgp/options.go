@@ -216,6 +216,10 @@ type Options struct {
 	// Finished holds classifiers already trained, by class label:
 	// TrainMulti returns them as they are (with a Result holding only the
 	// Model) instead of training them, so that a run can be resumed.
+	// Their held-out latents for the multi-class calibration come from
+	// their final posteriors: a Binary keeps no last-pass scores
+	// (State.HeldMean), so the calibration of a resumed multi-class run
+	// can differ from the uninterrupted run's in the last digits.
 	Finished map[float64]*Binary
 	// ClassDone, if not nil, is called when a class has finished
 	// training, serialised with Progress and Checkpoint.

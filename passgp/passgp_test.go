@@ -213,18 +213,25 @@ func TestScorerMatchesReference(t *testing.T) {
 // checkpoint.
 func TestResumeEqualsUninterrupted(t *testing.T) {
 	for _, budget := range []int{0, 40} {
-		testResume(t, budget, false)
+		testResume(t, budget, false, 2)
 	}
 	// KeepInit's anchors are rebuilt from the seed on resume.
-	testResume(t, 40, true)
+	testResume(t, 40, true, 2)
+	// A checkpoint in the last pass carries its scores (State.HeldMean),
+	// which the held-out latents reuse.
+	testResume(t, 40, false, 4)
 }
 
-func testResume(t *testing.T, budget int, keep bool) {
+// testResume resumes from the checkpoint after the at-th batch.
+func testResume(t *testing.T, budget int, keep bool, at int) {
 	x, y := toy(300, 12)
 	var saved []byte
 	o := Options{Init: 25, Sub: 3, Passes: 2, Seed: 13, HypMaxEvals: 3, MaxActive: budget, KeepInit: keep}
 	o.Checkpoint = func(s *State) {
-		if s.Done == 2 {
+		if s.Done == at {
+			if at > 3 && len(s.HeldAt) == 0 {
+				t.Fatal("no last-pass scores in a last-pass checkpoint")
+			}
 			if !keep && s.Frozen != (budget > 0) {
 				t.Fatalf("budget %d: Frozen = %v at the checkpoint", budget, s.Frozen)
 			}
@@ -246,6 +253,9 @@ func testResume(t *testing.T, budget int, keep bool) {
 		!slices.Equal(full.Model.Post.Sites.Tau, res.Model.Post.Sites.Tau) ||
 		!slices.Equal(full.AtBound, res.AtBound) {
 		t.Error("resumed run differs from the uninterrupted one")
+	}
+	if !slices.Equal(full.HeldOut, res.HeldOut) || full.Calibration.A != res.Calibration.A {
+		t.Errorf("budget %d, checkpoint after batch %d: resumed run's held-out latents or calibration differ", budget, at)
 	}
 	if len(res.Batches) != len(full.Batches) {
 		t.Errorf("resumed run has %d batch records, want %d", len(res.Batches), len(full.Batches))

@@ -73,6 +73,19 @@ type State struct {
 	Done         int // batches processed so far (for HypEvery)
 	Stats        []BatchStats
 	Elapsed      time.Duration
+	// HeldMean[i] and HeldVar[i] are the predictive marginal N(m, v) of
+	// paper eq. (4) that training point i got as a candidate in the last
+	// pass, HeldAt[i] is Done+1 of the batch that scored it (0: not
+	// scored in the last pass), and ThetaSince is Done+1 of the batch
+	// whose θ search last changed θ (0: none did). The posterior that
+	// scored point i never saw its label, so for a point still inactive
+	// at the end a score at the final θ (HeldAt[i] >= ThetaSince) is a
+	// held-out prediction as good as one from the final posterior, and
+	// Result.HeldOut reuses it instead of scoring the point again
+	// (heldOutLatents). The slices are empty before the last pass.
+	HeldMean, HeldVar []float64
+	HeldAt            []int
+	ThetaSince        int
 }
 
 // Result is a trained binary classifier and the record of its training.
@@ -120,6 +133,9 @@ type Result struct {
 	// of the training (the batches' and the final one) that hit the sweep
 	// cap (BatchStats.HypNotConverged).
 	HypNotConverged int
+	// scores are the last pass's predictions that HeldOut reuses (nil:
+	// none; see State.HeldMean).
+	scores *lastScores
 }
 
 // hypNotConverged sums BatchStats.HypNotConverged.
@@ -211,7 +227,7 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 // invariance stage's geometry (nil: none).
 func calibrate(ctx context.Context, r *runner, res *Result, x *mat.Dense, y []float64, g *shiftGeom) error {
 	var err error
-	if res.HeldOut, res.HeldOutShare, res.HeldOutLost, err = heldOutLatents(ctx, r, res.Model, x, g); err != nil {
+	if res.HeldOut, res.HeldOutShare, res.HeldOutLost, err = heldOutLatents(ctx, r, res.Model, x, g, res.scores); err != nil {
 		return err
 	}
 	truth := make([]int, len(y))
@@ -337,6 +353,9 @@ func cloneState(s *State) State {
 	c.Perm = slices.Clone(s.Perm)
 	c.Bounds = slices.Clone(s.Bounds)
 	c.Stats = slices.Clone(s.Stats)
+	c.HeldMean = slices.Clone(s.HeldMean)
+	c.HeldVar = slices.Clone(s.HeldVar)
+	c.HeldAt = slices.Clone(s.HeldAt)
 	return c
 }
 
@@ -506,6 +525,9 @@ func (t *trainer) batch(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if !slices.Equal(before, t.k.Params()) {
+		t.st.ThetaSince = t.st.Done + 1
+	}
 	if optimise {
 		t.st.Stalled, t.st.StalledPass = 0, 0
 		if slices.Equal(before, t.k.Params()) {
@@ -542,6 +564,7 @@ func (t *trainer) batch(ctx context.Context) error {
 	for i, n := range cand {
 		q[i] = predProb(t.y[n], mean[i], vr[i])
 	}
+	t.keepScores(cand, mean, vr)
 	// ep guards the cavities and the predictive variances; a NaN that
 	// still got through would silently delete a point (NaN <= p_del is
 	// false) or scramble fPASS-GP's sort.
@@ -613,6 +636,7 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 		}
 		evals = min(evals, subsetPolishEvals)
 	}
+	before := t.k.Params()
 	post, err := t.inferEvals(ctx, xa, ya, optimise, evals, t.c.finalEPOptions(), &bs)
 	bs.HypTime += sub.HypTime
 	bs.HypEvals += sub.HypEvals
@@ -640,7 +664,8 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 		atBound = lastAtBound(t.st.Stats)
 	}
 	return &Result{Model: b, Batches: t.st.Stats, Elapsed: t.elapsed(), Theta0: t.theta0, Evals: t.evals, AtBound: atBound,
-		NotConverged: bs.NotConverged, HypNotConverged: hypNotConverged(t.st.Stats) + bs.HypNotConverged}, nil
+		NotConverged: bs.NotConverged, HypNotConverged: hypNotConverged(t.st.Stats) + bs.HypNotConverged,
+		scores: t.lastScores(slices.Equal(before, t.k.Params()))}, nil
 }
 
 // subsetSearch is the first half of the final optimisation with
