@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -238,25 +239,43 @@ func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 		}
 		balance = classShares(truth, k)
 	}
-	obj := calibrationObjective(z, rho, truth, balance)
-	prob := optimize.Problem{
-		Func: func(p []float64) float64 { return obj(p, nil) },
-		Grad: func(g, p []float64) { obj(p, g) },
-	}
 	// With label noise the likelihood has two optima: a steep map with a
 	// large label-noise share ε and a flat one with a small ε. L-BFGS
 	// from A = 1, ε = epsPrior alone finds either, depending on small
 	// changes of the latents (noisy 3-class task: A 4.65, ε 0.156 or A
 	// 1.87, ε 0.076, held-out ECE 0.4% or 6.3%), so it also starts from
-	// a steep, noisy map.
+	// a steep, noisy map. The two fits are independent (each has its
+	// objective's buffers) and run side by side when the thread budget
+	// allows; the lower minimum is kept, the first start's on a tie.
+	starts := [][2]float64{{1, epsPrior}, {calibrationSteepA, calibrationSteepEps}}
+	results := make([]*optimize.Result, len(starts))
+	errs := make([]error, len(starts))
+	fit := func(j int) {
+		obj := calibrationObjective(z, rho, truth, balance)
+		prob := optimize.Problem{
+			Func: func(p []float64) float64 { return obj(p, nil) },
+			Grad: func(g, p []float64) { obj(p, g) },
+		}
+		p0 := make([]float64, k+2)
+		p0[0], p0[k+1] = math.Log(starts[j][0]), logit(starts[j][1])
+		results[j], errs[j] = optimize.Minimize(prob, p0, &optimize.Settings{GradientThreshold: 1e-8, MajorIterations: 500}, &optimize.LBFGS{})
+	}
+	if la.Workers(len(starts)) > 1 {
+		var wg sync.WaitGroup
+		for j := range starts {
+			wg.Go(func() { fit(j) })
+		}
+		wg.Wait()
+	} else {
+		for j := range starts {
+			fit(j)
+		}
+	}
 	var best *optimize.Result
 	var firstErr error
-	for _, start := range [][2]float64{{1, epsPrior}, {calibrationSteepA, calibrationSteepEps}} {
-		p0 := make([]float64, k+2)
-		p0[0], p0[k+1] = math.Log(start[0]), logit(start[1])
-		res, err := optimize.Minimize(prob, p0, &optimize.Settings{GradientThreshold: 1e-8, MajorIterations: 500}, &optimize.LBFGS{})
-		if err != nil && (res == nil || !isFinite(res.X)) {
-			firstErr = cmp.Or(firstErr, err)
+	for j, res := range results {
+		if errs[j] != nil && (res == nil || !isFinite(res.X)) {
+			firstErr = cmp.Or(firstErr, errs[j])
 			continue
 		}
 		if isFinite(res.X) && (best == nil || res.F < best.F) {

@@ -9,6 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/la"
 )
 
 // TestCalibrationRecoversProbabilities: latents whose class probabilities
@@ -290,35 +292,41 @@ func TestCalibrationGradient(t *testing.T) {
 	}
 }
 
-// TestFitCalibrationLabelNoise: three classes whose latents z_j = ±1 +
-// 0.8·N(0, 1) give p(class c | z) ∝ exp(3.125 z_c) (A = 2/0.8²), with a
-// share flip of the labels redrawn uniformly (ε = flip). From A = 1 and
-// a small ε alone, L-BFGS stops at a flat map with a small ε on these
-// seeds (seed 1: A 1.6, ε 0.034); the fit must find the generating one.
+// noisyLatents returns three classes' latents z_j = ±1 + 0.8·N(0, 1),
+// for which p(class c | z) ∝ exp(3.125 z_c) (A = 2/0.8²), with a share
+// flip of the labels redrawn uniformly (ε = flip), and shares 0.1.
+func noisyLatents(seed uint64, flip float64) (z, rho *mat.Dense, truth []int) {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	const n, k = 3000, 3
+	z, rho = mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
+	truth = make([]int, n)
+	for i := 0; i < n; i++ {
+		c := rng.IntN(k)
+		for j := 0; j < k; j++ {
+			m := -1.0
+			if j == c {
+				m = 1
+			}
+			z.Set(i, j, m+0.8*rng.NormFloat64())
+			rho.Set(i, j, 0.1)
+		}
+		truth[i] = c
+		if rng.Float64() < flip {
+			truth[i] = rng.IntN(k)
+		}
+	}
+	return z, rho, truth
+}
+
+// TestFitCalibrationLabelNoise: on noisyLatents, from A = 1 and a small ε
+// alone L-BFGS stops at a flat map with a small ε on these seeds (seed 1:
+// A 1.6, ε 0.034); the fit must find the generating one.
 func TestFitCalibrationLabelNoise(t *testing.T) {
 	for _, tc := range []struct {
 		seed uint64
 		flip float64
 	}{{1, 0.1}, {3, 0.1}, {5, 0.1}, {5, 0.3}} {
-		rng := rand.New(rand.NewPCG(tc.seed, 3))
-		const n, k = 3000, 3
-		z, rho := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
-		truth := make([]int, n)
-		for i := 0; i < n; i++ {
-			c := rng.IntN(k)
-			for j := 0; j < k; j++ {
-				m := -1.0
-				if j == c {
-					m = 1
-				}
-				z.Set(i, j, m+0.8*rng.NormFloat64())
-				rho.Set(i, j, 0.1)
-			}
-			truth[i] = c
-			if rng.Float64() < tc.flip {
-				truth[i] = rng.IntN(k)
-			}
-		}
+		z, rho, truth := noisyLatents(tc.seed, tc.flip)
 		cal, err := FitCalibration(z, rho, truth)
 		if err != nil {
 			t.Fatal(err)
@@ -326,5 +334,27 @@ func TestFitCalibrationLabelNoise(t *testing.T) {
 		if math.Abs(cal.A-3.125) > 0.5 || math.Abs(cal.Eps-tc.flip) > 0.03 {
 			t.Errorf("seed %d, flip %v: A = %.3f, ε = %.3f, want about 3.125 and %v", tc.seed, tc.flip, cal.A, cal.Eps, tc.flip)
 		}
+	}
+}
+
+// TestFitCalibrationThreads: the two starts give the same fit, bit for
+// bit, whether they run one after the other (thread budget 1) or side by
+// side.
+func TestFitCalibrationThreads(t *testing.T) {
+	old := la.Threads()
+	defer la.SetThreads(old)
+	z, rho, truth := noisyLatents(1, 0.1)
+	var fits []*Calibration
+	for _, th := range []int{1, 2} {
+		la.SetThreads(th)
+		c, err := FitCalibration(z, rho, truth)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fits = append(fits, c)
+	}
+	a, b := fits[0], fits[1]
+	if a.A != b.A || a.Eps != b.Eps || !slices.Equal(a.B, b.B) {
+		t.Errorf("thread budget 1: %+v, 2: %+v", a, b)
 	}
 }
