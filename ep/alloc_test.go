@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
@@ -47,6 +49,54 @@ func TestSweepAllocations(t *testing.T) {
 		perSweep := float64(m1.TotalAlloc-m0.TotalAlloc) / sweeps
 		if limit := 8.0 * n * n / 10; perSweep > limit {
 			t.Errorf("%v: %.0f bytes allocated per sweep, want < %.0f", s, perSweep, limit)
+		}
+	}
+}
+
+// TestGradientPredictAllocations: GradientTo's n×n W and PredictCrossTo's
+// copy of K* come from a pool, so that repeated calls (a θ search, the
+// scoring of a pass) do not allocate them each time. GradientTo still
+// allocates the kernel's n×n distances (kernel.SE's contraction), so its
+// bound is 1.5 such matrices: with W allocated too it would be 2.
+func TestGradientPredictAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items at random under the race detector")
+	}
+	const n, m = 300, 200
+	x, y := blobs(n, 22)
+	xs, _ := blobs(m, 23)
+	k := kernel.SE{Var: 2, Len2: 1, Jitter: 1e-4}
+	p, err := Infer(k, x, y, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks := mat.NewDense(m, n, nil)
+	k.CrossTo(ks, xs, x)
+	kss := make([]float64, m)
+	k.DiagTo(kss, xs)
+	mean, vr := make([]float64, m), make([]float64, m)
+	g := make([]float64, len(k.Params()))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	p.GradientTo(g) // grow the pool
+	p.PredictCrossTo(mean, vr, nil, ks, kss)
+	for _, tc := range []struct {
+		name  string
+		f     func()
+		limit float64
+	}{
+		{"GradientTo", func() { p.GradientTo(g) }, 1.5 * 8 * n * n},
+		{"PredictCrossTo", func() { p.PredictCrossTo(mean, vr, nil, ks, kss) }, 8.0 * m * n / 10},
+	} {
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		const calls = 3
+		for i := 0; i < calls; i++ {
+			tc.f()
+		}
+		runtime.ReadMemStats(&m1)
+		if per := float64(m1.TotalAlloc-m0.TotalAlloc) / calls; per > tc.limit {
+			t.Errorf("%s: %.0f bytes allocated per call, want < %.0f", tc.name, per, tc.limit)
 		}
 	}
 }

@@ -106,7 +106,12 @@ func (p *Posterior) PredictCrossTo(mean, variance, prob []float64, kstar *mat.De
 		panic(fmt.Sprintf("ep: PredictCrossTo: kstar has %d columns, want %d", c, p.n))
 	}
 	if m > 0 && p.n > 0 && (variance != nil || prob != nil) {
-		kstar = mat.DenseCopyOf(kstar)
+		// predict overwrites its K*: work on a pooled copy.
+		buf := getMat(m * c)
+		defer putMat(buf)
+		cp := mat.NewDense(m, c, *buf)
+		cp.Copy(kstar)
+		kstar = cp
 	}
 	p.predict(mean, variance, prob, kstar, kss, m)
 }
@@ -186,7 +191,9 @@ func (p *Posterior) GradientTo(dst []float64) []float64 {
 		return dst
 	}
 	// W = b bᵀ - S^½ B⁻¹ S^½, B⁻¹ = L⁻ᵀ L⁻¹ (both triangles).
-	W := make([]float64, n*n)
+	buf := getMat(n * n)
+	defer putMat(buf)
+	W := *buf
 	la.CholInverseTo(p.general(W), p.general(p.l))
 	for i := 0; i < n; i++ {
 		wi := W[i*n : (i+1)*n]

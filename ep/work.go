@@ -83,3 +83,21 @@ func grow(s []float64, n int) []float64 {
 	}
 	return s[:n]
 }
+
+// matPool holds the n×n scratch matrices of GradientTo (W) and
+// PredictCrossTo (the copy of K*), which their results do not keep:
+// optimisation and scoring call them hundreds of times on the same sizes,
+// and fresh 20-30 MB slices cost zeroing and page faults each time.
+var matPool sync.Pool
+
+// getMat returns a pooled slice of length size, not zeroed.
+func getMat(size int) *[]float64 {
+	b, _ := matPool.Get().(*[]float64)
+	if b == nil {
+		b = new([]float64)
+	}
+	*b = grow(*b, size)
+	return b
+}
+
+func putMat(b *[]float64) { matPool.Put(b) }
