@@ -1,8 +1,10 @@
 package ep
 
 import (
+	"math"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -98,5 +100,33 @@ func TestGradientPredictAllocations(t *testing.T) {
 		if per := float64(m1.TotalAlloc-m0.TotalAlloc) / calls; per > tc.limit {
 			t.Errorf("%s: %.0f bytes allocated per call, want < %.0f", tc.name, per, tc.limit)
 		}
+	}
+}
+
+// TestPooledCovariancePoisoned: a prior covariance taken from the pool that
+// another run left NaN in gives the posterior of a fresh one, bit for bit.
+func TestPooledCovariancePoisoned(t *testing.T) {
+	const n = 120
+	x, y := blobs(n, 24)
+	k := kernel.SE{Var: 2, Len2: 1, Jitter: 1e-4}
+	want, err := Infer(k, x, y, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for i := 0; i < 4; i++ {
+		b := make([]float64, n*n)
+		for j := range b {
+			b[j] = math.NaN()
+		}
+		putMat(&b)
+	}
+	got, err := Infer(k, x, y, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.LogZ != want.LogZ || !slices.Equal(got.Sites.Tau, want.Sites.Tau) || !slices.Equal(got.Mean, want.Mean) {
+		t.Errorf("log Z %v, want %v", got.LogZ, want.LogZ)
 	}
 }

@@ -277,8 +277,18 @@ func (p *Posterior) fixSites(s *Sites) (*Posterior, error) {
 	if !p.refresh(ws, nil) {
 		return nil, errNotPD
 	}
-	p.k = nil
+	p.releaseK()
 	return p, nil
+}
+
+// releaseK hands the prior covariance, which only the sweeps need, back
+// to the pool newPosterior takes it from.
+func (p *Posterior) releaseK() {
+	if p.k != nil {
+		k := p.k
+		putMat(&k)
+		p.k = nil
+	}
 }
 
 var errNotPD = fmt.Errorf("ep: B = I + S^1/2 K S^1/2 is not positive definite (K not positive semi-definite: increase the jitter)")
@@ -314,7 +324,7 @@ func newPosterior(n int, y []float64, mean []float64) (*Posterior, error) {
 		Var:   make([]float64, n),
 		Alpha: make([]float64, n),
 		n:     n,
-		k:     make([]float64, n*n),
+		k:     zeroed(getMat(n * n)), // released to the pool when the run ends (releaseK)
 		l:     make([]float64, n*n),
 		sw:    make([]float64, n),
 	}

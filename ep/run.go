@@ -47,7 +47,7 @@ func (it *Iteration) Close() {
 		putWork(it.w)
 		it.w, it.sigma = nil, nil
 	}
-	it.p.k = nil
+	it.p.releaseK()
 }
 
 // Sweep runs one EP sweep and returns the change of log Z_EP. It panics

@@ -85,7 +85,8 @@ func grow(s []float64, n int) []float64 {
 }
 
 // matPool holds the n×n scratch matrices of GradientTo (W) and
-// PredictCrossTo (the copy of K*), which their results do not keep:
+// PredictCrossTo (the copy of K*), which their results do not keep, and
+// the prior covariance of an EP run, released when the run ends:
 // optimisation and scoring call them hundreds of times on the same sizes,
 // and fresh 20-30 MB slices cost zeroing and page faults each time.
 var matPool sync.Pool
@@ -101,3 +102,10 @@ func getMat(size int) *[]float64 {
 }
 
 func putMat(b *[]float64) { matPool.Put(b) }
+
+// zeroed clears a pooled slice: a kernel.Kernel's TrainTo may fill only
+// what it knows to be non-zero.
+func zeroed(b *[]float64) []float64 {
+	clear(*b)
+	return *b
+}
