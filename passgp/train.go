@@ -624,6 +624,10 @@ func (t *trainer) batch(ctx context.Context) error {
 func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	xa, ya := t.active()
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch}
+	// θ as the last pass left it: the subset search and the search on A
+	// below may move it, and then no score of the last pass is at the
+	// final θ (lastScores).
+	before := t.k.Params()
 	optimise := !t.fixed && !t.st.Frozen && t.c.HypPasses >= t.c.Passes
 	evals := t.c.FinalHypEvals
 	var sub BatchStats
@@ -636,7 +640,6 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 		}
 		evals = min(evals, subsetPolishEvals)
 	}
-	before := t.k.Params()
 	post, err := t.inferEvals(ctx, xa, ya, optimise, evals, t.c.finalEPOptions(), &bs)
 	bs.HypTime += sub.HypTime
 	bs.HypEvals += sub.HypEvals
