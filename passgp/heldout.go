@@ -17,8 +17,8 @@ import (
 // point's prediction in the last pass at the final θ, which the
 // posterior of that batch never saw either. One scoring pass over the
 // inactive points without such a score, O(N·M²) time and O(chunk·M)
-// memory. b.Active holds indices into x (-1
-// for points of the invariance stage, skipped). It returns ctx.Err()
+// memory. b.Active holds indices into x (-1 for points of the
+// invariance stage, skipped). It returns ctx.Err()
 // within one scoring chunk of a cancellation. For a classifier of an
 // invariance stage of geometry g (nil: none), the points whose
 // translations it trained on get the leave-group-out latents of

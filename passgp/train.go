@@ -134,7 +134,8 @@ type Result struct {
 	// cap (BatchStats.HypNotConverged).
 	HypNotConverged int
 	// scores are the last pass's predictions that HeldOut reuses (nil:
-	// none; see State.HeldMean).
+	// none; see State.HeldMean), from the end of training until calibrate
+	// has used them.
 	scores *lastScores
 }
 
@@ -213,10 +214,13 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	if err == nil && c.FITC {
 		err = sparsePass(ctx, c, res, x, y)
 	}
-	if err != nil {
-		return res, err
+	if err == nil {
+		err = ctx.Err()
 	}
-	if err := ctx.Err(); err != nil {
+	if err != nil {
+		if res != nil {
+			res.scores = nil
+		}
 		return res, err
 	}
 	return res, calibrate(ctx, r, res, x, y, c.geom())
@@ -226,8 +230,11 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 // their error rates and the binary calibration fitted on them; g is the
 // invariance stage's geometry (nil: none).
 func calibrate(ctx context.Context, r *runner, res *Result, x *mat.Dense, y []float64, g *shiftGeom) error {
+	// The last pass's scores (N-vectors) are not kept in the Result.
+	last := res.scores
+	res.scores = nil
 	var err error
-	if res.HeldOut, res.HeldOutShare, res.HeldOutLost, err = heldOutLatents(ctx, r, res.Model, x, g, res.scores); err != nil {
+	if res.HeldOut, res.HeldOutShare, res.HeldOutLost, err = heldOutLatents(ctx, r, res.Model, x, g, last); err != nil {
 		return err
 	}
 	truth := make([]int, len(y))
