@@ -38,21 +38,29 @@ func TestSweepAllocations(t *testing.T) {
 			t.Fatal(err)
 		}
 		it.Sweep() // grow the pools
-		var m0, m1 runtime.MemStats
-		runtime.ReadMemStats(&m0)
-		const sweeps = 3
-		for i := 0; i < sweeps; i++ {
+		perSweep := bytesPerCall(3, func() {
 			if _, err := it.Sweep(); err != nil {
 				t.Fatal(err)
 			}
-		}
-		runtime.ReadMemStats(&m1)
+		})
 		it.Close()
-		perSweep := float64(m1.TotalAlloc-m0.TotalAlloc) / sweeps
 		if limit := 8.0 * n * n / 10; perSweep > limit {
 			t.Errorf("%v: %.0f bytes allocated per sweep, want < %.0f", s, perSweep, limit)
 		}
 	}
+}
+
+// bytesPerCall returns the bytes allocated per call over calls calls of
+// f. The caller turns collection off and runs on one P (see
+// TestSweepAllocations), so that the pools keep their items.
+func bytesPerCall(calls int, f func()) float64 {
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	for i := 0; i < calls; i++ {
+		f()
+	}
+	runtime.ReadMemStats(&m1)
+	return float64(m1.TotalAlloc-m0.TotalAlloc) / float64(calls)
 }
 
 // TestGradientPredictAllocations: GradientTo's n×n W and PredictCrossTo's
@@ -90,14 +98,7 @@ func TestGradientPredictAllocations(t *testing.T) {
 		{"GradientTo", func() { p.GradientTo(g) }, 1.5 * 8 * n * n},
 		{"PredictCrossTo", func() { p.PredictCrossTo(mean, vr, nil, ks, kss) }, 8.0 * m * n / 10},
 	} {
-		var m0, m1 runtime.MemStats
-		runtime.ReadMemStats(&m0)
-		const calls = 3
-		for i := 0; i < calls; i++ {
-			tc.f()
-		}
-		runtime.ReadMemStats(&m1)
-		if per := float64(m1.TotalAlloc-m0.TotalAlloc) / calls; per > tc.limit {
+		if per := bytesPerCall(3, tc.f); per > tc.limit {
 			t.Errorf("%s: %.0f bytes allocated per call, want < %.0f", tc.name, per, tc.limit)
 		}
 	}

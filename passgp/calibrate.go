@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -260,17 +259,7 @@ func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 		p0[0], p0[k+1] = math.Log(starts[j][0]), logit(starts[j][1])
 		results[j], errs[j] = optimize.Minimize(prob, p0, &optimize.Settings{GradientThreshold: 1e-8, MajorIterations: 500}, &optimize.LBFGS{})
 	}
-	if la.Workers(len(starts)) > 1 {
-		var wg sync.WaitGroup
-		for j := range starts {
-			wg.Go(func() { fit(j) })
-		}
-		wg.Wait()
-	} else {
-		for j := range starts {
-			fit(j)
-		}
-	}
+	forEach(la.Workers(len(starts)), len(starts), func(_, j int) { fit(j) })
 	var best *optimize.Result
 	var firstErr error
 	for j, res := range results {

@@ -47,10 +47,18 @@ func (w *scoreWS) grow(rows, d, m int) (xc, kc *mat.Dense, kss []float64) {
 // uses the cores. The process-wide BLAS setting is the application's and is
 // never changed here, so any number of callers may run at once.
 func (r *runner) parallel(n int, f func(worker, c int)) {
-	workers := min(r.threads, n)
+	workers := r.threads
 	if la.BLASThreads() > 1 {
 		workers = 1
 	}
+	forEach(workers, n, f)
+}
+
+// forEach runs f(worker, c) for c = 0..n-1 on min(workers, n) goroutines
+// (in this goroutine when that is at most 1), handing out c in order;
+// worker identifies the goroutine, for per-worker scratch.
+func forEach(workers, n int, f func(worker, c int)) {
+	workers = min(workers, n)
 	if workers <= 1 {
 		for c := 0; c < n; c++ {
 			f(0, c)

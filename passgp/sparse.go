@@ -221,5 +221,5 @@ func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Opt
 		return nil, err
 	}
 	r := &runner{threads: c.threads}
-	return res, calibrate(ctx, r, res, x, y, nil)
+	return res, calibrate(ctx, r, res, x, y, nil, nil)
 }

@@ -133,9 +133,9 @@ type Result struct {
 	// of the training (the batches' and the final one) that hit the sweep
 	// cap (BatchStats.HypNotConverged).
 	HypNotConverged int
-	// scores are the last pass's predictions that HeldOut reuses (nil:
-	// none; see State.HeldMean), from the end of training until calibrate
-	// has used them.
+	// scores carries the last pass's predictions that HeldOut reuses from
+	// the end of training to train's calibrate, which clears it (nil:
+	// none; see State.HeldMean).
 	scores *lastScores
 }
 
@@ -214,25 +214,26 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	if err == nil && c.FITC {
 		err = sparsePass(ctx, c, res, x, y)
 	}
+	// The last pass's scores (N-vectors) go to calibrate, not to the
+	// caller.
+	var last *lastScores
+	if res != nil {
+		last, res.scores = res.scores, nil
+	}
 	if err == nil {
 		err = ctx.Err()
 	}
 	if err != nil {
-		if res != nil {
-			res.scores = nil
-		}
 		return res, err
 	}
-	return res, calibrate(ctx, r, res, x, y, c.geom())
+	return res, calibrate(ctx, r, res, x, y, c.geom(), last)
 }
 
 // calibrate sets res's held-out latents of every training point (x, y),
 // their error rates and the binary calibration fitted on them; g is the
-// invariance stage's geometry (nil: none).
-func calibrate(ctx context.Context, r *runner, res *Result, x *mat.Dense, y []float64, g *shiftGeom) error {
-	// The last pass's scores (N-vectors) are not kept in the Result.
-	last := res.scores
-	res.scores = nil
+// invariance stage's geometry (nil: none) and last the last pass's scores
+// that the held-out latents may reuse (nil: none).
+func calibrate(ctx context.Context, r *runner, res *Result, x *mat.Dense, y []float64, g *shiftGeom, last *lastScores) error {
 	var err error
 	if res.HeldOut, res.HeldOutShare, res.HeldOutLost, err = heldOutLatents(ctx, r, res.Model, x, g, last); err != nil {
 		return err
@@ -532,12 +533,13 @@ func (t *trainer) batch(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if !slices.Equal(before, t.k.Params()) {
+	moved := !slices.Equal(before, t.k.Params())
+	if moved {
 		t.st.ThetaSince = t.st.Done + 1
 	}
 	if optimise {
 		t.st.Stalled, t.st.StalledPass = 0, 0
-		if slices.Equal(before, t.k.Params()) {
+		if !moved {
 			t.st.Stalled, t.st.StalledPass = max(len(ya), 1), t.st.Pass
 		}
 	}
