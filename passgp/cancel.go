@@ -14,14 +14,14 @@ import (
 // that scoring a large batch or the held-out pass over every training
 // point stops within one chunk of a cancellation. It returns ctx.Err()
 // then, with mean and variance partly filled.
-func (r *runner) predictRowsContext(ctx context.Context, post *ep.Posterior, k kernel.Kernel, xa, x *mat.Dense, rows []int, mean, variance []float64) error {
+func (r *runner) predictRowsContext(ctx context.Context, post *ep.Posterior, k kernel.Kernel, xa, x *mat.Dense, rows []int, mean, variance []float64, sc *screen) error {
 	step := scoreChunk * max(r.threads, 1)
 	for lo := 0; lo < len(rows); lo += step {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		hi := min(lo+step, len(rows))
-		r.predictRows(post, k, xa, x, rows[lo:hi], mean[lo:hi], variance[lo:hi])
+		r.predictRows(post, k, xa, x, rows[lo:hi], mean[lo:hi], variance[lo:hi], sc)
 	}
 	return nil
 }

@@ -62,7 +62,7 @@ func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *
 		}
 	}
 	mean, vr := make([]float64, len(rows)), make([]float64, len(rows))
-	if err := r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, rows, mean, vr); err != nil {
+	if err := r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, rows, mean, vr, nil); err != nil {
 		return nil, nil, 0, err
 	}
 	for k, i := range rows {

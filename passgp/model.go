@@ -52,7 +52,7 @@ func (b *Binary) PredictMeanVarTo(mean, variance []float64, x *mat.Dense) {
 		_ = r.predictSparse(context.Background(), b.Sparse, x, mean[:n], variance[:n])
 		return
 	}
-	r.predictRows(b.Post, b.Kernel, b.X, x, nil, mean[:n], variance[:n])
+	r.predictRows(b.Post, b.Kernel, b.X, x, nil, mean[:n], variance[:n], nil)
 }
 
 // PredictMeanVarToContext is PredictMeanVarTo for large x: it stops
@@ -74,7 +74,7 @@ func (b *Binary) PredictMeanVarToContext(ctx context.Context, mean, variance []f
 	for i := range rows {
 		rows[i] = i
 	}
-	return r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, rows, mean[:n], variance[:n])
+	return r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, rows, mean[:n], variance[:n], nil)
 }
 
 // PredictTo sets prob[i] = q(y=+1|x_i) = Φ(m_i/√(1+v_i)) (paper eq. 4).

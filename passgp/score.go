@@ -23,6 +23,9 @@ type runner struct {
 type scoreWS struct {
 	xc, kc []float64
 	kss    []float64
+	// screen's scratch: the rows it solves and their means and variances.
+	idx    []int
+	mu, vr []float64
 }
 
 // grow sizes w for a chunk of rows points: exactly, so that predicting a
@@ -88,7 +91,11 @@ func forEach(workers, n int, f func(worker, c int)) {
 // post, the posterior on the active inputs xa with kernel k. Each chunk of
 // scoreChunk rows costs one Gram block K(chunk, A) and one triangular solve
 // with scoreChunk right-hand sides inside PredictCrossTo.
-func (r *runner) predictRows(post *ep.Posterior, k kernel.Kernel, xa, x *mat.Dense, rows []int, mean, variance []float64) {
+//
+// With sc not nil, a row that sc.certain calls decided by its mean alone
+// gets variance k(x, x), its prior variance, instead of its triangular
+// solve (screen).
+func (r *runner) predictRows(post *ep.Posterior, k kernel.Kernel, xa, x *mat.Dense, rows []int, mean, variance []float64, sc *screen) {
 	n := len(mean)
 	if n == 0 {
 		return
@@ -113,8 +120,77 @@ func (r *runner) predictRows(post *ep.Posterior, k kernel.Kernel, xa, x *mat.Den
 		}
 		k.CrossTo(kc, xc, xa)
 		k.DiagTo(kss, xc)
-		post.PredictCrossTo(mean[lo:hi], variance[lo:hi], nil, kc, kss)
+		if sc == nil {
+			post.PredictCrossTo(mean[lo:hi], variance[lo:hi], nil, kc, kss)
+			return
+		}
+		sc.predict(post, rows, lo, mean[lo:hi], variance[lo:hi], kc, kss, &r.ws[w])
 	})
+}
+
+// screen lets PASS-GP's scoring of a batch skip the predictive variance
+// of candidates whose fate the mean decides: where the scores serve only
+// the batch's rule (every pass but the last, whose scores the held-out
+// latents reuse), a candidate with y·m > 0 has q(y|x) = Φ(y m/√(1+v))
+// decreasing in v, and v lies in [0, k(x, x)], so if q ≥ p_inc at v =
+// k(x, x) it is neither included nor skipped as noise (p_skip < p_inc)
+// whatever v is. Its variance, the O(M²) part of a score, is then not
+// needed; on the noisy 10-class task most of a first pass's candidates
+// are such points (docs/performance.md). The rule's decisions and counts
+// are those of full scoring.
+type screen struct {
+	y    []float64 // labels of the rows of x
+	pinc float64
+}
+
+// screenScores switches the screen on; tests compare runs without it.
+var screenScores = true
+
+// screenMargin keeps screened candidates clear of p_inc by more than
+// the rounding of the variance and of Φ.
+const screenMargin = 1e-9
+
+// certain reports whether a candidate with label y, predictive mean m
+// and prior variance kss is left out by the rule at every posterior
+// variance in [0, kss].
+func (s *screen) certain(y, m, kss float64) bool {
+	return y*m > 0 && predProb(y, m, kss) >= s.pinc+screenMargin
+}
+
+// predict fills mean and variance of one chunk (source rows rows[lo:],
+// Gram block kc, prior variances kss): the means of all rows, the
+// variances of the rows that are not certain, by one solve on their
+// rows of kc moved to its top, and k(x, x) for the others.
+func (s *screen) predict(post *ep.Posterior, rows []int, lo int, mean, variance []float64, kc *mat.Dense, kss []float64, w *scoreWS) {
+	post.PredictCrossTo(mean, nil, nil, kc, nil)
+	raw := kc.RawMatrix()
+	m := raw.Cols
+	if cap(w.idx) < len(mean) {
+		w.idx = make([]int, len(mean))
+		w.mu, w.vr = make([]float64, len(mean)), make([]float64, len(mean))
+	}
+	idx := w.idx[:0]
+	for i, mu := range mean {
+		if s.certain(s.y[rows[lo+i]], mu, kss[i]) {
+			variance[i] = kss[i]
+			continue
+		}
+		n := len(idx)
+		if n != i {
+			copy(raw.Data[n*raw.Stride:n*raw.Stride+m], raw.Data[i*raw.Stride:i*raw.Stride+m])
+			kss[n] = kss[i]
+		}
+		idx = append(idx, i)
+	}
+	n := len(idx)
+	if n == 0 {
+		return
+	}
+	mu, vr := w.mu[:n], w.vr[:n]
+	post.PredictCrossTo(mu, vr, nil, kc.Slice(0, n, 0, m).(*mat.Dense), kss[:n])
+	for j, i := range idx {
+		variance[i] = vr[j]
+	}
 }
 
 // predProb returns q(y|x) = Φ(y m/√(1+v)) (paper eq. 4), computed for the

@@ -566,7 +566,7 @@ func (t *trainer) batch(ctx context.Context) error {
 	cand, bs.Unscored = t.budgetCandidates(cand)
 	mean := make([]float64, len(cand))
 	vr := make([]float64, len(cand))
-	if err := t.r.predictRowsContext(ctx, post, t.k, xa, t.x, cand, mean, vr); err != nil {
+	if err := t.r.predictRowsContext(ctx, post, t.k, xa, t.x, cand, mean, vr, t.screen()); err != nil {
 		return err
 	}
 	q := make([]float64, len(cand))
@@ -624,6 +624,18 @@ func (t *trainer) batch(ctx context.Context) error {
 	bs.ScoreTime = time.Since(t0)
 	t.st.Stats = append(t.st.Stats, bs)
 	return nil
+}
+
+// screen returns the screen of this batch's scoring (nil: score every
+// candidate fully): PASS-GP's rule, outside the last pass of the first
+// stage (whose scores keepScores keeps for the held-out latents), with a
+// p_inc below 1 and a noise threshold below it.
+func (t *trainer) screen() *screen {
+	r := t.rule()
+	if !screenScores || t.method != PASSGP || r.pinc >= 1 || r.pskip >= r.pinc || (!t.stage2 && t.st.Pass == t.c.Passes-1) {
+		return nil
+	}
+	return &screen{y: t.y, pinc: r.pinc}
 }
 
 // finish optimises θ on the final active set (unless θ is fixed or was
