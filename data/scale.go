@@ -3,6 +3,8 @@ package data
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // Scaling is a per-feature affine map x[j] → x[j]*Mul[j] + Add[j], fitted
@@ -46,24 +48,40 @@ func FitMinMax(d *Dataset, lo, hi float64) *Scaling {
 // FitStandard returns the Scaling that gives each feature zero mean and
 // unit (population) variance on d. A constant feature is only centred.
 func FitStandard(d *Dataset) *Scaling {
-	mean, m2 := make([]float64, d.D), make([]float64, d.D)
+	mean, sd := d.moments()
+	s := &Scaling{Mul: make([]float64, d.D), Add: make([]float64, d.D)}
+	for j := range mean {
+		s.Mul[j] = 1
+		if sd[j] > 0 && !math.IsInf(1/sd[j], 0) {
+			s.Mul[j] = 1 / sd[j]
+		}
+		s.Add[j] = -mean[j] * s.Mul[j]
+	}
+	return s
+}
+
+// StdDev returns the (population) standard deviation of each feature of
+// d.
+func (d *Dataset) StdDev() []float64 {
+	_, sd := d.moments()
+	return sd
+}
+
+// moments returns each feature's mean and population standard deviation.
+func (d *Dataset) moments() (mean, sd []float64) {
+	mean, sd = make([]float64, d.D), make([]float64, d.D)
 	// Welford's update: stable for large offsets.
 	for i := range d.N {
 		for j, v := range d.Row(i) {
 			delta := v - mean[j]
 			mean[j] += delta / float64(i+1)
-			m2[j] += delta * (v - mean[j])
+			sd[j] += delta * (v - mean[j])
 		}
 	}
-	s := &Scaling{Mul: make([]float64, d.D), Add: make([]float64, d.D)}
-	for j := range mean {
-		s.Mul[j] = 1
-		if sd := math.Sqrt(m2[j] / float64(max(d.N, 1))); sd > 0 {
-			s.Mul[j] = 1 / sd
-		}
-		s.Add[j] = -mean[j] * s.Mul[j]
+	for j := range sd {
+		sd[j] = math.Sqrt(sd[j] / float64(max(d.N, 1)))
 	}
-	return s
+	return mean, sd
 }
 
 // Apply scales the rows of d in place. It returns an error when d has a
@@ -83,4 +101,61 @@ func (s *Scaling) Apply(d *Dataset) error {
 		}
 	}
 	return nil
+}
+
+// InRange reports whether every feature value of d lies in [lo, hi]: data
+// already scaled, as svm-scale writes them ([-1, 1]) or images in [0, 1].
+func (d *Dataset) InRange(lo, hi float64) bool {
+	for _, v := range d.X[:d.N*d.D] {
+		if !(v >= lo && v <= hi) {
+			return false
+		}
+	}
+	return true
+}
+
+// Check returns the error Apply would return on d, without changing d.
+func (s *Scaling) Check(d *Dataset) error {
+	if err := s.Validate(d.D); err != nil {
+		return &ParseError{File: d.Source, Msg: err.Error()}
+	}
+	for i := range d.N {
+		for j, v := range d.Row(i) {
+			if u := v*s.Mul[j] + s.Add[j]; math.IsInf(u, 0) || math.IsNaN(u) {
+				return &ParseError{File: d.Source, Msg: fmt.Sprintf("example %d feature %d: scaled value of %v is not finite", i+1, j+1, v)}
+			}
+		}
+	}
+	return nil
+}
+
+// Validate returns an error unless s maps d features with finite, non-zero
+// factors and finite offsets: what a Scaling read from a file must be.
+func (s *Scaling) Validate(d int) error {
+	if len(s.Mul) != d || len(s.Add) != d {
+		return fmt.Errorf("scaling of %d and %d features for %d features", len(s.Mul), len(s.Add), d)
+	}
+	for j := range d {
+		m, a := s.Mul[j], s.Add[j]
+		if m == 0 || math.IsInf(m, 0) || math.IsNaN(m) || math.IsInf(a, 0) || math.IsNaN(a) {
+			return fmt.Errorf("scaling of feature %d is x*%v + %v: want a finite non-zero factor and a finite offset", j+1, m, a)
+		}
+	}
+	return nil
+}
+
+// ApplyTo sets dst (n×d, may be x) to the rows of x scaled by s. It
+// panics if the shapes differ from s's number of features; a value that
+// overflows becomes ±Inf, which Check reports beforehand.
+func (s *Scaling) ApplyTo(dst, x *mat.Dense) {
+	n, d := x.Dims()
+	if r, c := dst.Dims(); r != n || c != d || d != len(s.Mul) || d != len(s.Add) {
+		panic("data: Scaling.ApplyTo: shapes differ")
+	}
+	for i := range n {
+		src, out := x.RawRowView(i), dst.RawRowView(i)
+		for j, v := range src {
+			out[j] = v*s.Mul[j] + s.Add[j]
+		}
+	}
 }

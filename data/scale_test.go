@@ -1,9 +1,14 @@
 package data
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 func TestScaling(t *testing.T) {
@@ -71,4 +76,52 @@ func seq(n int) []int {
 		s[i] = i
 	}
 	return s
+}
+
+// TestScalingCheckAndApplyTo: InRange tells scaled data from raw, Check
+// reports the row and feature whose scaled value overflows (as Apply
+// would) without changing the data, Validate refuses what a model file
+// must not hold, and ApplyTo on a matrix gives Apply's values.
+func TestScalingCheckAndApplyTo(t *testing.T) {
+	ds := &Dataset{N: 3, D: 2, X: []float64{-1, 0.5, 1, -0.25, 0, 1}, Source: "f.svm"}
+	if !ds.InRange(-1, 1) || ds.InRange(0, 1) {
+		t.Errorf("InRange(-1, 1) %v, InRange(0, 1) %v: want true, false", ds.InRange(-1, 1), ds.InRange(0, 1))
+	}
+	s := &Scaling{Mul: []float64{2, 1e308}, Add: []float64{1, 0}}
+	ds.Row(0)[1] = 4 // 4e308 overflows
+	before := append([]float64(nil), ds.X...)
+	err := s.Check(ds)
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.File != "f.svm" || !strings.Contains(err.Error(), "example 1 feature 2") {
+		t.Errorf("Check: %v, want a ParseError naming f.svm, example 1, feature 2", err)
+	}
+	if !slices.Equal(ds.X, before) {
+		t.Error("Check changed the data")
+	}
+	if err := s.Apply(ds.Subset(seq(3))); err == nil || err.Error() != s.Check(ds).Error() {
+		t.Errorf("Apply: %v, Check: %v: want the same error", err, s.Check(ds))
+	}
+	ok := &Scaling{Mul: []float64{2, -3}, Add: []float64{1, 0.5}}
+	if err := ok.Check(ds); err != nil {
+		t.Fatal(err)
+	}
+	cp := ds.Subset(seq(3))
+	x := mat.DenseCopyOf(ds.Dense())
+	ok.ApplyTo(x, x)
+	if err := ok.Apply(cp); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(x.RawMatrix().Data, cp.X) {
+		t.Errorf("ApplyTo %v, Apply %v", x.RawMatrix().Data, cp.X)
+	}
+	for _, bad := range []*Scaling{
+		{Mul: []float64{1}, Add: []float64{0}},
+		{Mul: []float64{0, 1}, Add: []float64{0, 0}},
+		{Mul: []float64{math.Inf(1), 1}, Add: []float64{0, 0}},
+		{Mul: []float64{1, 1}, Add: []float64{math.NaN(), 0}},
+	} {
+		if bad.Validate(2) == nil || bad.Check(ds) == nil {
+			t.Errorf("scaling %+v accepted", bad)
+		}
+	}
 }

@@ -27,9 +27,9 @@ const (
 	// reads. Version 2 added the calibration, version 3 the noise counts
 	// of the training history, version 4 the calibration's label-noise
 	// share, version 5 the FITC posterior of passgp.Options.FITC, version
-	// 6 the calibration's class balance (docs/model-format.md); older
-	// files load without them.
-	Version    = 6
+	// 6 the calibration's class balance, version 7 the input scaling
+	// (docs/model-format.md); older files load without them.
+	Version    = 7
 	headerSize = 24
 	sumSize    = sha256.Size
 )

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/kernel"
 	"github.com/passgp-fast/passgp-fast/passgp"
@@ -33,6 +34,13 @@ type Model struct {
 	// nil for models saved without one, such as every format version 1
 	// file: ProbTo then gives the raw probabilities, as version 1 did.
 	Calibration *passgp.Calibration
+	// Scaling is the per-feature map that the training inputs went
+	// through before training (train --scale), or nil. The prediction
+	// methods take inputs as in the training file and apply it
+	// themselves; data.Scaling.Check tells beforehand whether a data
+	// set's scaled values stay finite. nil in files before format
+	// version 7.
+	Scaling *data.Scaling
 	// FormatVersion is the format version of the file the model was
 	// loaded from (0 for a model made in memory).
 	FormatVersion int
@@ -90,6 +98,11 @@ func (m *Model) LatentShareTo(dst, rho, x *mat.Dense) {
 			panic("model: LatentShareTo: rho has the wrong shape")
 		}
 		share = make([]float64, n)
+	}
+	if m.Scaling != nil {
+		xs := mat.NewDense(n, m.D(), nil)
+		m.Scaling.ApplyTo(xs, x)
+		x = xs
 	}
 	z := make([]float64, n)
 	for k, b := range m.Binaries {
@@ -306,7 +319,12 @@ func (m *Model) record() (*record, error) {
 	if len(m.Binaries) == 0 {
 		return nil, fmt.Errorf("model: no classifiers")
 	}
-	r := &record{Mode: m.Mode, Classes: m.Classes, Options: m.Options, Calibration: m.Calibration}
+	r := &record{Mode: m.Mode, Classes: m.Classes, Options: m.Options, Calibration: m.Calibration, Scaling: m.Scaling}
+	if m.Scaling != nil && m.Binaries[0] != nil && m.Binaries[0].X != nil {
+		if err := m.Scaling.Validate(m.D()); err != nil {
+			return nil, fmt.Errorf("model: %v", err)
+		}
+	}
 	for i, b := range m.Binaries {
 		if b == nil || b.Post == nil || b.Kernel == nil || b.X == nil {
 			return nil, fmt.Errorf("model: classifier %d is incomplete", i)
@@ -417,7 +435,7 @@ func decodeModelPayload(p []byte, version uint32, o LoadOptions) (*Model, error)
 		return nil, fmt.Errorf("%w: active sets: rebuilding the posteriors of %d classifier(s) (largest |A| = %d, classifier %d) needs %d MiB, more than the limit of %d MiB (LoadOptions.MaxBytes)",
 			ErrPayload, len(r.Classifiers), len(r.Classifiers[big].Y), big, need>>20, limit>>20)
 	}
-	m := &Model{Mode: r.Mode, Classes: r.Classes, Options: r.Options, Calibration: r.Calibration, FormatVersion: int(version)}
+	m := &Model{Mode: r.Mode, Classes: r.Classes, Options: r.Options, Calibration: r.Calibration, Scaling: r.Scaling, FormatVersion: int(version)}
 	for i := range r.Classifiers {
 		c := &r.Classifiers[i]
 		b, err := c.Build()

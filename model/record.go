@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
@@ -78,6 +79,9 @@ type record struct {
 	Classifiers []Classifier
 	// Calibration is nil in version 1 files and when none was fitted.
 	Calibration *passgp.Calibration
+	// Scaling is nil in files before version 7 and when the inputs were
+	// not scaled.
+	Scaling *data.Scaling
 }
 
 // Payload layout of a model file, format version 1 (little-endian;
@@ -110,7 +114,9 @@ type record struct {
 // β, |A| float64, then the lower Cholesky factor of P, |A|² float64
 // row-major), version 6 the calibration's class balance (only if k > 0:
 // uint64 count, 0 or k, then the shares, each in [0, 1], summing to one
-// when k > 1):
+// when k > 1), version 7 the input scaling (data.Scaling: uint64 count, 0
+// for none or the input dimension d, then d float64 factors Mul, each
+// finite and non-zero, and d float64 offsets Add, each finite):
 //
 //	k           uint64 number of biases: 0 (none), 1 for a Binary or
 //	            PositiveVsRest model, the number of classifiers otherwise
@@ -184,6 +190,15 @@ func encodeRecordVersion(r *record, version uint32) []byte {
 	if version >= 6 && r.Calibration != nil {
 		e.u64(uint64(len(r.Calibration.Balance)))
 		e.floats(r.Calibration.Balance)
+	}
+	if version >= 7 {
+		if s := r.Scaling; s != nil {
+			e.u64(uint64(len(s.Mul)))
+			e.floats(s.Mul)
+			e.floats(s.Add)
+		} else {
+			e.u64(0)
+		}
 	}
 	return e.b
 }
@@ -348,10 +363,39 @@ func decodeRecord(b []byte, version uint32) (*record, error) {
 			return nil, err
 		}
 	}
+	if version >= 7 {
+		if err := decodeScaling(d, r); err != nil {
+			return nil, err
+		}
+	}
 	if d.remaining() != 0 {
 		return nil, fmt.Errorf("%w: %d unexpected bytes at the end", ErrPayload, d.remaining())
 	}
 	return r, nil
+}
+
+// decodeScaling reads and checks the input scaling (format version 7):
+// none, or one factor and one offset per input dimension.
+func decodeScaling(d *dec, r *record) error {
+	n := d.count(16, "scaling")
+	if d.err != nil {
+		return d.err
+	}
+	if n == 0 {
+		return nil
+	}
+	if dim := r.Classifiers[0].D; n != dim {
+		return fmt.Errorf("%w: input scaling of %d features for input dimension %d", ErrPayload, n, dim)
+	}
+	s := &data.Scaling{Mul: d.floats(n), Add: d.floats(n)}
+	if d.err != nil {
+		return d.err
+	}
+	if err := s.Validate(n); err != nil {
+		return fmt.Errorf("%w: %v", ErrPayload, err)
+	}
+	r.Scaling = s
+	return nil
 }
 
 // decodeBalance reads and checks the class balance of a calibration

@@ -675,7 +675,7 @@ func TestTrainWarnsAtBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := filepath.Join(dir, "sep.pgp")
-	code, _, e := runCLI(t, "train", "--data", path, "--model", m, "--method", "full", "--quiet")
+	code, _, e := runCLI(t, "train", "--data", path, "--model", m, "--method", "full", "--scale", "none", "--quiet")
 	if code != 0 {
 		t.Fatalf("train: %d %s", code, e)
 	}
@@ -725,7 +725,7 @@ func TestCLIMatchesLibrary(t *testing.T) {
 	}
 	for _, method := range []string{"ivm", "passgp"} {
 		m := filepath.Join(f.dir, method+".pgp")
-		args := []string{"train", "--data", f.bin, "--model", m, "--method", method, "--m", "30", "--init", "20", "--sub", "3", "--passes", "2", "--seed", "5", "--quiet", "--threads", "1"}
+		args := []string{"train", "--data", f.bin, "--model", m, "--method", method, "--m", "30", "--init", "20", "--sub", "3", "--passes", "2", "--seed", "5", "--quiet", "--threads", "1", "--scale", "none"}
 		if code, _, e := runCLI(t, args...); code != 0 {
 			t.Fatalf("%s: train: %s", method, e)
 		}

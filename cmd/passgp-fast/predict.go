@@ -63,6 +63,13 @@ func predictAll(ctx context.Context, m *model.Model, ds *data.Dataset) (prob, z,
 	if ds.N == 0 {
 		return nil, nil, nil, errors.New("no data rows to predict")
 	}
+	if m.Scaling != nil {
+		// The model scales the inputs itself; a value that would overflow
+		// is the data file's error, not a NaN later.
+		if err := m.Scaling.Check(ds); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	x := ds.Dense()
 	nb := len(m.Binaries)
 	z, rho = mat.NewDense(ds.N, nb, nil), mat.NewDense(ds.N, nb, nil)

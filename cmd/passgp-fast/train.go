@@ -67,9 +67,12 @@ type trainConfig struct {
 	KeepInit bool     `json:"keep_init,omitempty"`
 	Rank     string   `json:"rank,omitempty"`
 	Positive *float64 `json:"positive,omitempty"`
-	Data     string   `json:"data,omitempty"`
-	N        int      `json:"n"`
-	D        int      `json:"d"`
+	// Scale is the map fitted to the training inputs (--scale, resolved):
+	// "standard", "minmax" or empty for none.
+	Scale string `json:"scale,omitempty"`
+	Data  string `json:"data,omitempty"`
+	N     int    `json:"n"`
+	D     int    `json:"d"`
 }
 
 // defaultMaxActive is train's budget on PASS-GP's active set:
@@ -126,9 +129,11 @@ type trainFlags struct {
 	modelOut, positive, augm  string
 	image, checkpoint, resume string
 	plots, test, prior        string
-	maxActive                 string
-	threads, maxClasses       int
-	quiet                     bool
+	maxActive, scale          string
+	// scaling is the map fitted to the training inputs (nil: none).
+	scaling             *data.Scaling
+	threads, maxClasses int
+	quiet               bool
 }
 
 func (t *trainFlags) register(fs *flagSet) {
@@ -150,6 +155,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.IntVar(&c.HypEvery, "hyp-every", 1, "optimise the hyperparameters on every `K`-th batch")
 	fs.Float64Var(&c.Flip, "flip", 0, "label-flip probability `EPS` of the robust EP likelihood EPS + (1-2 EPS) Phi(y f), in [0, 0.5) (0: probit, as the paper; ivm's selection ignores it)")
 	fs.Float64Var(&c.PSkip, "p-skip", 0, "noise-robust selection: skip (and delete from the active set) points whose predictive probability of their own label is below `P`, the likely mislabelled ones; in [0, 0.5) (0: off, as the paper; see docs/passgp.md before using it)")
+	fs.StringVar(&t.scale, "scale", "auto", "input scaling fitted on the training data and stored in the model, which applies it to every input it predicts: minmax (each feature's training range to [-1, 1], as svm-scale), standard (each feature to mean 0 and standard deviation 1), none, or auto: minmax unless the data are on a unit scale already (every value in [-1, 1], as svm-scale writes them or images in [0, 1], or every feature's standard deviation in [1/4, 4]) or --augment is given; theta and --gamma refer to the scaled inputs")
 	fs.StringVar(&t.maxActive, "max-active", defaultMaxActive, "passgp: bound the active set to `M` points, chosen by --rank, so that a pass costs O(N M^2) on noisy data too; once the bound binds, theta is kept (auto: 12 sqrt(N), at most 2000; 0: no bound, the paper's rule)")
 	fs.BoolVar(&c.KeepInit, "keep-init", false, "passgp: keep the --init random points of the initial active set in it for the whole run, outside --max-active, so that the hyperparameters' evidence sees the input distribution and not only the boundary (noisy data: on a 10-class task test error 14.57% against 14.79%; on clean data such as USPS it is worse and slower, docs/passgp.md \"Session 20\")")
 	fs.IntVar(&c.FinalSubset, "final-subset", defaultFinalSubset, "passgp, fpassgp: start the last hyperparameter search on a random subset of `M` active points, then finish it on the whole active set in a few steps; only for active sets of at least 2M points (0: the whole active set throughout, the paper's schedule)")
@@ -404,6 +410,15 @@ func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
 			return nil, nil, fmt.Errorf("%s: %s: %v", t.df.path, t.resume, err)
 		}
 	}
+	if cp == nil {
+		// A checkpoint holds the scaling its run resolved.
+		if c.Scale, err = resolveScale(t.scale, ds, c.Augment != ""); err != nil {
+			return nil, nil, err
+		}
+	}
+	if t.scaling, err = fitScaling(c.Scale, ds); err != nil {
+		return nil, nil, err
+	}
 	c.Data, c.N, c.D = t.df.path, ds.N, ds.D
 	if cp == nil && t.maxActive == "auto" {
 		// A checkpoint holds the budget its run resolved.
@@ -513,7 +528,14 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 		lastSave = time.Now()
 		return model.SaveCheckpoint(t.checkpoint, cp)
 	}
-	pr.logf("training %d classifier(s) (%s, %s) on %s: %d points, %d features", K, cp.Mode, t.cfg.Method, t.df.path, ds.N, ds.D)
+	scaled := ""
+	switch t.cfg.Scale {
+	case "standard":
+		scaled = ", standardised (--scale)"
+	case "minmax":
+		scaled = ", scaled to [-1, 1] (--scale)"
+	}
+	pr.logf("training %d classifier(s) (%s, %s) on %s: %d points, %d features%s", K, cp.Mode, t.cfg.Method, t.df.path, ds.N, ds.D, scaled)
 	rec := &recorder{t: t, cp: cp, pr: pr, save: save, lastSave: &lastSave}
 	// A checkpoint that cannot be written stops training at once.
 	tctx, cancel := context.WithCancel(ctx)
@@ -545,6 +567,7 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 		return 0, err
 	}
 	m.Calibration = rec.cal
+	m.Scaling = t.scaling
 	if err := model.Save(t.modelOut, m); err != nil {
 		return 0, err
 	}
@@ -892,4 +915,74 @@ func activeSizes(m *model.Model) []int {
 		s[i] = len(b.Y)
 	}
 	return s
+}
+
+// scaledTol is how far beyond [-1, 1] auto still takes data for scaled:
+// svm-scale's arithmetic, or FitMinMax's, rounds the ends of the range to
+// a few ulps beyond it.
+const scaledTol = 1e-9
+
+// unitSpread bounds the standard deviations of features that auto takes
+// for a common scale near 1: [1/unitSpread, unitSpread].
+const unitSpread = 4
+
+// resolveScale returns trainConfig.Scale for train's --scale flag on the
+// training data ds. auto scales each feature's range to [-1, 1], as
+// svm-scale does for LIBSVM, unless the data are on a common scale near 1
+// already: every value in [-1, 1], or every non-constant feature's
+// standard deviation in [1/4, 4], where one length scale learned from the
+// evidence fits every feature; and not with --augment, whose pixel
+// shifts need the images as they are. With features on scales of
+// hundreds (the Satellite and Vehicle data) the SE kernel's initial
+// length scale sees every point as unrelated to every other, the search
+// never moves it, and the classifier learns nothing; data on a unit
+// scale, scaled anyway, train no better and differently (docs/passgp.md,
+// "Session 24", which also compares minmax with standard).
+func resolveScale(flag string, ds *data.Dataset, augment bool) (string, error) {
+	switch flag {
+	case "auto":
+		if augment || ds.InRange(-1-scaledTol, 1+scaledTol) || unitScale(ds.StdDev()) {
+			return "", nil
+		}
+		return "minmax", nil
+	case "standard", "minmax":
+		if augment {
+			return "", errUsage("--scale %s cannot be combined with --augment, whose pixel shifts need the images as they are", flag)
+		}
+		return flag, nil
+	case "none":
+		return "", nil
+	}
+	return "", errUsage("--scale: want auto, standard, minmax or none, got %q", flag)
+}
+
+// unitScale reports whether every non-zero standard deviation in sd lies
+// in [1/unitSpread, unitSpread].
+func unitScale(sd []float64) bool {
+	for _, s := range sd {
+		if s > 0 && (s < 1.0/unitSpread || s > unitSpread) {
+			return false
+		}
+	}
+	return true
+}
+
+// fitScaling fits the scaling mode (trainConfig.Scale) to the training
+// data ds and applies it to ds; nil for none.
+func fitScaling(mode string, ds *data.Dataset) (*data.Scaling, error) {
+	var s *data.Scaling
+	switch mode {
+	case "":
+		return nil, nil
+	case "standard":
+		s = data.FitStandard(ds)
+	case "minmax":
+		s = data.FitMinMax(ds, -1, 1)
+	default:
+		return nil, fmt.Errorf("unknown input scaling %q", mode)
+	}
+	if err := s.Apply(ds); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
