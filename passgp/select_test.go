@@ -21,6 +21,11 @@ func TestSelectRules(t *testing.T) {
 	}{
 		{"fpassgp paper", true, rule{swaps: 2}, nil, []bool{true, false, true, false, true}, []int{1, 3}, 0, 0},
 		{"passgp paper", false, rule{pdel: 0.95, pinc: 0.6}, nil, []bool{true, false, true, false, true}, []int{1, 3}, 0, 0},
+		// p_del would keep only 0.5; the floor of 3 keeps the two lowest
+		// of the deleted, 0.7 and 0.9.
+		{"passgp floor", false, rule{pdel: 0.6, pinc: 0.6, floor: 3}, nil, []bool{true, false, true, false, true}, []int{1, 3}, 0, 0},
+		// 0.5 goes as noise and stays out; the floor keeps 0.7, 0.9, 0.99.
+		{"passgp floor noise", false, rule{pdel: 0.6, pinc: 0.6, pskip: 0.55, floor: 3}, nil, []bool{true, true, false, false, true}, nil, 1, 2},
 		// 0.1 is skipped as noise; only 0.3 (< p_inc) is included.
 		{"passgp skip", false, rule{pdel: 0.95, pinc: 0.6, pskip: 0.2}, nil, []bool{true, false, true, false, true}, []int{3}, 0, 1},
 		// 0.5 is deleted as noise; 0.1 and 0.3 are skipped.

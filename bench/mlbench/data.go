@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// table is a data set read from R's CSV: numeric features and a class
+// name per row.
+type table struct {
+	rows    [][]float64
+	class   []int    // index into classes
+	classes []string // sorted
+	d       int
+}
+
+// readCSV reads write.csv's output: a header, then rows whose label is
+// the first column for LetterRecognition and the last otherwise. An "Id"
+// column is dropped, and so is a row with a missing value (NA).
+func readCSV(path, name string) (*table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(bufio.NewReader(f))
+	head, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: header: %v", path, err)
+	}
+	lab := len(head) - 1
+	if name == "LetterRecognition" {
+		lab = 0
+	}
+	var cols []int
+	for j, h := range head {
+		if j != lab && h != "Id" {
+			cols = append(cols, j)
+		}
+	}
+	t := &table{d: len(cols)}
+	var names []string
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		row := make([]float64, len(cols))
+		missing := false
+		for k, j := range cols {
+			v := strings.TrimSpace(rec[j])
+			if v == "NA" || v == "" {
+				missing = true
+				break
+			}
+			if row[k], err = strconv.ParseFloat(v, 64); err != nil || math.IsInf(row[k], 0) || math.IsNaN(row[k]) {
+				return nil, fmt.Errorf("%s line %d column %q: %q is not a finite number", path, line, head[j], v)
+			}
+		}
+		if missing || strings.TrimSpace(rec[lab]) == "NA" {
+			continue
+		}
+		t.rows = append(t.rows, row)
+		names = append(names, rec[lab])
+	}
+	if len(t.rows) == 0 {
+		return nil, fmt.Errorf("%s: no complete rows", path)
+	}
+	t.classes = slices.Compact(slices.Sorted(slices.Values(names)))
+	t.class = make([]int, len(names))
+	for i, c := range names {
+		t.class[i], _ = slices.BinarySearch(t.classes, c)
+	}
+	return t, nil
+}
+
+// split returns the training and test rows: of every class, a share
+// (rounded; none of a class with one row) goes to the test split, at
+// random with the seed; both splits are shuffled.
+func (t *table) split(seed uint64, share float64) (train, test []int) {
+	rng := rand.New(rand.NewPCG(seed, 0x6d6c6265))
+	for c := range t.classes {
+		var idx []int
+		for i, k := range t.class {
+			if k == c {
+				idx = append(idx, i)
+			}
+		}
+		rng.Shuffle(len(idx), func(a, b int) { idx[a], idx[b] = idx[b], idx[a] })
+		k := 0
+		if len(idx) > 1 {
+			k = max(1, int(math.Round(share*float64(len(idx)))))
+		}
+		test = append(test, idx[:k]...)
+		train = append(train, idx[k:]...)
+	}
+	rng.Shuffle(len(train), func(a, b int) { train[a], train[b] = train[b], train[a] })
+	rng.Shuffle(len(test), func(a, b int) { test[a], test[b] = test[b], test[a] })
+	return train, test
+}
+
+// write writes the rows idx in LIBSVM format, every feature explicit (so
+// that both files have all d), the label being the class index.
+func (t *table) write(path string, idx []int) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	for _, i := range idx {
+		w.WriteString(strconv.Itoa(t.class[i]))
+		for j, v := range t.rows[i] {
+			fmt.Fprintf(w, " %d:%s", j+1, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
