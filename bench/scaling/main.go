@@ -24,10 +24,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
-	"github.com/passgp-fast/passgp-fast/bench/internal/libsvm"
 	"github.com/passgp-fast/passgp-fast/synth"
 )
 
@@ -152,24 +150,6 @@ func writeTask(path string, t synth.Task, n int, seed uint64) error {
 		return err
 	}
 	return f.Close()
-}
-
-// timed runs a command and returns its wall time and peak RSS.
-func timed(ctx context.Context, stdout io.Writer, name string, args ...string) (time.Duration, float64, error) {
-	cmd := exec.CommandContext(ctx, name, args...)
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = stdout, &stderr
-	t0 := time.Now()
-	err := cmd.Run()
-	el := time.Since(t0)
-	if err != nil {
-		return el, 0, fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, libsvm.Tail(stderr.String(), 400))
-	}
-	rss := 0.0
-	if u, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = float64(u.Maxrss) * 1024 / (1 << 30) // Linux: KiB
-	}
-	return el, rss, nil
 }
 
 func runPassGP(ctx context.Context, bin, trainF, testF, dir, extra string) (Run, error) {
