@@ -298,6 +298,33 @@ func (d *Doc) beyond() string {
 		b.WriteString(strings.TrimSpace(string(other)))
 		b.WriteString("\n\n")
 	}
+	b.WriteString(d.public())
+	return b.String()
+}
+
+// public returns the public data sets' subsection: the table that
+// bench/mlbench writes to <out>/mlbench/results.md (empty if it has not
+// been run) and the notes kept beside it in notes.md.
+func (d *Doc) public() string {
+	dir := filepath.Join(filepath.Dir(d.jsonPath), "mlbench")
+	tab, err := os.ReadFile(filepath.Join(dir, "results.md"))
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("### Public data sets\n\n")
+	fmt.Fprintf(&b, "_Written by `go run ./bench/mlbench --out %s` (train with every default, LIBSVM with svm-scale, a CV grid and `-b 1`, "+
+		"each run a separate process: wall time); not by bench/repro._\n\n", filepath.ToSlash(dir))
+	if notes, err := os.ReadFile(filepath.Join(dir, "notes.md")); err == nil {
+		b.WriteString(strings.TrimSpace(string(notes)))
+		b.WriteString("\n\n")
+	}
+	b.WriteString(strings.TrimSpace(string(tab)))
+	b.WriteString("\n\n")
+	if after, err := os.ReadFile(filepath.Join(dir, "after.md")); err == nil {
+		b.WriteString(strings.TrimSpace(string(after)))
+		b.WriteString("\n\n")
+	}
 	return b.String()
 }
 

@@ -306,6 +306,19 @@ func TestBeyondSection(t *testing.T) {
 			t.Errorf("results.md lacks %q:\n%s", want, md)
 		}
 	}
+	if strings.Contains(md, "### Public data sets") {
+		t.Fatal("a public data section without bench/mlbench's output")
+	}
+	// bench/mlbench's table, with the notes before and after it.
+	os.MkdirAll(filepath.Join(out, "mlbench"), 0o755)
+	os.WriteFile(filepath.Join(out, "mlbench", "results.md"), []byte("| data | x |\n|---|---|\n| Sonar | 1 |\n"), 0o644)
+	os.WriteFile(filepath.Join(out, "mlbench", "notes.md"), []byte("How it was run.\n"), 0o644)
+	os.WriteFile(filepath.Join(out, "mlbench", "after.md"), []byte("What it shows.\n"), 0o644)
+	md = d.Render()
+	i, j, k, l := strings.Index(md, "### Public data sets"), strings.Index(md, "How it was run."), strings.Index(md, "| Sonar | 1 |"), strings.Index(md, "What it shows.")
+	if !(strings.Index(md, "### Other data") < i && i < j && j < k && k < l) {
+		t.Errorf("public data section missing or out of order (%d %d %d %d):\n%s", i, j, k, l, md)
+	}
 }
 
 // TestOldRow: a method's row is carried over with its table's header.

@@ -322,7 +322,10 @@ the last one starts on 800 random active points (--final-subset).
 PASS-GP's kernel is se+bias, the paper's SE plus a learned constant,
 which was better on every data set measured. --kernel se --max-active 0
 --rank lowest --skip-stalled 0 --final-subset 0 gives the paper's rule
-exactly (docs/passgp.md, "train's defaults" and "Session 13"). With more
+exactly (docs/passgp.md, "train's defaults" and "Session 13"). Features
+far from a unit scale (values beyond [-1, 1] and a standard deviation
+outside [1/4, 4]) are mapped to [-1, 1] as svm-scale does, and the model
+applies the same map to every input it predicts (--scale). With more
 than one thread and no --checkpoint, the classes of a multi-class run are
 trained side by side, one BLAS thread each (USPS 1.4x faster on 2 cores);
 with --checkpoint one after another. Progress goes to stderr; Ctrl-C
