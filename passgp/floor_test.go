@@ -33,7 +33,7 @@ func rareTask(n, pos int, seed uint64) (*mat.Dense, []float64) {
 // point is deletable, and without PASS-GP's floor the active set swings
 // (300 → 1 → the next batch's 400 candidates, all at q ≈ 1/2 → 24); with
 // it, p_del leaves Init/10 points and no later batch brings in more than
-// a tenth of its candidates.
+// a tenth of its candidates. The floor is a tenth of a larger active set.
 func TestKeepFloor(t *testing.T) {
 	x, y := rareTask(4000, 6, 1)
 	o := &Options{Seed: 1, MaxActive: SqrtBudget(4000)}
@@ -48,6 +48,18 @@ func TestKeepFloor(t *testing.T) {
 		}
 		if i > 0 && b.Included > 4000/DefaultSub/10 {
 			t.Errorf("batch %d: %d points included of %d", i, b.Included, 4000/DefaultSub)
+		}
+	}
+}
+
+func TestKeepFloorShare(t *testing.T) {
+	for _, c := range []struct {
+		r    rule
+		m    int
+		want int
+	}{{rule{floor: 30}, 100, 30}, {rule{floor: 30}, 2000, 200}, {rule{}, 2000, 0}} {
+		if got := c.r.keepFloor(c.m); got != c.want {
+			t.Errorf("floor %d, %d active: %d, want %d", c.r.floor, c.m, got, c.want)
 		}
 	}
 }

@@ -63,7 +63,7 @@ type rule struct {
 	pskip      float64
 	budget     int // PASS-GP: bound on |A| (0: none); fPASS-GP: M
 	rank       Rank
-	floor      int // PASS-GP: fewest active points p_del leaves (0: none)
+	floor      int // PASS-GP: fewest active points p_del leaves (keepFloor; 0: none)
 }
 
 // update is the outcome of a rule on one batch: which active points stay,
@@ -106,8 +106,8 @@ func passUpdate(cav, q []float64, fixed []bool, r rule) update {
 			kept++
 		}
 	}
-	if kept+nfixed < r.floor {
-		kept += u.restore(cav, fixed, r, r.floor-kept-nfixed)
+	if floor := r.keepFloor(len(cav)); kept+nfixed < floor {
+		kept += u.restore(cav, fixed, r, floor-kept-nfixed)
 	}
 	for i, p := range q {
 		switch {
@@ -131,9 +131,18 @@ func passUpdate(cav, q []float64, fixed []bool, r rule) update {
 	return u
 }
 
+// keepFloor returns the fewest of m active points that p_del may leave:
+// rule.floor, or a tenth of them if more (0 without a floor).
+func (r rule) keepFloor(m int) int {
+	if r.floor == 0 {
+		return 0
+	}
+	return max(r.floor, m/keepFloorShare)
+}
+
 // restore keeps up to n more of the active points that p_del deleted
 // (not those deleted as noise), lowest cavity probability first, and
-// returns how many it kept. It is PASS-GP's floor (rule.floor): when
+// returns how many it kept. It is PASS-GP's floor (rule.keepFloor): when
 // nearly every active point is deletable, each is predicted by the others,
 // and deleting them together leaves a posterior near the prior, under
 // which every candidate of the next batch has q near 1/2 < p_inc and comes
@@ -272,9 +281,10 @@ func (t *trainer) rule() rule {
 }
 
 // keepFloorShare sets PASS-GP's floor on the active points that p_del
-// leaves in a batch (update.restore): Init/keepFloorShare, 30 for the
-// default N_init = 300. On the judged tasks no batch keeps fewer than 64
-// (USPS), so their runs are unchanged.
+// leaves in a batch (update.restore, rule.keepFloor): Init/keepFloorShare
+// (30 for the default N_init = 300), or that share of the batch's active
+// set if more. On the judged tasks no batch keeps fewer than 64 points or
+// 21% of them (USPS), so their runs are unchanged.
 const keepFloorShare = 10
 
 // budgetBatchFactor caps the candidates a batch offers a full budget at
