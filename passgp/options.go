@@ -99,6 +99,11 @@ type Options struct {
 	// budget: its training set, (1+Augment)·|A| points, is bounded by the
 	// first stage's active set, and MNIST's second-stage active sets reach
 	// 15000 points (paper Table 1). SqrtBudget gives train's default.
+	// With a budget, p_del also leaves at least Init/10 of a batch's
+	// active points, or a tenth of them if more: on a class of a few
+	// points in tens of thousands, deleting every deletable point at once
+	// left the prior, and the next batch came in whole (docs/passgp.md,
+	// "Session 24").
 	MaxActive int
 	// KeepInit keeps PASS-GP's N_init initial points, a random sample of
 	// the training data, in the active set for the whole run: they are

@@ -89,8 +89,10 @@ type update struct {
 // them by rank stay (cavity probabilities for active points, predictive
 // ones for candidates; ties go to active points, then by position). If
 // the rule would delete every active point and include none, no point is
-// deleted, so that A never becomes empty. Active points marked in fixed
-// (nil: none; Options.KeepInit) are always kept and outside the budget.
+// deleted, so that A never becomes empty. With a floor (rule.keepFloor,
+// set with a budget), p_del leaves at least that many active points.
+// Active points marked in fixed (nil: none; Options.KeepInit) are always
+// kept and outside the budget.
 func passUpdate(cav, q []float64, fixed []bool, r rule) update {
 	u := update{keep: make([]bool, len(cav))}
 	kept, nfixed := 0, 0
@@ -272,7 +274,11 @@ func (t *trainer) rule() rule {
 	if !t.stage2 {
 		r.pskip, r.rank = t.c.PSkip, t.c.Rank
 		r.budget = t.c.MaxActive
-		r.floor = t.c.Init / keepFloorShare
+		if t.c.MaxActive > 0 {
+			// The floor belongs with the budget: without one, the
+			// paper's rule exactly.
+			r.floor = t.c.Init / keepFloorShare
+		}
 		if t.method == FPASSGP {
 			r.budget = t.c.M
 		}
