@@ -155,7 +155,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.IntVar(&c.HypEvery, "hyp-every", 1, "optimise the hyperparameters on every `K`-th batch")
 	fs.Float64Var(&c.Flip, "flip", 0, "label-flip probability `EPS` of the robust EP likelihood EPS + (1-2 EPS) Phi(y f), in [0, 0.5) (0: probit, as the paper; ivm's selection ignores it)")
 	fs.Float64Var(&c.PSkip, "p-skip", 0, "noise-robust selection: skip (and delete from the active set) points whose predictive probability of their own label is below `P`, the likely mislabelled ones; in [0, 0.5) (0: off, as the paper; see docs/passgp.md before using it)")
-	fs.StringVar(&t.scale, "scale", "auto", "input scaling fitted on the training data and stored in the model, which applies it to every input it predicts: minmax (each feature's training range to [-1, 1], as svm-scale), standard (each feature to mean 0 and standard deviation 1), none, or auto: minmax unless the data are on a unit scale already (every value in [-1, 1], as svm-scale writes them or images in [0, 1], or every feature's standard deviation in [1/4, 4]) or --augment is given; theta and --gamma refer to the scaled inputs")
+	fs.StringVar(&t.scale, "scale", "auto", "input scaling fitted on the training data and stored in the model, which applies it to every input it predicts: minmax (each feature's training range to [-1, 1], as svm-scale), standard (each feature to mean 0 and standard deviation 1), none, or auto: minmax for every feature unless the data are on a unit scale already (every value in [-1, 1], as svm-scale writes them or images in [0, 1], or every feature's standard deviation in [1/4, 4]) or --augment is given; theta and --gamma refer to the scaled inputs")
 	fs.StringVar(&t.maxActive, "max-active", defaultMaxActive, "passgp: bound the active set to `M` points, chosen by --rank, so that a pass costs O(N M^2) on noisy data too; once the bound binds, theta is kept (auto: 12 sqrt(N), at most 2000; 0: no bound, the paper's rule)")
 	fs.BoolVar(&c.KeepInit, "keep-init", false, "passgp: keep the --init random points of the initial active set in it for the whole run, outside --max-active, so that the hyperparameters' evidence sees the input distribution and not only the boundary (noisy data: on a 10-class task test error 14.57% against 14.79%; on clean data such as USPS it is worse and slower, docs/passgp.md \"Session 20\")")
 	fs.IntVar(&c.FinalSubset, "final-subset", defaultFinalSubset, "passgp, fpassgp: start the last hyperparameter search on a random subset of `M` active points, then finish it on the whole active set in a few steps; only for active sets of at least 2M points (0: the whole active set throughout, the paper's schedule)")
@@ -322,10 +322,11 @@ the last one starts on 800 random active points (--final-subset).
 PASS-GP's kernel is se+bias, the paper's SE plus a learned constant,
 which was better on every data set measured. --kernel se --max-active 0
 --rank lowest --skip-stalled 0 --final-subset 0 gives the paper's rule
-exactly (docs/passgp.md, "train's defaults" and "Session 13"). Features
-far from a unit scale (values beyond [-1, 1] and a standard deviation
-outside [1/4, 4]) are mapped to [-1, 1] as svm-scale does, and the model
-applies the same map to every input it predicts (--scale). With more
+exactly (docs/passgp.md, "train's defaults" and "Session 13"). Data far
+from a unit scale (values beyond [-1, 1] and some feature's standard
+deviation outside [1/4, 4]) have every feature mapped to [-1, 1] as
+svm-scale does, and the model applies the same map to every input it
+predicts (--scale). With more
 than one thread and no --checkpoint, the classes of a multi-class run are
 trained side by side, one BLAS thread each (USPS 1.4x faster on 2 cores);
 with --checkpoint one after another. Progress goes to stderr; Ctrl-C
