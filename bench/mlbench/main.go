@@ -169,8 +169,12 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 		}
 		r.PassGP, r.PassGPSD = summarise(pg)
 		r.SVM, r.SVMSD = summarise(sv)
-		fmt.Fprintf(log, "%s: %d points (%d/%d), %d features, %d classes, %d split(s): passgp-fast %.2f%% (Brier %.4f, %.1f s), LIBSVM %.2f%% (Brier %.4f, %.1f s)\n",
-			name, r.N, r.Train, r.Test, r.D, r.K, r.Reps, 100*r.PassGP.Error, r.PassGP.Brier, r.PassGP.Seconds, 100*r.SVM.Error, r.SVM.Brier, r.SVM.Seconds)
+		fmt.Fprintf(log, "%s: %d points (%d/%d), %d features, %d classes, %d split(s): passgp-fast %.2f%% (Brier %.4f, %.1f s)",
+			name, r.N, r.Train, r.Test, r.D, r.K, r.Reps, 100*r.PassGP.Error, r.PassGP.Brier, r.PassGP.Seconds)
+		if len(sv) > 0 {
+			fmt.Fprintf(log, ", LIBSVM %.2f%% (Brier %.4f, %.1f s)", 100*r.SVM.Error, r.SVM.Brier, r.SVM.Seconds)
+		}
+		fmt.Fprintln(log)
 		res = append(res, r)
 		if err := write(*out, res); err != nil {
 			return err
