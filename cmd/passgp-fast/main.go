@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -26,11 +27,22 @@ func main() {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go handleSignals(sigs, cancel, os.Stderr, os.Exit, time.After)
 	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	if c, ok := signalExit(context.Cause(ctx)); ok {
+	signalMu.Lock()
+	cause := context.Cause(ctx)
+	signalMu.Unlock()
+	if c, ok := signalExit(cause); ok {
 		code = c
 	}
 	os.Exit(code)
 }
+
+// signalMu makes handleSignals's message and its cancellation one step for
+// main, which reads the cancellation's cause under it. Without it, a
+// command whose input ends once the message is out (a pipe's writer that
+// waits for it, as TestSignalEval's) could fail on that input and return
+// before the cancellation, and main would exit with the failure's code
+// instead of the signal's (TestSignalEval/predict_SIGTERM, once in CI).
+var signalMu sync.Mutex
 
 // signalGrace is how long a command may take to stop after the first
 // signal (training writes its partial model in that time) before the
@@ -63,12 +75,15 @@ func signalExit(cause error) (int, bool) {
 // signal, or signalGrace without the command returning, ends the process
 // with the signal's exit code. The message comes first: once the context
 // is cancelled the command may return and main exit at once, and the
-// message would be lost. It is only ever woken by a real signal: a normal
+// message would be lost. Both happen under signalMu, so main sees the
+// cancellation of any signal whose message is out. It is only ever woken by a real signal: a normal
 // exit prints nothing.
 func handleSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, stderr io.Writer, exit func(int), after func(time.Duration) <-chan time.Time) {
 	s := <-sigs
+	signalMu.Lock()
 	fmt.Fprintf(stderr, "\npassgp-fast: %v: stopping (training saves its partial model; a second signal ends it at once)\n", s)
 	cancel(signalError{s})
+	signalMu.Unlock()
 	code, _ := signalExit(signalError{s})
 	select {
 	case s2 := <-sigs:
