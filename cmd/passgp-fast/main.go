@@ -41,7 +41,7 @@ func main() {
 // command whose input ends once the message is out (a pipe's writer that
 // waits for it, as TestSignalEval's) could fail on that input and return
 // before the cancellation, and main would exit with the failure's code
-// instead of the signal's (TestSignalEval/predict_SIGTERM, once in CI).
+// instead of the signal's (TestSignalEval/predict_terminated, once in CI).
 var signalMu sync.Mutex
 
 // signalGrace is how long a command may take to stop after the first
