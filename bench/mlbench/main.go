@@ -25,7 +25,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/passgp-fast/passgp-fast/bench/internal/libsvm"
 	"github.com/passgp-fast/passgp-fast/model"
@@ -108,21 +107,11 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 	if !*noSVM && !libsvm.Available() {
 		return libsvm.ErrNotFound
 	}
-	dir := *work
-	if dir == "" {
-		var err error
-		if dir, err = os.MkdirTemp("", "mlbench"); err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	dir, bin, cleanup, err := libsvm.Workspace(ctx, *work, *out, "mlbench")
+	if err != nil {
 		return err
 	}
-	bin := filepath.Join(dir, "passgp-fast")
-	if b, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/passgp-fast").CombinedOutput(); err != nil {
-		return fmt.Errorf("building the CLI: %v\n%s", err, b)
-	}
+	defer cleanup()
 	var res []Result
 	for _, name := range strings.Split(*sets, ",") {
 		name = strings.TrimSpace(name)
@@ -197,17 +186,9 @@ func export(ctx context.Context, name, path string) error {
 
 func runPassGP(ctx context.Context, bin, trainF, testF, dir string) (Run, string, error) {
 	m := filepath.Join(dir, "model.pgp")
-	el, rss, err := libsvm.Timed(ctx, io.Discard, bin, "train", "--data", trainF, "--model", m)
+	el, rss, e, err := libsvm.TrainEval(ctx, bin, trainF, testF, m)
 	if err != nil {
 		return Run{}, "", err
-	}
-	var ev strings.Builder
-	if _, _, err := libsvm.Timed(ctx, &ev, bin, "eval", "--model", m, "--data", testF, "--json"); err != nil {
-		return Run{}, "", err
-	}
-	var e struct{ Error, Brier, NLP, ECE float64 }
-	if err := json.Unmarshal([]byte(ev.String()), &e); err != nil {
-		return Run{}, "", fmt.Errorf("eval --json: %v", err)
 	}
 	scale, err := modelScale(m)
 	if err != nil {
@@ -230,50 +211,29 @@ const gridSub = 5000
 // points (the split is shuffled), trains svm-train -b 1 on all of them and
 // scores svm-predict -b 1's probabilities.
 func runSVM(ctx context.Context, trainF, testF, dir string, d int) (Run, error) {
-	var r Run
 	rangeF := filepath.Join(dir, "range")
 	trS, teS := filepath.Join(dir, "train.scaled"), filepath.Join(dir, "test.scaled")
 	for _, c := range [][]string{{"-s", rangeF, trainF, trS}, {"-r", rangeF, testF, teS}} {
 		f, err := os.Create(c[3])
 		if err != nil {
-			return r, err
+			return Run{}, err
 		}
 		_, _, err = libsvm.Timed(ctx, f, "svm-scale", c[0], c[1], c[2])
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			return r, err
+			return Run{}, err
 		}
-	}
-	sub := filepath.Join(dir, "grid.scaled")
-	if err := libsvm.Head(trS, sub, gridSub); err != nil {
-		return r, err
 	}
 	gammas := make([]float64, len(gridGamma))
 	for i, g := range gridGamma {
 		gammas[i] = g / float64(d)
 	}
-	t0 := time.Now()
-	c, g, acc, err := libsvm.Tune(ctx, sub, gridC, gammas)
-	if err != nil {
-		return r, err
-	}
-	r.GridSeconds = time.Since(t0).Seconds()
-	r.Setting = fmt.Sprintf("svm-scale; 5-fold CV over C in %v, gamma in %v/d: C = %g, gamma = %.4g (CV %.2f%%); -b 1", gridC, gridGamma, c, g, acc)
-	model := filepath.Join(dir, "svm.model")
-	el, rss, err := libsvm.Timed(ctx, io.Discard, "svm-train", "-q", "-b", "1", "-c", libsvm.Float(c), "-g", libsvm.Float(g), trS, model)
-	if err != nil {
-		return r, err
-	}
-	r.Seconds, r.MaxRSSGiB = r.GridSeconds+el.Seconds(), rss
-	pred := filepath.Join(dir, "svm.pred")
-	if _, _, err := libsvm.Timed(ctx, io.Discard, "svm-predict", "-b", "1", teS, model, pred); err != nil {
-		return r, err
-	}
-	s, err := libsvm.ScoreFile(teS, pred)
-	r.Error, r.Brier, r.NLP, r.ECE = s.Error, s.Brier, s.NLP, s.ECE
-	return r, err
+	f, err := libsvm.GridFit(ctx, trS, teS, dir, gridSub, gridC, gammas, 0)
+	return Run{GridSeconds: f.GridSeconds, Seconds: f.GridSeconds + f.TrainSeconds, MaxRSSGiB: f.MaxRSSGiB,
+		Error: f.Error, Brier: f.Brier, NLP: f.NLP, ECE: f.ECE,
+		Setting: fmt.Sprintf("svm-scale; 5-fold CV over C in %v, gamma in %v/d: C = %g, gamma = %.4g (CV %.2f%%); -b 1", gridC, gridGamma, f.C, f.Gamma, f.CVAccuracy)}, err
 }
 
 // modelScale returns the input scaling that train chose for the model

@@ -278,54 +278,54 @@ func (d *Doc) Render() string {
 // They are measured by that command, not by this one.
 func (d *Doc) beyond() string {
 	dir := filepath.Join(filepath.Dir(d.jsonPath), "scaling")
-	tab, err := os.ReadFile(filepath.Join(dir, "scaling.md"))
-	if err != nil {
-		return ""
-	}
 	var b strings.Builder
 	b.WriteString("## Beyond the paper: label noise and training time against N\n\n")
 	fmt.Fprintf(&b, "_Written by `go run ./bench/scaling --out %s` (train with its defaults, LIBSVM with a CV grid and `-b 1` in the same run, "+
 		"each run a separate process: wall time and peak RSS); not by bench/repro. The analysis behind "+
 		"train's defaults is in docs/passgp.md, \"train's defaults\"._\n\n", filepath.ToSlash(dir))
-	b.WriteString(strings.TrimSpace(string(tab)))
-	b.WriteString("\n\n")
+	if !writeFile(&b, filepath.Join(dir, "scaling.md")) {
+		return ""
+	}
 	if rel, err := filepath.Rel(filepath.Dir(d.mdPath), filepath.Join(dir, "scaling.png")); err == nil {
 		fmt.Fprintf(&b, "![training time against N](%s)\n\n", filepath.ToSlash(rel))
 	}
 	// Other data, measured one command at a time (each row names its
 	// command): kept in <out>/scaling/other.md.
-	if other, err := os.ReadFile(filepath.Join(dir, "other.md")); err == nil {
-		b.WriteString(strings.TrimSpace(string(other)))
-		b.WriteString("\n\n")
-	}
+	writeFile(&b, filepath.Join(dir, "other.md"))
 	b.WriteString(d.public())
 	return b.String()
 }
 
 // public returns the public data sets' subsection: the table that
 // bench/mlbench writes to <out>/mlbench/results.md (empty if it has not
-// been run) and the notes kept beside it in notes.md.
+// been run), with the notes kept beside it in notes.md (before the
+// table) and after.md (after it).
 func (d *Doc) public() string {
 	dir := filepath.Join(filepath.Dir(d.jsonPath), "mlbench")
-	tab, err := os.ReadFile(filepath.Join(dir, "results.md"))
-	if err != nil {
+	var b, tab strings.Builder
+	if !writeFile(&tab, filepath.Join(dir, "results.md")) {
 		return ""
 	}
-	var b strings.Builder
 	b.WriteString("### Public data sets\n\n")
 	fmt.Fprintf(&b, "_Written by `go run ./bench/mlbench --out %s` (train with every default, LIBSVM with svm-scale, a CV grid and `-b 1`, "+
 		"each run a separate process: wall time); not by bench/repro._\n\n", filepath.ToSlash(dir))
-	if notes, err := os.ReadFile(filepath.Join(dir, "notes.md")); err == nil {
-		b.WriteString(strings.TrimSpace(string(notes)))
-		b.WriteString("\n\n")
-	}
-	b.WriteString(strings.TrimSpace(string(tab)))
-	b.WriteString("\n\n")
-	if after, err := os.ReadFile(filepath.Join(dir, "after.md")); err == nil {
-		b.WriteString(strings.TrimSpace(string(after)))
-		b.WriteString("\n\n")
-	}
+	writeFile(&b, filepath.Join(dir, "notes.md"))
+	b.WriteString(tab.String())
+	writeFile(&b, filepath.Join(dir, "after.md"))
 	return b.String()
+}
+
+// writeFile appends the trimmed content of the file at path to b as a
+// block followed by a blank line; it reports whether the file could be
+// read (nothing is written if not).
+func writeFile(b *strings.Builder, path string) bool {
+	s, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	b.WriteString(strings.TrimSpace(string(s)))
+	b.WriteString("\n\n")
+	return true
 }
 
 func (d *Doc) keys() []string {

@@ -13,7 +13,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -26,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/passgp-fast/passgp-fast/bench/internal/libsvm"
 	"github.com/passgp-fast/passgp-fast/synth"
 )
 
@@ -90,20 +90,11 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 		}
 		sizes = append(sizes, n)
 	}
-	dir := *work
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "scaling"); err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	dir, bin, cleanup, err := libsvm.Workspace(ctx, *work, *out, "scaling")
+	if err != nil {
 		return err
 	}
-	bin := filepath.Join(dir, "passgp-fast")
-	if b, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/passgp-fast").CombinedOutput(); err != nil {
-		return fmt.Errorf("building the CLI: %v\n%s", err, b)
-	}
+	defer cleanup()
 	testF := filepath.Join(dir, "test.libsvm")
 	if err := writeTask(testF, task, 20000, 2); err != nil {
 		return err
@@ -153,25 +144,9 @@ func writeTask(path string, t synth.Task, n int, seed uint64) error {
 }
 
 func runPassGP(ctx context.Context, bin, trainF, testF, dir, extra string) (Run, error) {
-	m := filepath.Join(dir, "model.pgp")
-	args := []string{"train", "--data", trainF, "--model", m, "--quiet"}
-	if extra != "" {
-		args = append(args, strings.Fields(extra)...)
-	}
-	el, rss, err := timed(ctx, io.Discard, bin, args...)
+	el, rss, e, err := libsvm.TrainEval(ctx, bin, trainF, testF, filepath.Join(dir, "model.pgp"), append([]string{"--quiet"}, strings.Fields(extra)...)...)
 	if err != nil {
 		return Run{}, err
-	}
-	var ev bytes.Buffer
-	if _, _, err := timed(ctx, &ev, bin, "eval", "--model", m, "--data", testF, "--json"); err != nil {
-		return Run{}, err
-	}
-	var e struct {
-		Error, Brier, NLP, ECE float64
-		ActiveSize             []int `json:"active_size"`
-	}
-	if err := json.Unmarshal(ev.Bytes(), &e); err != nil {
-		return Run{}, fmt.Errorf("eval --json: %v", err)
 	}
 	r := Run{Tool: "passgp-fast", Seconds: el.Seconds(), MaxRSSGiB: rss, Error: e.Error, Brier: e.Brier, NLP: e.NLP, ECE: e.ECE,
 		Setting: strings.TrimSpace("train " + extra)}

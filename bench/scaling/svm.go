@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/passgp-fast/passgp-fast/bench/internal/libsvm"
@@ -19,50 +17,11 @@ var (
 // runSVM picks C and γ by 5-fold cross-validation on the first gridSub
 // training points (the rows are i.i.d., so they are a random subsample),
 // trains svm-train -b 1 on all of them and scores svm-predict -b 1's
-// probabilities on the test file.
+// probabilities on the test file (libsvm.GridFit).
 func runSVM(ctx context.Context, trainF, testF, dir string, gridSub int, timeout time.Duration) (Run, error) {
-	r := Run{Tool: "libsvm"}
-	sub := filepath.Join(dir, "grid.libsvm")
-	if err := libsvm.Head(trainF, sub, gridSub); err != nil {
-		return r, err
-	}
-	t0 := time.Now()
-	bc, bg, _, err := libsvm.Tune(ctx, sub, gridC, gridGamma)
-	if err != nil {
-		return r, err
-	}
-	r.GridSeconds = time.Since(t0).Seconds()
-	r.Setting = fmt.Sprintf("5-fold CV on %d points over C in %v, gamma in %v: C = %g, gamma = %g; then -b 1 on all", gridSub, gridC, gridGamma, bc, bg)
-	model := filepath.Join(dir, "svm.model")
-	tctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	el, rss, err := timed(tctx, io.Discard, "svm-train", "-q", "-b", "1", "-c", ffmt(bc), "-g", ffmt(bg), trainF, model)
-	r.Seconds, r.MaxRSSGiB = r.GridSeconds+el.Seconds(), rss
-	if err != nil {
-		if tctx.Err() != nil {
-			return r, fmt.Errorf("svm-train -b 1 did not finish within %v", timeout)
-		}
-		return r, err
-	}
-	pred := filepath.Join(dir, "svm.pred")
-	if _, _, err := timed(ctx, io.Discard, "svm-predict", "-b", "1", testF, model, pred); err != nil {
-		return r, err
-	}
-	if r.Active, err = libsvm.SupportVectors(model); err != nil {
-		return r, err
-	}
-	return r, score(&r, testF, pred)
-}
-
-var (
-	ffmt  = libsvm.Float
-	timed = libsvm.Timed
-)
-
-// score scores svm-predict -b 1's output pred against the labels of the
-// test file (libsvm.ScoreFile: as eval scores a model).
-func score(r *Run, testF, pred string) error {
-	s, err := libsvm.ScoreFile(testF, pred)
-	r.Error, r.Brier, r.NLP, r.ECE = s.Error, s.Brier, s.NLP, s.ECE
-	return err
+	f, err := libsvm.GridFit(ctx, trainF, testF, dir, gridSub, gridC, gridGamma, timeout)
+	r := Run{Tool: "libsvm", GridSeconds: f.GridSeconds, Seconds: f.GridSeconds + f.TrainSeconds, MaxRSSGiB: f.MaxRSSGiB,
+		Active: f.SVs, Error: f.Error, Brier: f.Brier, NLP: f.NLP, ECE: f.ECE,
+		Setting: fmt.Sprintf("5-fold CV on %d points over C in %v, gamma in %v: C = %g, gamma = %g; then -b 1 on all", gridSub, gridC, gridGamma, f.C, f.Gamma)}
+	return r, err
 }

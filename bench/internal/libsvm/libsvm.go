@@ -1,6 +1,9 @@
 // Package libsvm reads what LIBSVM's command-line tools (Debian's
-// libsvm-tools: svm-train, svm-predict) print and write, for the
-// benchmarks that run them beside passgp-fast (bench/repro, bench/scaling).
+// libsvm-tools: svm-train, svm-predict) print and write, and runs them
+// and passgp-fast the same way, for the benchmarks that compare the two
+// (bench/repro, bench/scaling, bench/mlbench): a cross-validated grid and
+// svm-train -b 1 (GridFit), passgp-fast's train and eval (TrainEval),
+// timed processes (Timed).
 package libsvm
 
 import (
