@@ -91,11 +91,20 @@ func (s *Scaling) Apply(d *Dataset) error {
 	if len(s.Mul) != d.D || len(s.Add) != d.D {
 		return &ParseError{File: d.Source, Msg: fmt.Sprintf("%d features, scaling fitted on %d", d.D, len(s.Mul))}
 	}
+	return s.scale(d, true)
+}
+
+// scale computes the scaled values of d's rows, writing them back when
+// write is set, and returns an error at the first that is not finite.
+func (s *Scaling) scale(d *Dataset, write bool) error {
 	for i := range d.N {
 		row := d.Row(i)
 		for j, v := range row {
-			row[j] = v*s.Mul[j] + s.Add[j]
-			if math.IsInf(row[j], 0) || math.IsNaN(row[j]) {
+			u := v*s.Mul[j] + s.Add[j]
+			if write {
+				row[j] = u
+			}
+			if math.IsInf(u, 0) || math.IsNaN(u) {
 				return &ParseError{File: d.Source, Msg: fmt.Sprintf("example %d feature %d: scaled value of %v is not finite", i+1, j+1, v)}
 			}
 		}
@@ -119,14 +128,7 @@ func (s *Scaling) Check(d *Dataset) error {
 	if err := s.Validate(d.D); err != nil {
 		return &ParseError{File: d.Source, Msg: err.Error()}
 	}
-	for i := range d.N {
-		for j, v := range d.Row(i) {
-			if u := v*s.Mul[j] + s.Add[j]; math.IsInf(u, 0) || math.IsNaN(u) {
-				return &ParseError{File: d.Source, Msg: fmt.Sprintf("example %d feature %d: scaled value of %v is not finite", i+1, j+1, v)}
-			}
-		}
-	}
-	return nil
+	return s.scale(d, false)
 }
 
 // Validate returns an error unless s maps d features with finite, non-zero
