@@ -27,9 +27,10 @@ const (
 	// reads. Version 2 added the calibration, version 3 the noise counts
 	// of the training history, version 4 the calibration's label-noise
 	// share, version 5 the FITC posterior of passgp.Options.FITC, version
-	// 6 the calibration's class balance, version 7 the input scaling
-	// (docs/model-format.md); older files load without them.
-	Version    = 7
+	// 6 the calibration's class balance, version 7 the input scaling,
+	// version 8 the binary calibration's positive share of unexplained
+	// labels (docs/model-format.md); older files load without them.
+	Version    = 8
 	headerSize = 24
 	sumSize    = sha256.Size
 )

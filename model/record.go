@@ -116,7 +116,9 @@ type record struct {
 // uint64 count, 0 or k, then the shares, each in [0, 1], summing to one
 // when k > 1), version 7 the input scaling (data.Scaling: uint64 count, 0
 // for none or the input dimension d, then d float64 factors Mul, each
-// finite and non-zero, and d float64 offsets Add, each finite):
+// finite and non-zero, and d float64 offsets Add, each finite), version 8
+// the calibration's Kappa (only if k == 1: float64, 0 for 1/2 or in (0,
+// 1)):
 //
 //	k           uint64 number of biases: 0 (none), 1 for a Binary or
 //	            PositiveVsRest model, the number of classifiers otherwise
@@ -199,6 +201,9 @@ func encodeRecordVersion(r *record, version uint32) []byte {
 		} else {
 			e.u64(0)
 		}
+	}
+	if version >= 8 && r.Calibration != nil && len(r.Calibration.B) == 1 {
+		e.f64(r.Calibration.Kappa)
 	}
 	return e.b
 }
@@ -367,6 +372,16 @@ func decodeRecord(b []byte, version uint32) (*record, error) {
 		if err := decodeScaling(d, r); err != nil {
 			return nil, err
 		}
+	}
+	if version >= 8 && r.Calibration != nil && len(r.Calibration.B) == 1 {
+		kappa := d.f64()
+		if d.err != nil {
+			return nil, d.err
+		}
+		if !(kappa >= 0 && kappa < 1) {
+			return nil, fmt.Errorf("%w: calibration Kappa = %v: want it in [0, 1)", ErrPayload, kappa)
+		}
+		r.Calibration.Kappa = kappa
 	}
 	if d.remaining() != 0 {
 		return nil, fmt.Errorf("%w: %d unexpected bytes at the end", ErrPayload, d.remaining())

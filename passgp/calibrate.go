@@ -25,6 +25,7 @@ import (
 //	K >= 2:          s(k|x) ∝ exp(u_k)                  (multinomial logistic)
 //
 //	p(k|x) = (1 − Eps)·s(k|x) + Eps/C,  C = max(K, 2) classes,
+//	K = 1:   p(+1|x) = (1 − Eps)·s(+1|x) + Eps·Kappa,
 //
 // with A > 0, so that each class's probability increases with its own
 // latent. Eps is the share of labels that no latent explains, as label
@@ -32,7 +33,16 @@ import (
 // with a fraction ε of flipped labels the true probabilities stay within
 // [ε, 1 − ε], so Platt scaling is over-confident there and, to fit the
 // tails, too flat in between (docs/passgp.md). The mixture leaves the
-// decision unchanged (it is monotone in s). It is fitted by FitCalibration on held-out latents of the
+// decision unchanged (it is monotone in s). For K = 1 the unexplained
+// labels need not be half positive: Kappa is their positive share, so the
+// probabilities stay within [ε·κ, 1 − ε·(1 − κ)], and the decision is
+// p(+1|x) > 1/2, which for κ ≠ 1/2 is u_1 above a threshold other than 0
+// (or never, or always). A binary classifier whose latent stops ranking
+// the points in its upper tail, as fPASS-GP's at M = 200 on IJCNN, where
+// 85% of the test points above the 95th percentile of z are negative,
+// then gets a ceiling below 1/2 rather than a sigmoid that calls that
+// tail positive and errs more than the majority class (docs/passgp.md,
+// "Session 25"). It is fitted by FitCalibration on held-out latents of the
 // training points (Result.HeldOut), never on test data. The raw
 // one-against-the-rest probabilities Φ(z_k) are under-confident away from
 // the active set and, normalised over K classes, give too little mass to
@@ -51,6 +61,19 @@ type Calibration struct {
 	B       []float64
 	Eps     float64   // in [0, 1); 0 in model files before format version 4
 	Balance []float64 // nil in model files before format version 6
+	// Kappa is, for K = 1, the positive share of the labels that the
+	// latent does not explain (Eps), in (0, 1); 0 means 1/2, as in model
+	// files before format version 8. It is 0 for K >= 2, whose share is
+	// Eps/C for every class.
+	Kappa float64
+}
+
+// kappa returns Kappa, 1/2 when it is 0.
+func (c *Calibration) kappa() float64 {
+	if c.Kappa == 0 {
+		return 0.5
+	}
+	return c.Kappa
 }
 
 // balanceFloor bounds the far-field probabilities of Calibration.Balance
@@ -61,23 +84,26 @@ const balanceFloor = 1e-6
 // Classes returns K, the number of latents the calibration takes.
 func (c *Calibration) Classes() int { return len(c.B) }
 
-// farLogits returns L (Calibration) for the label-noise share eps, and
-// dL/dε in dl (when dl is not nil); nil when c has no Balance.
-func (c *Calibration) farLogits(eps float64, dl []float64) []float64 {
+// farLogits returns L (Calibration) for the label-noise share eps and,
+// for K = 1, its positive share kappa, and dL/dε in dl and (K = 1)
+// dL/dκ in dk (when not nil); nil when c has no Balance.
+func (c *Calibration) farLogits(eps, kappa float64, dl, dk []float64) []float64 {
 	if c.Balance == nil {
 		return nil
 	}
 	k := len(c.B)
 	l := make([]float64, k)
 	if k == 1 {
-		s := (c.Balance[0] - eps/2) / (1 - eps)
+		// (1 − ε)σ(L) + εκ = π.
+		s := (c.Balance[0] - eps*kappa) / (1 - eps)
 		clamped := s < balanceFloor || s > 1-balanceFloor
 		s = min(max(s, balanceFloor), 1-balanceFloor)
 		l[0] = logit(s)
 		if dl != nil {
-			dl[0] = 0
+			dl[0], dk[0] = 0, 0
 			if !clamped {
-				dl[0] = (c.Balance[0] - 0.5) / ((1 - eps) * (1 - eps) * s * (1 - s))
+				dl[0] = (c.Balance[0] - kappa) / ((1 - eps) * (1 - eps) * s * (1 - s))
+				dk[0] = -eps / ((1 - eps) * s * (1 - s))
 			}
 		}
 		return l
@@ -130,18 +156,23 @@ func (c *Calibration) ProbTo(dst, z, rho *mat.Dense) {
 	if r, cc := dst.Dims(); r != n || cc != want {
 		panic("passgp: Calibration.ProbTo: destination has the wrong shape")
 	}
-	far := c.farLogits(c.Eps, nil)
+	far := c.farLogits(c.Eps, c.kappa(), nil, nil)
 	u := make([]float64, k)
 	for i := 0; i < n; i++ {
 		zr, out := z.RawRowView(i), dst.RawRowView(i)
 		c.logitsTo(u, zr, rowOrNil(rho, i), far)
 		if k == 1 {
 			out[0], out[1] = sigmoid(-u[0]), sigmoid(u[0])
-		} else {
-			lse := floats.LogSumExp(u)
-			for j := range out {
-				out[j] = math.Exp(u[j] - lse)
+			if c.Eps > 0 {
+				kp := c.kappa()
+				out[0] = (1-c.Eps)*out[0] + c.Eps*(1-kp)
+				out[1] = (1-c.Eps)*out[1] + c.Eps*kp
 			}
+			continue
+		}
+		lse := floats.LogSumExp(u)
+		for j := range out {
+			out[j] = math.Exp(u[j] - lse)
 		}
 		if c.Eps > 0 {
 			for j := range out {
@@ -163,14 +194,14 @@ func rowOrNil(m *mat.Dense, i int) []float64 {
 // of latents z and prior-variance shares rho (nil: 0) (K = 1: 1 for the
 // positive class, 0 otherwise). DecideTo does the same for many rows.
 func (c *Calibration) Decide(z, rho []float64) int {
-	return c.decide(make([]float64, len(z)), z, rho, c.farLogits(c.Eps, nil))
+	return c.decide(make([]float64, len(z)), z, rho, c.farLogits(c.Eps, c.kappa(), nil, nil))
 }
 
 // DecideTo sets dst[i] to Decide of row i of z and rho (n×K; rho nil:
 // all 0), computing the far-field logits once.
 func (c *Calibration) DecideTo(dst []int, z, rho *mat.Dense) {
 	n, k := z.Dims()
-	far := c.farLogits(c.Eps, nil)
+	far := c.farLogits(c.Eps, c.kappa(), nil, nil)
 	u := make([]float64, k)
 	for i := range dst[:n] {
 		dst[i] = c.decide(u, z.RawRowView(i), rowOrNil(rho, i), far)
@@ -182,12 +213,30 @@ func (c *Calibration) DecideTo(dst []int, z, rho *mat.Dense) {
 func (c *Calibration) decide(u, z, rho, far []float64) int {
 	c.logitsTo(u, z, rho, far)
 	if len(z) == 1 {
-		if u[0] > 0 {
+		if u[0] > c.threshold() {
 			return 1
 		}
 		return 0
 	}
 	return floats.MaxIdx(u)
+}
+
+// threshold returns the logit above which p(+1|x) > 1/2 for K = 1:
+// σ(u) > (1/2 − εκ)/(1 − ε); 0 for κ = 1/2, +Inf when no probability
+// reaches 1/2 (1 − ε(1 − κ) <= 1/2), −Inf when every one exceeds it.
+func (c *Calibration) threshold() float64 {
+	kp := c.kappa()
+	if c.Eps == 0 || kp == 0.5 {
+		return 0
+	}
+	s := (0.5 - c.Eps*kp) / (1 - c.Eps)
+	switch {
+	case s >= 1:
+		return math.Inf(1)
+	case s <= 0:
+		return math.Inf(-1)
+	}
+	return logit(s)
 }
 
 // calibrationRidge is the weight of a weak Gaussian prior on the biases,
@@ -216,15 +265,24 @@ const (
 	calibrationSteepEps = 0.1
 )
 
+// calibrationBounded are FitCalibration's further starts for K = 1:
+// [A, ε, κ] of maps whose probabilities stop near 1/2, from above (a
+// ceiling of 0.55) or from below (a floor of 0.45). Where the latent's
+// upper tail is mostly negative, the best map has a ceiling below 1/2,
+// and L-BFGS from a symmetric start stays at a sigmoid that reaches 1
+// (TestFitCalibrationTail: mean NLL 0.390 against 0.361).
+var calibrationBounded = [][3]float64{{calibrationSteepA, 0.5, 0.1}, {calibrationSteepA, 0.5, 0.9}}
+
 // FitCalibration fits a Calibration to the held-out latents z (N×K) of
 // the training points, the shares rho (N×K) of their prior variances
 // that those held-out predictions leave (nil: a map of z alone, without
 // Balance), and their true classes truth (K = 1: 1 for the positive
 // class, 0 for the negative; K >= 2: the column of the true class) by
 // maximum likelihood, with a weak prior that keeps it finite on separable
-// data; gonum/optimize's L-BFGS minimises it over (log A, B, logit Eps)
-// from two starts, and the lower minimum is kept. Balance is the class
-// shares of truth.
+// data; gonum/optimize's L-BFGS minimises it over (log A, B, logit Eps,
+// and for K = 1 logit Kappa) from two starts (K = 1: four,
+// calibrationBounded), and the lower minimum is kept. Balance is the
+// class shares of truth.
 func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 	n, k := z.Dims()
 	if n != len(truth) || n == 0 {
@@ -251,10 +309,15 @@ func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 	// from A = 1, ε = epsPrior alone finds either, depending on small
 	// changes of the latents (noisy 3-class task: A 4.65, ε 0.156 or A
 	// 1.87, ε 0.076, held-out ECE 0.4% or 6.3%), so it also starts from
-	// a steep, noisy map. The two fits are independent (each has its
+	// a steep, noisy map; a binary map also starts from maps bounded near
+	// 1/2 (calibrationBounded). The fits are independent (each has its
 	// objective's buffers) and run side by side when the thread budget
-	// allows; the lower minimum is kept, the first start's on a tie.
-	starts := [][2]float64{{1, epsPrior}, {calibrationSteepA, calibrationSteepEps}}
+	// allows; the lowest minimum is kept, the earliest start's on a tie.
+	// Each start is [A, ε, κ]; κ is used for K = 1 only.
+	starts := [][3]float64{{1, epsPrior, 0.5}, {calibrationSteepA, calibrationSteepEps, 0.5}}
+	if k == 1 {
+		starts = append(starts, calibrationBounded...)
+	}
 	results := make([]*optimize.Result, len(starts))
 	errs := make([]error, len(starts))
 	fit := func(j int) {
@@ -263,8 +326,11 @@ func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 			Func: func(p []float64) float64 { return obj(p, nil) },
 			Grad: func(g, p []float64) { obj(p, g) },
 		}
-		p0 := make([]float64, k+2)
+		p0 := make([]float64, calibrationParams(k))
 		p0[0], p0[k+1] = math.Log(starts[j][0]), logit(starts[j][1])
+		if k == 1 {
+			p0[k+2] = logit(starts[j][2])
+		}
 		results[j], errs[j] = optimize.Minimize(prob, p0, &optimize.Settings{GradientThreshold: calibrationGradTol, MajorIterations: 500}, &optimize.LBFGS{})
 	}
 	forEach(la.Workers(len(starts)), len(starts), func(_, j int) { fit(j) })
@@ -286,7 +352,20 @@ func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 		return nil, errors.New("passgp: FitCalibration: the fit did not stay finite")
 	}
 	x := best.X
-	return &Calibration{A: math.Exp(x[0]), B: slices.Clone(x[1 : k+1]), Eps: sigmoid(x[k+1]), Balance: balance}, nil
+	c := &Calibration{A: math.Exp(x[0]), B: slices.Clone(x[1 : k+1]), Eps: sigmoid(x[k+1]), Balance: balance}
+	if k == 1 {
+		c.Kappa = sigmoid(x[k+2])
+	}
+	return c, nil
+}
+
+// calibrationParams returns the number of parameters FitCalibration fits
+// for K latents: log A, B_1..B_K and logit Eps, and for K = 1 logit Kappa.
+func calibrationParams(k int) int {
+	if k == 1 {
+		return k + 3
+	}
+	return k + 2
 }
 
 // classShares returns Calibration.Balance for the classes truth of K
@@ -304,20 +383,33 @@ func classShares(truth []int, k int) []float64 {
 }
 
 // calibrationObjective returns FitCalibration's objective of the
-// parameters p = [log A, B_1..B_K, logit Eps] (and its gradient, when grad
-// is not nil): the mean negative log-likelihood −log((1−ε)s_t + ε/C) of
-// the true classes plus the weak prior. With balance, u_k has the
-// far-field term of Calibration, whose L_k depends on ε.
+// parameters p = [log A, B_1..B_K, logit Eps] (K = 1: and logit Kappa)
+// (and its gradient, when grad is not nil): the mean negative
+// log-likelihood −log((1−ε)s_t + ε/C) of the true classes (K = 1:
+// −log((1−ε)s_t + εκ_t), κ_1 = κ, κ_0 = 1 − κ) plus the weak prior.
+// With balance, u_k has the far-field term of Calibration, whose L_k
+// depends on ε (and κ).
 func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64) func(p, grad []float64) float64 {
 	n, k := z.Dims()
 	nc := float64(max(k, 2))
-	u, e, dl := make([]float64, k), make([]float64, k), make([]float64, k)
+	u, e, dl, dk := make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
 	return func(p, grad []float64) float64 {
 		a, b, l := math.Exp(p[0]), p[1:k+1], p[k+1]
 		eps := sigmoid(l)
+		kappa, lk := 0.5, 0.0
+		if k == 1 {
+			lk = p[k+2]
+			kappa = sigmoid(lk)
+		}
 		c := &Calibration{A: a, B: b, Balance: balance}
-		far := c.farLogits(eps, dl)
-		logKeep, logUnif := -softplus(l), -softplus(-l)-math.Log(nc) // log(1−ε), log(ε/C)
+		far := c.farLogits(eps, kappa, dl, dk)
+		logKeep := -softplus(l) // log(1−ε)
+		// log of the unexplained share of each class: ε/C, or for K = 1
+		// εκ (positive) and ε(1−κ) (negative).
+		logUnif := [2]float64{-softplus(-l) - math.Log(nc), -softplus(-l) - math.Log(nc)}
+		if k == 1 {
+			logUnif = [2]float64{-softplus(-l) - softplus(lk), -softplus(-l) - softplus(-lk)}
+		}
 		if grad != nil {
 			clear(grad)
 		}
@@ -346,7 +438,11 @@ func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64) fun
 				}
 				logS = u[t] - mx - math.Log(sum)
 			}
-			lm := logAddExp(logKeep+logS, logUnif)
+			lu := logUnif[0]
+			if k == 1 && t == 1 {
+				lu = logUnif[1]
+			}
+			lm := logAddExp(logKeep+logS, lu)
 			nll -= lm
 			if grad == nil {
 				continue
@@ -368,14 +464,26 @@ func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64) fun
 				if far != nil && rr != nil {
 					w = 1 - rr[j]
 					grad[k+1] += d * rr[j] * dl[j] * eps * (1 - eps)
+					if k == 1 {
+						grad[k+2] += d * rr[j] * dk[j] * kappa * (1 - kappa)
+					}
 				}
 				grad[1+j] += d * w
 			}
 			grad[k+1] -= (1-eps)*(1-r) - eps*r
+			if k == 1 {
+				// −d log m/d logit κ, m = (1−ε)s_t + εκ_t: the
+				// unexplained share 1 − r of m times d log κ_t.
+				if t == 1 {
+					grad[k+2] -= (1 - r) * (1 - kappa)
+				} else {
+					grad[k+2] += (1 - r) * kappa
+				}
+			}
 		}
 		nll /= float64(n)
 		de := l - logit(epsPrior)
-		reg := 0.5 * calibrationRidge * (p[0]*p[0] + floats.Dot(b, b) + de*de)
+		reg := 0.5 * calibrationRidge * (p[0]*p[0] + floats.Dot(b, b) + de*de + lk*lk)
 		if grad != nil {
 			floats.Scale(1/float64(n), grad)
 			grad[0] += calibrationRidge * p[0]
@@ -383,6 +491,9 @@ func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64) fun
 				grad[1+j] += calibrationRidge * b[j]
 			}
 			grad[k+1] += calibrationRidge * de
+			if k == 1 {
+				grad[k+2] += calibrationRidge * lk
+			}
 		}
 		return nll + reg
 	}
@@ -429,22 +540,25 @@ func isFinite(v []float64) bool {
 func (c *Calibration) MeanNLL(z, rho *mat.Dense, truth []int) float64 {
 	n, k := z.Dims()
 	u := make([]float64, k)
-	far := c.farLogits(c.Eps, nil)
+	far := c.farLogits(c.Eps, c.kappa(), nil, nil)
 	var s float64
 	for i := 0; i < n; i++ {
 		c.logitsTo(u, z.RawRowView(i), rowOrNil(rho, i), far)
 		var logS float64
+		noise := c.Eps / float64(max(k, 2)) // the true class's unexplained share
 		if k == 1 {
 			if truth[i] == 1 {
 				logS = -softplus(-u[0])
+				noise = c.Eps * c.kappa()
 			} else {
 				logS = -softplus(u[0])
+				noise = c.Eps * (1 - c.kappa())
 			}
 		} else {
 			logS = u[truth[i]] - floats.LogSumExp(u)
 		}
 		if c.Eps > 0 {
-			logS = logAddExp(math.Log1p(-c.Eps)+logS, math.Log(c.Eps/float64(max(k, 2))))
+			logS = logAddExp(math.Log1p(-c.Eps)+logS, math.Log(noise))
 		}
 		s -= logS
 	}

@@ -248,8 +248,9 @@ func TestCalibrationLabelNoise(t *testing.T) {
 }
 
 // TestCalibrationGradient: FitCalibration's objective against central
-// finite differences, binary and multi-class, with ε away from 0, without
-// and with prior-variance shares (whose far-field logits depend on ε).
+// finite differences, binary and multi-class, with ε away from 0 (and,
+// binary, κ away from 1/2), without and with prior-variance shares (whose
+// far-field logits depend on ε and κ).
 func TestCalibrationGradient(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, c := range []struct {
@@ -272,11 +273,14 @@ func TestCalibrationGradient(t *testing.T) {
 		} else {
 			obj = calibrationObjective(z, nil, truth, nil)
 		}
-		p := make([]float64, k+2)
+		p := make([]float64, calibrationParams(k))
 		for j := range p {
 			p[j] = 0.5 * rng.NormFloat64()
 		}
 		p[k+1] = -1.5
+		if k == 1 {
+			p[k+2] = -1 // κ = 0.27: the asymmetric mixture
+		}
 		g := make([]float64, len(p))
 		obj(p, g)
 		for j := range p {
