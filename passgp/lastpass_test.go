@@ -115,3 +115,26 @@ func TestHeldOutNoReuseAfterNewTheta(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldOutFPASSGPFinal: fPASS-GP keeps no last-pass scores, even at a
+// fixed θ, where PASS-GP would reuse them: its held-out latents are the
+// final posterior's predictions (and the active points' cavities).
+func TestHeldOutFPASSGPFinal(t *testing.T) {
+	x, y := toy(300, 43)
+	var last State
+	res, err := Train(context.Background(), x, y, &Options{Method: FPASSGP, M: 30, Init: 30, Sub: 3, Passes: 2, PExc: 0.1, Seed: 5,
+		Kernel: toyKernel(), FixedTheta: true, Threads: 1, Checkpoint: func(s *State) { last = cloneState(s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(last.HeldAt) != 0 {
+		t.Fatalf("%d last-pass scores kept", len(last.HeldAt))
+	}
+	plain, share, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, res.Model, x, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(plain, res.HeldOut) || !slices.Equal(share, res.HeldOutShare) {
+		t.Error("held-out latents differ from the final posterior's")
+	}
+}

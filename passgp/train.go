@@ -82,7 +82,8 @@ type State struct {
 	// at the end a score at the final θ (HeldAt[i] >= ThetaSince) is a
 	// held-out prediction as good as one from the final posterior, and
 	// Result.HeldOut reuses it instead of scoring the point again
-	// (heldOutLatents). The slices are empty before the last pass.
+	// (heldOutLatents). The slices are empty before the last pass, and
+	// for methods other than PASS-GP (trainer.keepScores).
 	HeldMean, HeldVar []float64
 	HeldAt            []int
 	ThetaSince        int
