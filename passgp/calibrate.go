@@ -355,6 +355,7 @@ func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 	c := &Calibration{A: math.Exp(x[0]), B: slices.Clone(x[1 : k+1]), Eps: sigmoid(x[k+1]), Balance: balance}
 	if k == 1 {
 		c.Kappa = sigmoid(x[k+2])
+		c = guardMajority(c, z, rho, truth)
 	}
 	return c, nil
 }

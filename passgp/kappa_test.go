@@ -150,3 +150,106 @@ func TestFitCalibrationTail(t *testing.T) {
 		t.Errorf("symmetric grid's best %+v errs %v, not above the majority rate %v: the data do not show the failure", bc, e, majority)
 	}
 }
+
+// TestCeilingObjectiveGradient: guardMajority's objective, the binary one
+// with its probabilities bounded by a ceiling below 1/2, against central
+// finite differences, with shares and balance.
+func TestCeilingObjectiveGradient(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 13))
+	const n = 60
+	z, rho := mat.NewDense(n, 1, nil), mat.NewDense(n, 1, nil)
+	truth := make([]int, n)
+	for i := range n {
+		z.Set(i, 0, 2*rng.NormFloat64())
+		rho.Set(i, 0, rng.Float64())
+		if rng.Float64() < 0.2 {
+			truth[i] = 1
+		}
+	}
+	f := ceilingObjective(calibrationObjective(z, rho, truth, classShares(truth, 1)))
+	for range 5 {
+		q := []float64{0.5 * rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+		g := make([]float64, 4)
+		f(q, g)
+		for j := range q {
+			const h = 1e-6
+			qp, qm := append([]float64(nil), q...), append([]float64(nil), q...)
+			qp[j] += h
+			qm[j] -= h
+			fd := (f(qp, nil) - f(qm, nil)) / (2 * h)
+			if math.Abs(fd-g[j]) > 1e-7*math.Max(1, math.Abs(fd)) {
+				t.Errorf("q %v: ∂/∂q[%d] = %v, finite differences %v", q, j, g[j], fd)
+			}
+		}
+	}
+}
+
+// TestGuardMajority: a binary map whose decisions on its held-out latents
+// err more than the majority class is replaced by the likeliest map that
+// never decides the minority class: every decision is then the majority,
+// with positives the minority (a ceiling below 1/2) or the majority (a
+// floor above 1/2), and its probabilities still rank the points better
+// than the class balance alone; a map that errs no more is kept as it is.
+func TestGuardMajority(t *testing.T) {
+	z, truth := tailLatents(2)
+	n := len(truth)
+	for _, flip := range []bool{false, true} {
+		zz, tt := mat.DenseCopyOf(z), append([]int(nil), truth...)
+		if flip {
+			zz.Scale(-1, zz)
+			for i := range tt {
+				tt[i] = 1 - tt[i]
+			}
+		}
+		pos := 0
+		for _, v := range tt {
+			pos += v
+		}
+		maj := 0
+		if flip {
+			maj = 1
+		}
+		bad := &Calibration{A: 3, B: []float64{-1}, Eps: 0.01, Balance: classShares(tt, 1)}
+		if flip {
+			bad.B[0] = 1
+		}
+		errs := func(c *Calibration) (wrong, minority int) {
+			dec := make([]int, n)
+			c.DecideTo(dec, zz, nil)
+			for i, d := range dec {
+				if d != tt[i] {
+					wrong++
+				}
+				if d != maj {
+					minority++
+				}
+			}
+			return wrong, minority
+		}
+		if w, _ := errs(bad); w <= min(pos, n-pos) {
+			t.Fatalf("flip %v: the bad map errs %d, not above the majority's %d", flip, w, min(pos, n-pos))
+		}
+		g := guardMajority(bad, zz, nil, tt)
+		if g == bad {
+			t.Fatalf("flip %v: the bad map was kept", flip)
+		}
+		if w, minority := errs(g); minority != 0 || w != min(pos, n-pos) {
+			t.Errorf("flip %v: guarded %+v errs %d with %d minority decisions; want %d and none", flip, g, w, minority, min(pos, n-pos))
+		}
+		if flip && !(g.Eps*g.Kappa > 0.5) || !flip && !(1-g.Eps*(1-g.Kappa) < 0.5) {
+			t.Errorf("flip %v: guarded %+v: want the minority's probability bounded below 1/2", flip, g)
+		}
+		share := float64(pos) / float64(n)
+		balance := -(share*math.Log(share) + (1-share)*math.Log(1-share))
+		if nll := g.MeanNLL(zz, nil, tt); !(nll < balance-0.01) {
+			t.Errorf("flip %v: guarded NLL %v, the class balance's %v", flip, nll, balance)
+		}
+		good, err := FitCalibration(zz, nil, tt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again := guardMajority(good, zz, nil, tt); again != good {
+			t.Errorf("flip %v: a map that errs no more than the majority was replaced", flip)
+		}
+	}
+}
