@@ -32,8 +32,8 @@ import (
 // noise gives: a logistic map alone goes to 0 and 1 in the tails, while
 // with a fraction ε of flipped labels the true probabilities stay within
 // [ε, 1 − ε], so Platt scaling is over-confident there and, to fit the
-// tails, too flat in between (docs/passgp.md). The mixture leaves the
-// decision unchanged (it is monotone in s). For K = 1 the unexplained
+// tails, too flat in between (docs/passgp.md). The uniform mixture leaves
+// the decision unchanged (it is monotone in s). For K = 1 the unexplained
 // labels need not be half positive: Kappa is their positive share, so the
 // probabilities stay within [ε·κ, 1 − ε·(1 − κ)], and the decision is
 // p(+1|x) > 1/2, which for κ ≠ 1/2 is u_1 above a threshold other than 0
@@ -50,7 +50,8 @@ import (
 //
 // Balance holds the training labels' class shares π (K = 1: the share of
 // positives; K >= 2: one per class, summing to one), and L_k is the logit
-// at which p = π: L_k = log((π_k − ε/C)/(1 − ε)) (K = 1: its logit). Where
+// at which p = π: L_k = log((π_k − ε/C)/(1 − ε)) (K = 1: logit((π −
+// ε·κ)/(1 − ε))). Where
 // a point is far from every active point, its posterior is the prior
 // (ρ = 1) and the latent says nothing, so the probability falls back to
 // the class balance instead of to whatever the fit made of latent 0 near
@@ -281,8 +282,10 @@ var calibrationBounded = [][3]float64{{calibrationSteepA, 0.5, 0.1}, {calibratio
 // maximum likelihood, with a weak prior that keeps it finite on separable
 // data; gonum/optimize's L-BFGS minimises it over (log A, B, logit Eps,
 // and for K = 1 logit Kappa) from two starts (K = 1: four,
-// calibrationBounded), and the lower minimum is kept. Balance is the
-// class shares of truth.
+// calibrationBounded), and the lowest minimum is kept. Balance is the
+// class shares of truth. A binary fit whose decisions on these latents
+// err more often than the majority class is replaced by the likeliest
+// map that never decides the minority class (guardMajority).
 func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 	n, k := z.Dims()
 	if n != len(truth) || n == 0 {
