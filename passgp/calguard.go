@@ -13,7 +13,7 @@ import (
 // class does. Then the latents, as the map reads them, cannot tell where
 // the minority class is the more probable one, and it returns the
 // likeliest map whose probabilities of the minority class stay below
-// 1/2 instead: the same logistic part, with a ceiling c below 1/2 (a
+// 1/2 instead: A, B and the mixture refitted with a ceiling below 1/2 (a
 // floor above 1/2 when the positives are the majority), so that every
 // decision is the majority class and the probabilities still rank the
 // points. Issue 14 asks that the decisions a calibration implies never
