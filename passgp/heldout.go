@@ -140,9 +140,10 @@ func (t *trainer) keepScores(cand []int, mean, vr []float64) {
 
 // lastScores returns the scores a finished run's held-out latents may
 // reuse: those at the final θ, none if the final optimisation changed θ
-// (same false).
+// (same false), and none for methods other than PASS-GP (keepScores),
+// also when a checkpoint of an older version carried some.
 func (t *trainer) lastScores(same bool) *lastScores {
-	if t.stage2 || !same || len(t.st.HeldAt) != t.n {
+	if t.stage2 || !same || t.method != PASSGP || len(t.st.HeldAt) != t.n {
 		return nil
 	}
 	return &lastScores{s: &t.st, from: max(t.st.ThetaSince, 1)}
