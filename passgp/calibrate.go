@@ -222,6 +222,20 @@ func (c *Calibration) decide(u, z, rho, far []float64) int {
 	return floats.MaxIdx(u)
 }
 
+// Range returns the smallest and largest probability that the map can
+// give a class: (1 − Eps)·0 + Eps·κ and 1 − Eps·(1 − κ) for the
+// positive class of a binary map, Eps/C and 1 − Eps + Eps/C for any
+// class otherwise. A binary map whose range lies on one side of 1/2
+// decides one class everywhere (guardMajority makes such maps).
+func (c *Calibration) Range() (lo, hi float64) {
+	if len(c.B) == 1 {
+		kp := c.kappa()
+		return c.Eps * kp, 1 - c.Eps*(1-kp)
+	}
+	nc := float64(max(len(c.B), 2))
+	return c.Eps / nc, 1 - c.Eps + c.Eps/nc
+}
+
 // threshold returns the logit above which p(+1|x) > 1/2 for K = 1:
 // σ(u) > (1/2 − εκ)/(1 − ε); 0 for κ = 1/2, +Inf when no probability
 // reaches 1/2 (1 − ε(1 − κ) <= 1/2), −Inf when every one exceeds it.

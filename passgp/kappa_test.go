@@ -9,7 +9,8 @@ import (
 )
 
 // TestCalibrationKappa: with an asymmetric share κ of the unexplained
-// labels, binary probabilities sum to one, stay within [εκ, 1 − ε(1−κ)],
+// labels, binary probabilities sum to one, stay within [εκ, 1 − ε(1−κ)]
+// (Range) and reach its ends,
 // increase with z, and Decide/DecideTo give the more probable class, also
 // when no probability reaches 1/2 or every one exceeds it; MeanNLL is the
 // mean of −log p of the true class; Kappa 0 is κ = 1/2 bit for bit.
@@ -27,7 +28,14 @@ func TestCalibrationKappa(t *testing.T) {
 		c.ProbTo(p, z, rho)
 		dec := make([]int, 9)
 		c.DecideTo(dec, z, rho)
-		lo, hi := c.Eps*c.Kappa, 1-c.Eps*(1-c.Kappa)
+		lo, hi := c.Range()
+		if lo != c.Eps*c.Kappa || hi != 1-c.Eps*(1-c.Kappa) {
+			t.Errorf("%+v: Range [%v, %v]", c, lo, hi)
+		}
+		// z = ∓40 saturate the sigmoid: the probabilities reach the range's ends.
+		if math.Abs(p.At(0, 1)-lo) > 1e-12 || math.Abs(p.At(8, 1)-hi) > 1e-12 {
+			t.Errorf("%+v: p(+1) at z = -40 and 40: %v, %v; range [%v, %v]", c, p.At(0, 1), p.At(8, 1), lo, hi)
+		}
 		nll := 0.0
 		for i := range 9 {
 			p0, p1 := p.At(i, 0), p.At(i, 1)

@@ -710,6 +710,24 @@ func TestTrainWarnings(t *testing.T) {
 	if w := trainWarnings(res); len(w) != 1 || !strings.Contains(w[0], "3 EP runs of the hyperparameter search") {
 		t.Errorf("warnings %q for the search's EP runs at their cap", w)
 	}
+	// A binary calibration whose probabilities stay on one side of 1/2
+	// (guardMajority's), and one that does not.
+	res.HypNotConverged = 0
+	for _, c := range []struct {
+		cal  *passgp.Calibration
+		warn bool
+	}{
+		{&passgp.Calibration{A: 2, B: []float64{-1}, Eps: 0.7, Kappa: 0.1}, true},  // [0.07, 0.37]
+		{&passgp.Calibration{A: 2, B: []float64{-1}, Eps: 0.7, Kappa: 0.95}, true}, // [0.665, 0.965]
+		{&passgp.Calibration{A: 2, B: []float64{-1}, Eps: 0.1, Kappa: 0.3}, false},
+		{&passgp.Calibration{A: 2, B: []float64{-1, 0.5}, Eps: 0.9}, false},
+	} {
+		res.Calibration = c.cal
+		w := trainWarnings(res)
+		if got := len(w) == 1 && strings.Contains(w[0], "decides the larger class everywhere"); got != c.warn || (!c.warn && len(w) != 0) {
+			t.Errorf("calibration %+v: warnings %q", c.cal, w)
+		}
+	}
 }
 
 // TestCLIMatchesLibrary: with no --kernel and no --theta the CLI trains

@@ -872,6 +872,12 @@ func trainWarnings(res *passgp.Result) []string {
 		}
 		w = append(w, s)
 	}
+	if c := res.Calibration; c != nil && c.Classes() == 1 {
+		if lo, hi := c.Range(); hi <= 0.5 || lo >= 0.5 {
+			w = append(w, fmt.Sprintf("its calibrated probability of the positive class stays within [%.3g, %.3g], so it decides the larger class everywhere: "+
+				"a map that followed its latents further erred more often on the held-out points (docs/passgp.md, \"Session 25\")", lo, hi))
+		}
+	}
 	if res.HypNotConverged > 0 {
 		w = append(w, fmt.Sprintf("%d EP runs of the hyperparameter search hit their sweep cap: their last iterate gave the evidence and its gradient", res.HypNotConverged))
 	}
