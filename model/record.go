@@ -330,12 +330,9 @@ func decodeRecord(b []byte, version uint32) (*record, error) {
 		}
 	}
 	if version >= 4 && r.Calibration != nil {
-		eps := d.f64()
-		if d.err != nil {
-			return nil, d.err
-		}
-		if !(eps >= 0 && eps < 1) {
-			return nil, fmt.Errorf("%w: calibration Eps = %v: want it in [0, 1)", ErrPayload, eps)
+		eps, err := decodeShare(d, "Eps")
+		if err != nil {
+			return nil, err
 		}
 		r.Calibration.Eps = eps
 	}
@@ -374,12 +371,9 @@ func decodeRecord(b []byte, version uint32) (*record, error) {
 		}
 	}
 	if version >= 8 && r.Calibration != nil && len(r.Calibration.B) == 1 {
-		kappa := d.f64()
-		if d.err != nil {
-			return nil, d.err
-		}
-		if !(kappa >= 0 && kappa < 1) {
-			return nil, fmt.Errorf("%w: calibration Kappa = %v: want it in [0, 1)", ErrPayload, kappa)
+		kappa, err := decodeShare(d, "Kappa")
+		if err != nil {
+			return nil, err
 		}
 		r.Calibration.Kappa = kappa
 	}
@@ -387,6 +381,19 @@ func decodeRecord(b []byte, version uint32) (*record, error) {
 		return nil, fmt.Errorf("%w: %d unexpected bytes at the end", ErrPayload, d.remaining())
 	}
 	return r, nil
+}
+
+// decodeShare reads a calibration share (Eps, version 4; Kappa, version
+// 8) and checks that it lies in [0, 1).
+func decodeShare(d *dec, name string) (float64, error) {
+	v := d.f64()
+	if d.err != nil {
+		return 0, d.err
+	}
+	if !(v >= 0 && v < 1) {
+		return 0, fmt.Errorf("%w: calibration %s = %v: want it in [0, 1)", ErrPayload, name, v)
+	}
+	return v, nil
 }
 
 // decodeScaling reads and checks the input scaling (format version 7):
