@@ -195,26 +195,26 @@ func rowOrNil(m *mat.Dense, i int) []float64 {
 // of latents z and prior-variance shares rho (nil: 0) (K = 1: 1 for the
 // positive class, 0 otherwise). DecideTo does the same for many rows.
 func (c *Calibration) Decide(z, rho []float64) int {
-	return c.decide(make([]float64, len(z)), z, rho, c.farLogits(c.Eps, c.kappa(), nil, nil))
+	return c.decide(make([]float64, len(z)), z, rho, c.farLogits(c.Eps, c.kappa(), nil, nil), c.threshold())
 }
 
 // DecideTo sets dst[i] to Decide of row i of z and rho (n×K; rho nil:
-// all 0), computing the far-field logits once.
+// all 0), computing the far-field logits and the binary threshold once.
 func (c *Calibration) DecideTo(dst []int, z, rho *mat.Dense) {
 	n, k := z.Dims()
-	far := c.farLogits(c.Eps, c.kappa(), nil, nil)
+	far, thr := c.farLogits(c.Eps, c.kappa(), nil, nil), c.threshold()
 	u := make([]float64, k)
 	for i := range dst[:n] {
-		dst[i] = c.decide(u, z.RawRowView(i), rowOrNil(rho, i), far)
+		dst[i] = c.decide(u, z.RawRowView(i), rowOrNil(rho, i), far, thr)
 	}
 }
 
-// decide is Decide with the logits' workspace u and the far-field logits
-// far given.
-func (c *Calibration) decide(u, z, rho, far []float64) int {
+// decide is Decide with the logits' workspace u, the far-field logits far
+// and the binary threshold thr (threshold) given.
+func (c *Calibration) decide(u, z, rho, far []float64, thr float64) int {
 	c.logitsTo(u, z, rho, far)
 	if len(z) == 1 {
-		if u[0] > c.threshold() {
+		if u[0] > thr {
 			return 1
 		}
 		return 0
