@@ -29,8 +29,9 @@ const (
 	// share, version 5 the FITC posterior of passgp.Options.FITC, version
 	// 6 the calibration's class balance, version 7 the input scaling,
 	// version 8 the binary calibration's positive share of unexplained
-	// labels (docs/model-format.md); older files load without them.
-	Version    = 8
+	// labels, version 9 the calibration's far-field gate
+	// (docs/model-format.md); older files load without them.
+	Version    = 9
 	headerSize = 24
 	sumSize    = sha256.Size
 )

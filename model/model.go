@@ -86,32 +86,60 @@ func (m *Model) LatentTo(dst, x *mat.Dense) {
 // nil; same shape) to the share of classifier k's prior variance that its
 // posterior leaves at row i of x (passgp.Binary.LatentShareTo): what the
 // calibration needs besides z to fall back to the class balance far from
-// the training data (ProbFromLatent).
+// the training data (ProbFromLatent), with LatentShareNearTo's
+// correlations.
 func (m *Model) LatentShareTo(dst, rho, x *mat.Dense) {
+	m.LatentShareNearTo(dst, rho, nil, x)
+}
+
+// LatentShareNearTo is LatentShareTo that also sets near[i][k] (when near
+// is not nil; same shape) to the largest correlation of row i of x with
+// an active input of classifier k (passgp.Binary.LatentShareNearTo): 1 on
+// an active input, near 0 far from all of them. The calibration's Gate
+// turns the latents and shares with these into its inputs, as ProbTo
+// does, so that far from the training data the calibrated probabilities
+// are the class balance.
+func (m *Model) LatentShareNearTo(dst, rho, near, x *mat.Dense) {
 	n, _ := x.Dims()
 	if r, c := dst.Dims(); r != n || c != len(m.Binaries) {
 		panic("model: LatentShareTo: destination has the wrong shape")
 	}
-	var share []float64
+	var share, cor []float64
 	if rho != nil {
 		if r, c := rho.Dims(); r != n || c != len(m.Binaries) {
 			panic("model: LatentShareTo: rho has the wrong shape")
 		}
 		share = make([]float64, n)
 	}
-	if m.Scaling != nil {
-		xs := mat.NewDense(n, m.D(), nil)
-		m.Scaling.ApplyTo(xs, x)
-		x = xs
+	if near != nil {
+		if r, c := near.Dims(); r != n || c != len(m.Binaries) {
+			panic("model: LatentShareNearTo: near has the wrong shape")
+		}
+		cor = make([]float64, n)
 	}
+	x = m.scaled(x)
 	z := make([]float64, n)
 	for k, b := range m.Binaries {
-		b.LatentShareTo(z, share, x)
+		b.LatentShareNearTo(z, share, cor, x)
 		dst.SetCol(k, z)
 		if rho != nil {
 			rho.SetCol(k, share)
 		}
+		if near != nil {
+			near.SetCol(k, cor)
+		}
 	}
+}
+
+// scaled returns x in the units the classifiers were trained in (Scaling).
+func (m *Model) scaled(x *mat.Dense) *mat.Dense {
+	if m.Scaling == nil {
+		return x
+	}
+	n, _ := x.Dims()
+	xs := mat.NewDense(n, m.D(), nil)
+	m.Scaling.ApplyTo(xs, x)
+	return xs
 }
 
 // RawProbFromLatent is ProbFromRaw from the latents of LatentTo: the
@@ -143,8 +171,9 @@ func (m *Model) RawProbFromLatent(dst, z *mat.Dense) {
 
 // DecideFromLatent sets dst[i] to the index (into Outputs) of the class of
 // largest probability for row i of the latents z and prior-variance shares
-// rho (from LatentShareTo; nil: 0): the calibrated probability when the
-// model has a Calibration, else RawDecideFromLatent's.
+// rho (from LatentShareNearTo, moved by the calibration's Gate as ProbTo
+// does; nil rho: 0): the calibrated probability when the model has a
+// Calibration, else RawDecideFromLatent's.
 func (m *Model) DecideFromLatent(dst []int, z, rho *mat.Dense) {
 	c := m.Calibration
 	if c == nil {
@@ -187,17 +216,25 @@ func (m *Model) RawDecideFromLatent(dst []int, z *mat.Dense) {
 
 // ProbTo sets row i of dst (n×len(Outputs())) to the class probabilities of
 // row i of x: ProbFromLatent applied to LatentShareTo (calibrated when
-// the model has a Calibration).
+// the model has a Calibration, whose Gate moves the rows far from the
+// training data with LatentShareNearTo's correlations).
 func (m *Model) ProbTo(dst, x *mat.Dense) {
 	n, _ := x.Dims()
 	z := mat.NewDense(n, len(m.Binaries), nil)
 	rho := mat.NewDense(n, len(m.Binaries), nil)
-	m.LatentShareTo(z, rho, x)
+	if m.Calibration == nil {
+		m.LatentShareTo(z, rho, x)
+	} else {
+		near := mat.NewDense(n, len(m.Binaries), nil)
+		m.LatentShareNearTo(z, rho, near, x)
+		z, rho = m.Calibration.Gate(z, rho, near)
+	}
 	m.ProbFromLatent(dst, z, rho)
 }
 
 // ProbFromLatent sets dst to the class probabilities of the latents z and
-// prior-variance shares rho (from LatentShareTo; nil: 0, the map near the
+// prior-variance shares rho (from LatentShareNearTo, moved by the
+// calibration's Gate as ProbTo does; nil rho: 0, the map near the
 // training data): the calibrated ones when the model has a Calibration,
 // else RawProbFromLatent's (which use z alone).
 func (m *Model) ProbFromLatent(dst, z, rho *mat.Dense) {

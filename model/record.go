@@ -118,7 +118,8 @@ type record struct {
 // for none or the input dimension d, then d float64 factors Mul, each
 // finite and non-zero, and d float64 offsets Add, each finite), version 8
 // the calibration's Kappa (only if k == 1: float64, 0 for 1/2 or in (0,
-// 1)):
+// 1)), version 9 the calibration's far-field gate (only if k > 0: float64
+// GateNear and GateFar, both 0 or 0 < GateFar < GateNear <= 1):
 //
 //	k           uint64 number of biases: 0 (none), 1 for a Binary or
 //	            PositiveVsRest model, the number of classifiers otherwise
@@ -204,6 +205,10 @@ func encodeRecordVersion(r *record, version uint32) []byte {
 	}
 	if version >= 8 && r.Calibration != nil && len(r.Calibration.B) == 1 {
 		e.f64(r.Calibration.Kappa)
+	}
+	if version >= 9 && r.Calibration != nil {
+		e.f64(r.Calibration.GateNear)
+		e.f64(r.Calibration.GateFar)
 	}
 	return e.b
 }
@@ -377,6 +382,11 @@ func decodeRecord(b []byte, version uint32) (*record, error) {
 		}
 		r.Calibration.Kappa = kappa
 	}
+	if version >= 9 && r.Calibration != nil {
+		if err := decodeGate(d, r.Calibration); err != nil {
+			return nil, err
+		}
+	}
 	if d.remaining() != 0 {
 		return nil, fmt.Errorf("%w: %d unexpected bytes at the end", ErrPayload, d.remaining())
 	}
@@ -394,6 +404,20 @@ func decodeShare(d *dec, name string) (float64, error) {
 		return 0, fmt.Errorf("%w: calibration %s = %v: want it in [0, 1)", ErrPayload, name, v)
 	}
 	return v, nil
+}
+
+// decodeGate reads and checks the calibration's far-field gate (format
+// version 9): no gate (both 0) or 0 < GateFar < GateNear <= 1.
+func decodeGate(d *dec, c *passgp.Calibration) error {
+	near, far := d.f64(), d.f64()
+	if d.err != nil {
+		return d.err
+	}
+	if !(near == 0 && far == 0) && !(far > 0 && far < near && near <= 1) {
+		return fmt.Errorf("%w: calibration gate %v, %v: want both 0 or 0 < GateFar < GateNear <= 1", ErrPayload, near, far)
+	}
+	c.GateNear, c.GateFar = near, far
+	return nil
 }
 
 // decodeScaling reads and checks the input scaling (format version 7):

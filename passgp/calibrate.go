@@ -67,6 +67,15 @@ type Calibration struct {
 	// files before format version 8. It is 0 for K >= 2, whose share is
 	// Eps/C for every class.
 	Kappa float64
+	// GateNear and GateFar are the largest correlations with the active
+	// set (Binary.NearTo) at and above which a point keeps its latent and
+	// share, and at and below which it gets the prior's, z = 0 and ρ = 1
+	// (Gate): far from the data the probabilities are then Balance,
+	// whatever the kernel's constant makes of the latent there
+	// (docs/passgp.md, session 26). FitCalibration sets 10⁻⁴ and 10⁻⁸;
+	// both are 0 in model files before format version 9, which move no
+	// point.
+	GateNear, GateFar float64
 }
 
 // kappa returns Kappa, 1/2 when it is 0.
@@ -373,6 +382,9 @@ func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 	if k == 1 {
 		c.Kappa = sigmoid(x[k+2])
 		c = guardMajority(c, z, rho, truth)
+	}
+	if balance != nil {
+		c.GateNear, c.GateFar = farNear, farAway
 	}
 	return c, nil
 }

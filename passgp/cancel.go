@@ -21,7 +21,7 @@ func (r *runner) predictRowsContext(ctx context.Context, post *ep.Posterior, k k
 			return err
 		}
 		hi := min(lo+step, len(rows))
-		r.predictRows(post, k, xa, x, rows[lo:hi], mean[lo:hi], variance[lo:hi], sc)
+		r.predictRows(post, k, xa, x, rows[lo:hi], mean[lo:hi], variance[lo:hi], nil, gramNear{}, sc)
 	}
 	return nil
 }

@@ -40,6 +40,13 @@ func newBinary(k kernel.Kernel, xa *mat.Dense, ya []float64, active []int, s ep.
 // eq. 4) of every row of x; either may be nil. The rows are scored in fixed
 // chunks on la.Threads() goroutines.
 func (b *Binary) PredictMeanVarTo(mean, variance []float64, x *mat.Dense) {
+	b.predictNear(mean, variance, nil, x)
+}
+
+// predictNear is PredictMeanVarTo that also sets near (when not nil) to
+// NearTo's correlations: from the prediction's own Gram block where that
+// reads them exactly enough (gramNear), else by NearTo's.
+func (b *Binary) predictNear(mean, variance, near []float64, x *mat.Dense) {
 	n, _ := x.Dims()
 	if mean == nil {
 		mean = make([]float64, n)
@@ -50,9 +57,17 @@ func (b *Binary) PredictMeanVarTo(mean, variance []float64, x *mat.Dense) {
 	r := runner{threads: la.Threads()}
 	if b.Sparse != nil {
 		_ = r.predictSparse(context.Background(), b.Sparse, x, mean[:n], variance[:n])
-		return
+	} else {
+		g, ok := gramNearOf(b.Kernel)
+		if near != nil && ok {
+			r.predictRows(b.Post, b.Kernel, b.X, x, nil, mean[:n], variance[:n], near[:n], g, nil)
+			return
+		}
+		r.predictRows(b.Post, b.Kernel, b.X, x, nil, mean[:n], variance[:n], nil, g, nil)
 	}
-	r.predictRows(b.Post, b.Kernel, b.X, x, nil, mean[:n], variance[:n], nil)
+	if near != nil {
+		_ = r.nearTo(context.Background(), b, near, x)
+	}
 }
 
 // PredictMeanVarToContext is PredictMeanVarTo for large x: it stops
@@ -100,9 +115,19 @@ func (b *Binary) LatentTo(z []float64, x *mat.Dense) {
 // leaves at x_i, in [0, 1]: near 0 close to the active points, 1 far from
 // all of them. Calibration.ProbTo takes both.
 func (b *Binary) LatentShareTo(z, rho []float64, x *mat.Dense) {
+	b.LatentShareNearTo(z, rho, nil, x)
+}
+
+// LatentShareNearTo is LatentShareTo that also sets near[i] (when near is
+// not nil) to the largest correlation of row i of x with an active input
+// (NearTo), which Calibration.Gate takes besides z and rho. Without a
+// FITC posterior it reads them from the Gram block the prediction
+// computes anyway, so that they cost O(|A|) per row instead of NearTo's
+// O(|A|·d).
+func (b *Binary) LatentShareNearTo(z, rho, near []float64, x *mat.Dense) {
 	n, _ := x.Dims()
 	v := make([]float64, n)
-	b.PredictMeanVarTo(z[:n], v, x)
+	b.predictNear(z[:n], v, near, x)
 	for i := range z[:n] {
 		z[i] /= sqrtPos(1 + v[i])
 	}

@@ -94,8 +94,10 @@ func forEach(workers, n int, f func(worker, c int)) {
 //
 // With sc not nil, a row that sc.certain calls decided by its mean alone
 // gets variance k(x, x), its prior variance, instead of its triangular
-// solve (screen).
-func (r *runner) predictRows(post *ep.Posterior, k kernel.Kernel, xa, x *mat.Dense, rows []int, mean, variance []float64, sc *screen) {
+// solve (screen). With near not nil, near[i] is set to the row's largest
+// correlation with the active inputs (Binary.NearTo) from the same Gram
+// block, as g reads it (nearFromGram).
+func (r *runner) predictRows(post *ep.Posterior, k kernel.Kernel, xa, x *mat.Dense, rows []int, mean, variance, near []float64, g gramNear, sc *screen) {
 	n := len(mean)
 	if n == 0 {
 		return
@@ -119,6 +121,9 @@ func (r *runner) predictRows(post *ep.Posterior, k kernel.Kernel, xa, x *mat.Den
 			copy(xcr.Data[(i-lo)*d:(i-lo+1)*d], xr.Data[src*xr.Stride:src*xr.Stride+d])
 		}
 		k.CrossTo(kc, xc, xa)
+		if near != nil {
+			g.nearFromGram(near[lo:hi], kc)
+		}
 		k.DiagTo(kss, xc)
 		if sc == nil {
 			post.PredictCrossTo(mean[lo:hi], variance[lo:hi], nil, kc, kss)

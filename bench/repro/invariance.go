@@ -27,7 +27,7 @@ func augmentStage(ctx context.Context, b *passgp.Binary, x *mat.Dense, y []float
 }
 
 // augmentMulti runs augmentStage for every class of a first-stage
-// repetition and evaluates the combined classifier. Classes run one after
+// repetition and evaluates the combined classifier. Classes run one anter
 // the other with all threads (the augmented EP problems are large). Each
 // class's model predicts the test set as soon as it is trained and is then
 // released: the ten second-stage models hold about 8 GiB of Cholesky
@@ -40,7 +40,7 @@ func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stag
 	k := len(stage1.Models)
 	mr := &passgp.MultiResult{PerClass: make([]*passgp.Result, k)}
 	prob := mat.NewDense(te.N(), k, nil)
-	zte, rte := mat.NewDense(te.N(), k, nil), mat.NewDense(te.N(), k, nil)
+	zte, rte, nte := mat.NewDense(te.N(), k, nil), mat.NewDense(te.N(), k, nil), mat.NewDense(te.N(), k, nil)
 	ztr, rtr := mat.NewDense(tr.N(), k, nil), mat.NewDense(tr.N(), k, nil)
 	col, share := make([]float64, te.N()), make([]float64, te.N())
 	act := make([]float64, k)
@@ -59,6 +59,7 @@ func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stag
 		predTime += time.Since(t)
 		zte.SetCol(j, col)
 		rte.SetCol(j, share)
+		nte.SetCol(j, nearCol(res.Model, te.X))
 		for i, v := range col {
 			prob.Set(i, j, ep.Phi(v))
 		}
@@ -75,7 +76,7 @@ func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stag
 	if err != nil {
 		return err
 	}
-	ev.Cal = scoreCalibrated(cal, zte, rte, stage1.Classes, te.Y)
+	ev.Cal = scoreCalibrated(cal, zte, rte, nte, stage1.Classes, te.Y)
 	out.addSizes(mr, act, ev)
 	out.testY = te.Y
 	return nil

@@ -129,18 +129,18 @@ rest), evaluates on a held-out test set and prints a summary. Takes seconds.`)
 	if err != nil {
 		return fail(stderr, "demo", err)
 	}
-	prob, raw, rho, err := predictAll(ctx, m, test)
+	prob, lat, err := predictAll(ctx, m, test)
 	if err != nil {
 		return fail(stderr, "demo", err)
 	}
-	met := computeMetrics(m, prob, raw, rho, truth)
+	met := computeMetrics(m, prob, lat, truth)
 	if *modelOut != "" {
 		if err := model.Save(*modelOut, m); err != nil {
 			return fail(stderr, "demo", err)
 		}
 	}
 	if *plotDir != "" {
-		if err := testPlots(*plotDir, m, prob, raw, rho, truth, &met); err != nil {
+		if err := testPlots(*plotDir, m, prob, lat, truth, &met); err != nil {
 			return fail(stderr, "demo", err)
 		}
 		if err := trainingPlots(*plotDir, m); err != nil {

@@ -72,15 +72,16 @@ func truthIndex(m *model.Model, y []float64, file string) ([]int, error) {
 }
 
 // computeMetrics evaluates class probabilities prob (n×K) against truth;
-// z are the binary classifiers' latents (n×len(m.Binaries), q(y=+1|x) =
-// Φ(z)) and rho their prior-variance shares (model.LatentShareTo). Decisions are the model's (model.DecideFromLatent), and the
-// negative log probabilities are computed from z in log space
-// (passgp.LatentNLP, LatentNLPMulti), so that they are exact for
-// confident mistakes.
-func computeMetrics(m *model.Model, prob, z, rho *mat.Dense, truth []int) metrics {
+// lat are the model's latents at the same rows (predictAll). Decisions
+// are the model's (model.DecideFromLatent), and the negative log
+// probabilities are computed from the latents in log space
+// (Calibration.MeanNLL; passgp.LatentNLP, LatentNLPMulti for the raw
+// q's), so that they are exact for confident mistakes.
+func computeMetrics(m *model.Model, prob *mat.Dense, lat latents, truth []int) metrics {
 	n, k := prob.Dims()
+	z := lat.z
 	pred := make([]int, n)
-	m.DecideFromLatent(pred, z, rho)
+	m.DecideFromLatent(pred, lat.cz, lat.crho)
 	r := metrics{N: n, Classes: m.Outputs(), PerClassError: make([]float64, k), PerClassN: make([]int, k), Confusion: make([][]int, k)}
 	for i := range r.Confusion {
 		r.Confusion[i] = make([]int, k)
@@ -112,7 +113,7 @@ func computeMetrics(m *model.Model, prob, z, rho *mat.Dense, truth []int) metric
 		r.Calibrated = m.Calibration != nil
 		switch {
 		case r.Calibrated:
-			r.NLP = m.Calibration.MeanNLL(z, rho, calibrationTruth(m, truth))
+			r.NLP = m.Calibration.MeanNLL(lat.cz, lat.crho, calibrationTruth(m, truth))
 		case m.Mode == model.OneVsRest:
 			r.NLP = passgp.LatentNLPMulti(z, truth)
 		default:

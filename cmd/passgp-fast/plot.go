@@ -86,7 +86,7 @@ func plotAll(ctx context.Context, models string, df *dataFlags, out, xAxis strin
 			first = sc
 		}
 	}
-	if err := testPlots(out, first.m, first.prob, first.z, first.rho, first.truth, &first.met); err != nil {
+	if err := testPlots(out, first.m, first.prob, first.lat, first.truth, &first.met); err != nil {
 		return nil, err
 	}
 	files := []string{"per_class.png", "densities.png", "reliability.png", "calibration.png"}
@@ -126,10 +126,11 @@ func plotAll(ctx context.Context, models string, df *dataFlags, out, xAxis strin
 
 // testPlots writes per_class.png, densities.png, reliability.png and, for a
 // one-vs-rest model, error_vs_size.png with one point per classifier.
-func testPlots(dir string, m *model.Model, prob, z, rho *mat.Dense, truth []int, met *metrics) error {
+func testPlots(dir string, m *model.Model, prob *mat.Dense, lat latents, truth []int, met *metrics) error {
 	n, _ := prob.Dims()
+	z := lat.z
 	pred := make([]int, n)
-	m.DecideFromLatent(pred, z, rho)
+	m.DecideFromLatent(pred, lat.cz, lat.crho)
 	// Per class: the binary error of each classifier (one-vs-rest) or the
 	// error per true class.
 	names := met.Classes

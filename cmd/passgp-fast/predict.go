@@ -54,35 +54,53 @@ func loadForPrediction(modelPath string, df *dataFlags) (*model.Model, *data.Dat
 // checks of its context: a fraction of a second of work.
 const predictChunk = 4096
 
-// predictAll returns the class probabilities, the binary classifiers'
-// latents z (q(y=+1|x) = Φ(z)) and the shares rho of their prior variances
-// left at each row (model.LatentShareTo), which the calibration takes
-// besides z. It scores the rows in chunks and stops with ctx's error when
-// ctx ends.
-func predictAll(ctx context.Context, m *model.Model, ds *data.Dataset) (prob, z, rho *mat.Dense, err error) {
+// latents are a model's outputs at the rows of a data set: the binary
+// classifiers' raw latents z (q(y=+1|x) = Φ(z), paper eq. 4) and the
+// calibration's inputs cz and crho: model.LatentShareTo's latents and
+// prior-variance shares, moved towards the prior's far from the training
+// data by the calibration's Gate with the correlations of
+// model.LatentShareNearTo (as model.ProbTo does). Near the data cz is z.
+type latents struct{ z, cz, crho *mat.Dense }
+
+// predictAll returns the class probabilities and the model's latents. It
+// scores the rows in chunks and stops with ctx's error when ctx ends.
+func predictAll(ctx context.Context, m *model.Model, ds *data.Dataset) (prob *mat.Dense, lat latents, err error) {
 	if ds.N == 0 {
-		return nil, nil, nil, errors.New("no data rows to predict")
+		return nil, latents{}, errors.New("no data rows to predict")
 	}
 	if m.Scaling != nil {
 		// The model scales the inputs itself; a value that would overflow
 		// is the data file's error, not a NaN later.
 		if err := m.Scaling.Check(ds); err != nil {
-			return nil, nil, nil, err
+			return nil, latents{}, err
 		}
 	}
 	x := ds.Dense()
 	nb := len(m.Binaries)
-	z, rho = mat.NewDense(ds.N, nb, nil), mat.NewDense(ds.N, nb, nil)
+	z, rho := mat.NewDense(ds.N, nb, nil), mat.NewDense(ds.N, nb, nil)
+	var near *mat.Dense
+	if m.Calibration != nil {
+		near = mat.NewDense(ds.N, nb, nil)
+	}
 	for lo := 0; lo < ds.N; lo += predictChunk {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, nil, err
+			return nil, latents{}, err
 		}
 		hi := min(lo+predictChunk, ds.N)
-		m.LatentShareTo(z.Slice(lo, hi, 0, nb).(*mat.Dense), rho.Slice(lo, hi, 0, nb).(*mat.Dense), x.Slice(lo, hi, 0, ds.D).(*mat.Dense))
+		xs := x.Slice(lo, hi, 0, ds.D).(*mat.Dense)
+		var nc *mat.Dense
+		if near != nil {
+			nc = near.Slice(lo, hi, 0, nb).(*mat.Dense)
+		}
+		m.LatentShareNearTo(z.Slice(lo, hi, 0, nb).(*mat.Dense), rho.Slice(lo, hi, 0, nb).(*mat.Dense), nc, xs)
+	}
+	lat.z, lat.cz, lat.crho = z, z, rho
+	if near != nil {
+		lat.cz, lat.crho = m.Calibration.Gate(z, rho, near)
 	}
 	prob = mat.NewDense(ds.N, len(m.Outputs()), nil)
-	m.ProbFromLatent(prob, z, rho)
-	return prob, z, rho, nil
+	m.ProbFromLatent(prob, lat.cz, lat.crho)
+	return prob, lat, nil
 }
 
 func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -108,12 +126,12 @@ ignored.`)
 	if err != nil {
 		return exitFor(stderr, "predict", err)
 	}
-	prob, z, rho, err := predictAll(ctx, m, ds)
+	prob, lat, err := predictAll(ctx, m, ds)
 	if err != nil {
 		return fail(stderr, "predict", err)
 	}
 	pred := make([]int, ds.N)
-	m.DecideFromLatent(pred, z, rho)
+	m.DecideFromLatent(pred, lat.cz, lat.crho)
 	w := stdout
 	var f *os.File
 	if *out != "" {
@@ -198,10 +216,11 @@ func evaluate(ctx context.Context, modelPath string, df *dataFlags) (*metrics, e
 
 // scored is a model's predictions on labelled data and their metrics.
 type scored struct {
-	m            *model.Model
-	prob, z, rho *mat.Dense
-	truth        []int
-	met          metrics
+	m     *model.Model
+	prob  *mat.Dense
+	lat   latents
+	truth []int
+	met   metrics
 }
 
 // score loads the model and the labelled data, predicts and computes the
@@ -218,11 +237,11 @@ func score(ctx context.Context, modelPath string, df *dataFlags) (*scored, error
 	if err != nil {
 		return nil, err
 	}
-	prob, z, rho, err := predictAll(ctx, m, ds)
+	prob, lat, err := predictAll(ctx, m, ds)
 	if err != nil {
 		return nil, err
 	}
-	return &scored{m: m, prob: prob, z: z, rho: rho, truth: truth, met: computeMetrics(m, prob, z, rho, truth)}, nil
+	return &scored{m: m, prob: prob, lat: lat, truth: truth, met: computeMetrics(m, prob, lat, truth)}, nil
 }
 
 func printJSON(stdout, stderr io.Writer, cmd string, v any) int {

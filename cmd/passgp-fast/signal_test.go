@@ -299,10 +299,10 @@ func TestPredictAllCancel(t *testing.T) {
 	big := demoData(5, 3*predictChunk, 3, 3)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, _, err := predictAll(ctx, mod, big); !errors.Is(err, context.Canceled) {
+	if _, _, err := predictAll(ctx, mod, big); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled prediction: err = %v", err)
 	}
-	if _, _, _, err := predictAll(context.Background(), mod, big); err != nil {
+	if _, _, err := predictAll(context.Background(), mod, big); err != nil {
 		t.Error(err)
 	}
 }

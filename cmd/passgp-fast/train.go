@@ -588,16 +588,16 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 		if err != nil {
 			return 0, err
 		}
-		prob, raw, rho, err := predictAll(ctx, m, test)
+		prob, lat, err := predictAll(ctx, m, test)
 		if err != nil {
 			return 0, err
 		}
-		r := computeMetrics(m, prob, raw, rho, truth)
+		r := computeMetrics(m, prob, lat, truth)
 		met = &r
 		fmt.Fprintf(stdout, "\nevaluation on %s:\n", t.test)
 		met.print(stdout)
 		if t.plots != "" {
-			if err := testPlots(t.plots, m, prob, raw, rho, truth, met); err != nil {
+			if err := testPlots(t.plots, m, prob, lat, truth, met); err != nil {
 				return 0, err
 			}
 		}
@@ -830,7 +830,9 @@ func (r *recorder) heldOutMetrics(m *model.Model, y []float64, path string) (met
 	}
 	prob := mat.NewDense(n, len(m.Outputs()), nil)
 	m.ProbFromLatent(prob, z, rho)
-	return computeMetrics(m, prob, z, rho, truth), true, nil
+	// The held-out latents are the calibration's inputs already
+	// (passgp's heldOutLatents gates them), and their raw ones too.
+	return computeMetrics(m, prob, latents{z: z, cz: z, crho: rho}, truth), true, nil
 }
 
 // trainWarnings describes the numerical trouble of a training run that

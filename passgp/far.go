@@ -1,0 +1,213 @@
+package passgp
+
+import (
+	"context"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/la"
+)
+
+// The far-field gate's correlations that FitCalibration gives a
+// calibration (Calibration.GateNear and GateFar) and that the held-out
+// latents it is fitted on are moved with: a point whose largest
+// correlation with an active point, in the kernel's stationary part, is
+// at least farNear is near the data and keeps its latent and share; one
+// at most farAway is far from them and gets the prior's. For SE these are
+// 4.3 and 6.1 length scales from the nearest active point (exp(−r²/2)).
+// The test points of every judged task lie above farNear (the lowest,
+// 0.004, on the noisy 10-class task; docs/passgp.md, session 25), and
+// their training points above 0.025 (session 26), so the gate leaves
+// their probabilities as they were.
+const (
+	farNear = 1e-4
+	farAway = 1e-8
+)
+
+// NearTo sets near[i] to the largest correlation of row i of x with one
+// of b's active inputs in the kernel's stationary part
+// (kernel.Stationary), k_s(x_i, a)/k_s(x_i, x_i), in [0, 1]: 1 on an
+// active input, near 0 far from all of them. Kernels without a
+// stationary part (poly, se+lin), whose covariances grow with the inputs
+// so that no point is far from the data, give 1. With a FITC posterior
+// the active inputs are its inducing inputs. O(n·|A|·d), on la.Threads()
+// goroutines. Calibration.Gate takes it.
+//
+// Why: with se+bias the posterior far from the data is the learned
+// constant's, whose share of the prior variance stays below 1 and whose
+// mean is not 0, so that (z, ρ) alone give a mix of that posterior and
+// the class balance there (0.43 against a 0.136 positive share on the
+// imbalanced task of docs/passgp.md, session 22). The share cannot tell
+// such a point from one near data that leave the stationary part
+// uninformed (session 22); the correlation can (session 25).
+func (b *Binary) NearTo(near []float64, x *mat.Dense) {
+	r := runner{threads: la.Threads()}
+	_ = r.nearTo(context.Background(), b, near, x)
+}
+
+// nearTo is NearTo on r's goroutines; it returns ctx's error, with near
+// partly filled, within one step of chunks after ctx ends.
+func (r *runner) nearTo(ctx context.Context, b *Binary, near []float64, x *mat.Dense) error {
+	n, d := x.Dims()
+	near = near[:n]
+	s, variance, _, ok := kernel.Stationary(b.Kernel)
+	m, _ := b.X.Dims()
+	if !ok || !(variance > 0) {
+		for i := range near {
+			near[i] = 1
+		}
+		return nil
+	}
+	if m == 0 {
+		clear(near)
+		return nil
+	}
+	blocks := make([][]float64, max(r.threads, 1))
+	step := scoreChunk * max(r.threads, 1)
+	for from := 0; from < n; from += step {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		to := min(from+step, n)
+		r.parallel((to-from+scoreChunk-1)/scoreChunk, func(w, c int) {
+			lo := from + c*scoreChunk
+			hi := min(lo+scoreChunk, to)
+			if len(blocks[w]) < scoreChunk*m {
+				blocks[w] = make([]float64, scoreChunk*m)
+			}
+			kc := mat.NewDense(hi-lo, m, blocks[w][:(hi-lo)*m])
+			s.CrossTo(kc, x.Slice(lo, hi, 0, d).(*mat.Dense), b.X)
+			for i := lo; i < hi; i++ {
+				c := 0.0
+				for _, v := range kc.RawRowView(i - lo) {
+					c = max(c, v)
+				}
+				near[i] = min(c/variance, 1)
+			}
+		})
+	}
+	return nil
+}
+
+// gateWeight returns the far-field weight of a largest correlation c: 0
+// at or above hi, 1 at or below lo, and a smooth step in log c between
+// them, so that probabilities stay continuous in x.
+func gateWeight(c, hi, lo float64) float64 {
+	switch {
+	case c >= hi:
+		return 0
+	case c <= lo:
+		return 1
+	}
+	t := math.Log(c/lo) / math.Log(hi/lo)
+	return 1 - t*t*(3-2*t)
+}
+
+// gate moves z[i] and rho[i] towards the prior's (0, 1) by the weight g
+// of near[i] between the correlations hi and lo: z ← (1 − g)z, ρ ← ρ +
+// g(1 − ρ). It reports whether it moved any; a weight of 0 leaves them
+// bit for bit.
+func gate(z, rho, near []float64, hi, lo float64) bool {
+	moved := false
+	for i, c := range near {
+		if g := gateWeight(c, hi, lo); g > 0 {
+			z[i] *= 1 - g
+			rho[i] += g * (1 - rho[i])
+			moved = true
+		}
+	}
+	return moved
+}
+
+// gated reports whether c moves points far from the data (GateNear > 0):
+// calibrations of model files before format version 9 do not.
+func (c *Calibration) gated() bool { return c.GateNear > 0 }
+
+// Gate returns c's inputs (ProbTo, DecideTo, MeanNLL) for the latents z,
+// prior-variance shares rho and largest correlations near (n×K each,
+// from Binary.LatentShareTo and NearTo): each latent and share moved
+// towards the prior's z = 0 and ρ = 1 by the weight g of its correlation,
+// 0 from GateNear up and 1 from GateFar down, (1 − g)z and ρ + g(1 − ρ),
+// so that far from the data the probabilities are the class balance
+// (Balance). Where no weight is positive, near is nil or c has no gate
+// (model files before format version 9), it returns z and rho
+// themselves; otherwise new matrices, so that the raw latents (the
+// paper's q = Φ(z)) stay as they were.
+func (c *Calibration) Gate(z, rho, near *mat.Dense) (cz, crho *mat.Dense) {
+	if near == nil || !c.gated() {
+		return z, rho
+	}
+	n, k := z.Dims()
+	if nn, nk := near.Dims(); nn != n || nk != k {
+		panic("passgp: Calibration.Gate: near and z differ in shape")
+	}
+	if rho == nil {
+		panic("passgp: Calibration.Gate: correlations without shares")
+	}
+	if rn, rk := rho.Dims(); rn != n || rk != k {
+		panic("passgp: Calibration.Gate: rho and z differ in shape")
+	}
+	cz, crho = mat.DenseCopyOf(z), mat.DenseCopyOf(rho)
+	moved := false
+	for i := 0; i < n; i++ {
+		if gate(cz.RawRowView(i), crho.RawRowView(i), near.RawRowView(i), c.GateNear, c.GateFar) {
+			moved = true
+		}
+	}
+	if !moved {
+		return z, rho
+	}
+	return cz, crho
+}
+
+// gramNear reads the largest correlations of NearTo from a Gram block of
+// the whole kernel, k(x, a) = variance·c(x, a) + constant (kernel.
+// Stationary), so that a prediction, which computes that block anyway,
+// gets them for O(|A|) per row. flat marks kernels without a stationary
+// part (correlation 1).
+type gramNear struct {
+	variance, constant float64
+	flat               bool
+}
+
+// gramNearMaxRatio bounds the constant against the variance for reading
+// correlations from the Gram block: subtracting the constant loses
+// 2.2·10⁻¹⁶ times it, which stays below 10⁻¹¹, far under the gate's
+// farAway = 10⁻⁸, up to this ratio; beyond it NearTo computes the
+// stationary part itself.
+const gramNearMaxRatio = 1e4
+
+// gramNearOf returns k's gramNear; ok is false when the Gram block does
+// not give the correlations exactly enough (gramNearMaxRatio).
+func gramNearOf(k kernel.Kernel) (g gramNear, ok bool) {
+	_, variance, constant, stationary := kernel.Stationary(k)
+	switch {
+	case !stationary || !(variance > 0):
+		return gramNear{flat: true}, true
+	case constant > gramNearMaxRatio*variance:
+		return gramNear{}, false
+	}
+	return gramNear{variance: variance, constant: constant}, true
+}
+
+// nearFromGram sets near[i] to the largest correlation in row i of the
+// Gram block kc (rows of x against the active inputs).
+func (g gramNear) nearFromGram(near []float64, kc *mat.Dense) {
+	if g.flat {
+		for i := range near {
+			near[i] = 1
+		}
+		return
+	}
+	m := kc.RawMatrix().Cols
+	for i := range near {
+		c := 0.0
+		if m > 0 {
+			c = max((floats.Max(kc.RawRowView(i))-g.constant)/g.variance, 0)
+		}
+		near[i] = min(c, 1)
+	}
+}
