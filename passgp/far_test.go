@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
@@ -171,7 +172,9 @@ func TestFarField(t *testing.T) {
 				}
 			}
 			for i := range nr {
-				if hz[nt+i] != cz.At(i, 0) || hr[nt+i] != cr.At(i, 0) {
+				// The held-out pass reads the correlations from its Gram
+				// block, Gate here had NearTo's: equal up to rounding.
+				if math.Abs(hz[nt+i]-cz.At(i, 0)) > 1e-9 || math.Abs(hr[nt+i]-cr.At(i, 0)) > 1e-9 {
 					t.Fatalf("ray point %d: held-out (%v, %v), moved prediction (%v, %v)", i, hz[nt+i], hr[nt+i], cz.At(i, 0), cr.At(i, 0))
 				}
 			}
@@ -267,5 +270,64 @@ func TestGramNearOf(t *testing.T) {
 				t.Errorf("%s %v: row %d: %v, NearTo %v", tc.k.Name(), tc.k.Params(), i, got[i], want[i])
 			}
 		}
+	}
+}
+
+// TestHeldOutFarTraining: training points far from every other point
+// that PASS-GP leaves out of its active set get held-out latents moved
+// to the prior's (0, 1), from the correlations its last pass read with
+// their scores (State.HeldNear), as a prediction there would be. A state
+// whose correlations are out of range is refused.
+func TestHeldOutFarTraining(t *testing.T) {
+	task := synth.Task{D: 4, Relevant: 2, Flip: 0.05, Priors: []float64{0.85, 0.15}}
+	ds, err := synth.Dataset(task, 300, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const nf = 5
+	n := ds.N + nf
+	x := mat.NewDense(n, 4, nil)
+	x.Slice(0, ds.N, 0, 4).(*mat.Dense).Copy(ds.Dense())
+	y := append(slices.Clone(ds.Y), make([]float64, nf)...)
+	for i := range nf {
+		for j := range 4 {
+			x.Set(ds.N+i, j, 40+10*float64(i+j))
+		}
+		y[ds.N+i] = -1 // the majority class
+	}
+	o := &Options{Kernel: kernel.SEBias{SE: kernel.SE{Var: 1, Len2: 2, Jitter: 1e-4}, Bias: 4}, FixedTheta: true, Init: 30, Sub: 20, Seed: 1, Threads: 1, PInc: 0.3}
+	var last *State
+	o.Checkpoint = func(s *State) { last = s }
+	res, err := Train(context.Background(), x, y, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := 0
+	for i := ds.N; i < n; i++ {
+		if slices.Contains(res.Model.Active, i) {
+			continue
+		}
+		out++
+		if last == nil || len(last.HeldNear) != n || !(last.HeldNear[i] >= 0 && last.HeldNear[i] < farAway) {
+			t.Fatalf("far point %d: the last pass read no correlation below %v with its score", i, farAway)
+		}
+		if res.HeldOut[i] != 0 || res.HeldOutShare[i] != 1 {
+			t.Errorf("far point %d: held-out (%v, %v), want (0, 1)", i, res.HeldOut[i], res.HeldOutShare[i])
+		}
+	}
+	if out == 0 {
+		t.Fatalf("every far point is active; the test shows nothing")
+	}
+	s := State{HeldMean: make([]float64, 3), HeldVar: make([]float64, 3), HeldAt: make([]int, 3), HeldNear: []float64{-1, 0.5, 1.5}}
+	if err := s.checkHeld(3); err == nil {
+		t.Errorf("a held-out correlation of 1.5 was accepted")
+	}
+	s.HeldNear = s.HeldNear[:2]
+	if err := s.checkHeld(3); err == nil {
+		t.Errorf("2 held-out correlations for 3 scores were accepted")
+	}
+	s.HeldNear = []float64{-1, 0.5, 1}
+	if err := s.checkHeld(3); err != nil {
+		t.Error(err)
 	}
 }

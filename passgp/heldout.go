@@ -3,6 +3,7 @@ package passgp
 import (
 	"context"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -32,7 +33,7 @@ func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *
 	if f := b.Sparse; f != nil && len(f.Mean) == n {
 		lost = sparseHeldOut(f, z, rho)
 		priorShares(b, x, rho)
-		if err := farGate(ctx, r, b, x, z, rho); err != nil {
+		if err := farGate(ctx, r, b, x, z, rho, nil); err != nil {
 			return nil, nil, 0, err
 		}
 		return z, rho, lost, nil
@@ -56,25 +57,42 @@ func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *
 			z[a], rho[a] = cm[k]/math.Sqrt(1+cv[k]), cv[k]
 		}
 	}
+	// near[i]: point i's largest correlation with the active set, for
+	// the far-field gate (farGate); 1 for an active point, the last
+	// pass's or the scoring's reading where there is one, -1 (to be
+	// computed) otherwise.
+	near := make([]float64, n)
 	var rows []int
 	for i, in := range inA {
+		near[i] = -1
 		switch {
 		case in:
+			if _, ok := fixed[i]; !ok {
+				near[i] = 1
+			}
 		case last.has(i):
-			z[i], rho[i] = last.z(i), last.s.HeldVar[i]
+			z[i], rho[i], near[i] = last.z(i), last.s.HeldVar[i], last.near(i)
 		default:
 			rows = append(rows, i)
 		}
 	}
 	mean, vr := make([]float64, len(rows)), make([]float64, len(rows))
-	if err := r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, rows, mean, vr, nil); err != nil {
+	gn, gok := gramNearOf(b.Kernel)
+	var nr []float64
+	if gok {
+		nr = make([]float64, len(rows))
+	}
+	if err := r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, rows, mean, vr, nr, gn, nil); err != nil {
 		return nil, nil, 0, err
 	}
 	for k, i := range rows {
 		z[i], rho[i] = mean[k]/sqrtPos(1+vr[k]), vr[k]
+		if nr != nil {
+			near[i] = nr[k]
+		}
 	}
 	priorShares(b, x, rho)
-	if err := farGate(ctx, r, b, x, z, rho); err != nil {
+	if err := farGate(ctx, r, b, x, z, rho, near); err != nil {
 		return nil, nil, 0, err
 	}
 	return z, rho, lost, nil
@@ -84,13 +102,36 @@ func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *
 // that lie far from b's active inputs towards the prior's, with the
 // correlations FitCalibration gives the calibration (Calibration.Gate),
 // so that the calibration is fitted on inputs like those it is applied
-// to. On the judged tasks of docs/passgp.md no training point is that far
-// (session 26: every largest correlation is at least 0.025), and z and
-// rho stay bit for bit.
-func farGate(ctx context.Context, r *runner, b *Binary, x *mat.Dense, z, rho []float64) error {
-	near := make([]float64, len(z))
-	if err := r.nearTo(ctx, b, near, x); err != nil {
-		return err
+// to. near holds the rows' largest correlations with the active set
+// where they are known and -1 where they are not (nil: none is), which
+// it computes (NearTo). On the judged tasks of docs/passgp.md no training
+// point is that far (session 26: every largest correlation is at least
+// 0.025), and z and rho stay bit for bit.
+func farGate(ctx context.Context, r *runner, b *Binary, x *mat.Dense, z, rho, near []float64) error {
+	n, d := x.Dims()
+	if near == nil {
+		near = make([]float64, n)
+		if err := r.nearTo(ctx, b, near, x); err != nil {
+			return err
+		}
+	} else if slices.ContainsFunc(near, func(c float64) bool { return c < 0 }) {
+		var idx []int
+		for i, c := range near {
+			if c < 0 {
+				idx = append(idx, i)
+			}
+		}
+		xs := mat.NewDense(len(idx), d, nil)
+		for k, i := range idx {
+			xs.SetRow(k, x.RawRowView(i))
+		}
+		c := make([]float64, len(idx))
+		if err := r.nearTo(ctx, b, c, xs); err != nil {
+			return err
+		}
+		for k, i := range idx {
+			near[i] = c[k]
+		}
 	}
 	gate(z, rho, near, farNear, farAway)
 	return nil
@@ -140,6 +181,15 @@ func (l *lastScores) z(i int) float64 {
 	return meanVar{l.s.HeldMean[i], l.s.HeldVar[i]}.z()
 }
 
+// near returns point i's largest correlation with the active set of the
+// batch that scored it, -1 if that was not read.
+func (l *lastScores) near(i int) float64 {
+	if len(l.s.HeldNear) != len(l.s.HeldAt) {
+		return -1
+	}
+	return l.s.HeldNear[i]
+}
+
 // keepScores records the candidates' predictive marginals of a batch of
 // PASS-GP's last pass (State.HeldMean). The invariance stage scores
 // augmented points and keeps none. fPASS-GP keeps none either: it swaps
@@ -149,17 +199,34 @@ func (l *lastScores) z(i int) float64 {
 // calibration fitted on the reused scores made 12.69% test error,
 // against 9.50% with the final posterior's predictions and the majority
 // rate of 9.50% (docs/passgp.md, "Session 25"). Its active sets are
-// small, so the extra scoring pass costs little.
-func (t *trainer) keepScores(cand []int, mean, vr []float64) {
-	if t.stage2 || t.method != PASSGP || t.st.Pass != t.c.Passes-1 {
+// small, so the extra scoring pass costs little. near (nil: not read)
+// are the candidates' largest correlations with the batch's active set
+// (State.HeldNear).
+func (t *trainer) keepScores(cand []int, mean, vr, near []float64) {
+	if !t.keepsScores() {
 		return
 	}
 	if len(t.st.HeldAt) != t.n {
 		t.st.HeldMean, t.st.HeldVar, t.st.HeldAt = make([]float64, t.n), make([]float64, t.n), make([]int, t.n)
 	}
+	if len(t.st.HeldNear) != t.n {
+		t.st.HeldNear = make([]float64, t.n)
+		for i := range t.st.HeldNear {
+			t.st.HeldNear[i] = -1
+		}
+	}
 	for k, i := range cand {
 		t.st.HeldMean[i], t.st.HeldVar[i], t.st.HeldAt[i] = mean[k], vr[k], t.st.Done+1
+		t.st.HeldNear[i] = -1
+		if near != nil {
+			t.st.HeldNear[i] = near[k]
+		}
 	}
+}
+
+// keepsScores reports whether keepScores keeps this batch's scores.
+func (t *trainer) keepsScores() bool {
+	return !t.stage2 && t.method == PASSGP && t.st.Pass == t.c.Passes-1
 }
 
 // lastScores returns the scores a finished run's held-out latents may

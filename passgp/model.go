@@ -89,7 +89,7 @@ func (b *Binary) PredictMeanVarToContext(ctx context.Context, mean, variance []f
 	for i := range rows {
 		rows[i] = i
 	}
-	return r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, rows, mean[:n], variance[:n], nil)
+	return r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, rows, mean[:n], variance[:n], nil, gramNear{}, nil)
 }
 
 // PredictTo sets prob[i] = q(y=+1|x_i) = Φ(m_i/√(1+v_i)) (paper eq. 4).

@@ -83,10 +83,15 @@ type State struct {
 	// held-out prediction as good as one from the final posterior, and
 	// Result.HeldOut reuses it instead of scoring the point again
 	// (heldOutLatents). The slices are empty before the last pass, and
-	// for methods other than PASS-GP (trainer.keepScores).
+	// for methods other than PASS-GP (trainer.keepScores). HeldNear[i] is
+	// the point's largest correlation with that batch's active set
+	// (Binary.NearTo), read from the same Gram block, for the held-out
+	// latents' far-field gate; -1 where it was not read (gramNearOf), and
+	// empty in checkpoints before it existed.
 	HeldMean, HeldVar []float64
 	HeldAt            []int
 	ThetaSince        int
+	HeldNear          []float64
 }
 
 // Result is a trained binary classifier and the record of its training.
@@ -365,6 +370,7 @@ func cloneState(s *State) State {
 	c.HeldMean = slices.Clone(s.HeldMean)
 	c.HeldVar = slices.Clone(s.HeldVar)
 	c.HeldAt = slices.Clone(s.HeldAt)
+	c.HeldNear = slices.Clone(s.HeldNear)
 	return c
 }
 
@@ -567,14 +573,19 @@ func (t *trainer) batch(ctx context.Context) error {
 	cand, bs.Unscored = t.budgetCandidates(cand)
 	mean := make([]float64, len(cand))
 	vr := make([]float64, len(cand))
-	if err := t.r.predictRowsContext(ctx, post, t.k, xa, t.x, cand, mean, vr, t.screen()); err != nil {
+	var near []float64
+	g, gok := gramNearOf(t.k)
+	if gok && t.keepsScores() {
+		near = make([]float64, len(cand))
+	}
+	if err := t.r.predictRowsContext(ctx, post, t.k, xa, t.x, cand, mean, vr, near, g, t.screen()); err != nil {
 		return err
 	}
 	q := make([]float64, len(cand))
 	for i, n := range cand {
 		q[i] = predProb(t.y[n], mean[i], vr[i])
 	}
-	t.keepScores(cand, mean, vr)
+	t.keepScores(cand, mean, vr, near)
 	// ep guards the cavities and the predictive variances; a NaN that
 	// still got through would silently delete a point (NaN <= p_del is
 	// false) or scramble fPASS-GP's sort.
