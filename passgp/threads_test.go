@@ -104,13 +104,14 @@ func bigBinary(t testing.TB, m, d int) *Binary {
 
 // TestConcurrentPredict: 8 goroutines predicting with one shared model
 // give the serial results bit for bit, with BLAS single-threaded (the
-// serving policy) and multi-threaded.
+// serving policy) and multi-threaded, also for the calibration's inputs
+// (LatentShareNearTo).
 func TestConcurrentPredict(t *testing.T) {
 	b := bigBinary(t, 600, 64)
 	mc := &MultiClass{Classes: []float64{0, 1}, Models: []*Binary{b, b}}
 	const g = 8
 	xs := make([]*mat.Dense, g)
-	want := make([][]float64, g)
+	want, wantNear := make([][]float64, g), make([][]float64, g)
 	for _, blas := range []int{1, 2} {
 		withBLASThreads(blas, func() {
 			for i := range g {
@@ -118,6 +119,8 @@ func TestConcurrentPredict(t *testing.T) {
 				want[i] = make([]float64, 2*(300+37*i))
 				n, _ := xs[i].Dims()
 				b.PredictMeanVarTo(want[i][:n], want[i][n:], xs[i])
+				wantNear[i] = make([]float64, 3*n)
+				b.LatentShareNearTo(wantNear[i][:n], wantNear[i][n:2*n], wantNear[i][2*n:], xs[i])
 			}
 			var wg sync.WaitGroup
 			for i := range g {
@@ -128,6 +131,12 @@ func TestConcurrentPredict(t *testing.T) {
 						b.PredictMeanVarTo(got[:n], got[n:], xs[i])
 						if !slices.Equal(got, want[i]) {
 							t.Errorf("BLAS %d, goroutine %d: concurrent prediction differs from serial", blas, i)
+							return
+						}
+						near := make([]float64, 3*n)
+						b.LatentShareNearTo(near[:n], near[n:2*n], near[2*n:], xs[i])
+						if !slices.Equal(near, wantNear[i]) {
+							t.Errorf("BLAS %d, goroutine %d: concurrent LatentShareNearTo differs from serial", blas, i)
 							return
 						}
 						cls := make([]float64, n)
