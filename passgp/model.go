@@ -55,17 +55,18 @@ func (b *Binary) predictNear(mean, variance, near []float64, x *mat.Dense) {
 		variance = make([]float64, n)
 	}
 	r := runner{threads: la.Threads()}
+	read := false // whether the prediction read near
 	if b.Sparse != nil {
 		_ = r.predictSparse(context.Background(), b.Sparse, x, mean[:n], variance[:n])
 	} else {
 		g, ok := gramNearOf(b.Kernel)
+		var nr []float64
 		if near != nil && ok {
-			r.predictRows(b.Post, b.Kernel, b.X, x, nil, mean[:n], variance[:n], near[:n], g, nil)
-			return
+			nr, read = near[:n], true
 		}
-		r.predictRows(b.Post, b.Kernel, b.X, x, nil, mean[:n], variance[:n], nil, g, nil)
+		r.predictRows(b.Post, b.Kernel, b.X, x, nil, mean[:n], variance[:n], nr, g, nil)
 	}
-	if near != nil {
+	if near != nil && !read {
 		_ = r.nearTo(context.Background(), b, near, x)
 	}
 }
