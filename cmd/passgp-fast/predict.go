@@ -109,10 +109,11 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) in
 probability of every class (header: predicted,p_<class>,...). The
 probabilities are the model's calibrated ones (fitted on held-out
 predictions of the training points when it was trained) and the predicted
-class is the most probable; with --raw, or for a model file of format
-version 1, they are the classifiers' q(y=+1|x) (paper eq. 4), normalised
-over the classes for one-vs-rest models. Labels in the data file are
-ignored.`)
+class is the most probable; far from every active point (beyond about 4
+length scales of an SE kernel) they are the training labels' class shares.
+With --raw, or for a model file of format version 1, they are the
+classifiers' q(y=+1|x) (paper eq. 4), normalised over the classes for
+one-vs-rest models. Labels in the data file are ignored.`)
 	var df dataFlags
 	df.register(fs, true)
 	df.registerRaw(fs)
