@@ -72,9 +72,10 @@ type Calibration struct {
 	// share, and at and below which it gets the prior's, z = 0 and ρ = 1
 	// (Gate): far from the data the probabilities are then Balance,
 	// whatever the kernel's constant makes of the latent there
-	// (docs/passgp.md, session 26). FitCalibration sets 10⁻⁴ and 10⁻⁸;
-	// both are 0 in model files before format version 9, which move no
-	// point.
+	// (docs/passgp.md, session 26). FitCalibration sets 10⁻⁴ and 10⁻⁸
+	// where it sets Balance; both are 0 in model files before format
+	// version 9, which move no point, as a calibration without Balance
+	// does not.
 	GateNear, GateFar float64
 }
 

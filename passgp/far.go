@@ -122,9 +122,10 @@ func gate(z, rho, near []float64, hi, lo float64) bool {
 	return moved
 }
 
-// gated reports whether c moves points far from the data (GateNear > 0):
-// calibrations of model files before format version 9 do not.
-func (c *Calibration) gated() bool { return c.GateNear > 0 }
+// gated reports whether c moves points far from the data: it has a gate
+// (GateNear > 0; calibrations of model files before format version 9 do
+// not) and a Balance for the moved points to fall back to.
+func (c *Calibration) gated() bool { return c.GateNear > 0 && c.Balance != nil }
 
 // Gate returns c's inputs (ProbTo, DecideTo, MeanNLL) for the latents z,
 // prior-variance shares rho and largest correlations near (n×K each,
@@ -133,8 +134,8 @@ func (c *Calibration) gated() bool { return c.GateNear > 0 }
 // 0 from GateNear up and 1 from GateFar down, (1 − g)z and ρ + g(1 − ρ),
 // so that far from the data the probabilities are the class balance
 // (Balance). Where no weight is positive, near is nil or c has no gate
-// (model files before format version 9), it returns z and rho
-// themselves; otherwise new matrices, so that the raw latents (the
+// (model files before format version 9) or no Balance, it returns z and
+// rho themselves; otherwise new matrices, so that the raw latents (the
 // paper's q = Φ(z)) stay as they were.
 func (c *Calibration) Gate(z, rho, near *mat.Dense) (cz, crho *mat.Dense) {
 	if near == nil || !c.gated() {

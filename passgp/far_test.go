@@ -184,13 +184,14 @@ func TestFarField(t *testing.T) {
 
 // TestGateShapes: Gate moves rows by their correlations' weights, leaves
 // its inputs alone, does nothing for a calibration without a gate (model
-// files before format version 9) and panics on mismatched shapes.
+// files before format version 9) or a balance, and panics on mismatched
+// shapes.
 func TestGateShapes(t *testing.T) {
 	z := mat.NewDense(2, 2, []float64{1, -2, 3, 4})
 	rho := mat.NewDense(2, 2, []float64{0.1, 0.2, 0.3, 0.4})
 	// Weights 0, 1/2, 0, 1: the middle of the step in log c is √(10⁻⁴·10⁻⁸).
 	near := mat.NewDense(2, 2, []float64{1, 1e-6, 0.5, 1e-9})
-	c := &Calibration{A: 1, B: []float64{0, 0}, GateNear: farNear, GateFar: farAway}
+	c := &Calibration{A: 1, B: []float64{0, 0}, Balance: []float64{0.4, 0.6}, GateNear: farNear, GateFar: farAway}
 	cz, cr := c.Gate(z, rho, near)
 	want := []float64{1, -1, 3, 0}
 	wantR := []float64{0.1, 0.6, 0.3, 1}
@@ -205,6 +206,10 @@ func TestGateShapes(t *testing.T) {
 	old := &Calibration{A: 1, B: []float64{0, 0}}
 	if a, b := old.Gate(z, rho, near); a != z || b != rho {
 		t.Fatalf("a calibration without a gate moved points")
+	}
+	noBalance := &Calibration{A: 1, B: []float64{0, 0}, GateNear: farNear, GateFar: farAway}
+	if a, b := noBalance.Gate(z, rho, near); a != z || b != rho {
+		t.Fatalf("a calibration without a balance moved points")
 	}
 	for _, f := range []func(){
 		func() { c.Gate(z, rho, mat.NewDense(2, 1, nil)) },
