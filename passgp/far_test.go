@@ -19,8 +19,8 @@ import (
 // falls monotonically and continuously between them.
 func TestGateWeight(t *testing.T) {
 	w := func(c float64) float64 { return gateWeight(c, farNear, farAway) }
-	if w(farNear) != 0 || w(1) != 0 || w(farAway) != 1 || w(0) != 1 {
-		t.Fatalf("ends: %v %v %v %v", w(farNear), w(1), w(farAway), w(0))
+	if w(farNear) != 0 || w(1) != 0 || w(farAway) != 1 || w(0) != 1 || w(math.NaN()) != 0 {
+		t.Fatalf("ends: %v %v %v %v, NaN %v", w(farNear), w(1), w(farAway), w(0), w(math.NaN()))
 	}
 	prev := 1.0
 	for e := -8.0; e <= -4; e += 0.01 {
@@ -334,5 +334,26 @@ func TestHeldOutFarTraining(t *testing.T) {
 	s.HeldNear = []float64{-1, 0.5, 1}
 	if err := s.checkHeld(3); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestRowMax: rowMax is the largest element for every length and
+// position, −Inf for none.
+func TestRowMax(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	if !math.IsInf(rowMax(nil), -1) {
+		t.Fatalf("empty: %v", rowMax(nil))
+	}
+	for n := 1; n <= 13; n++ {
+		s := make([]float64, n)
+		for k := range n {
+			for i := range s {
+				s[i] = rng.NormFloat64()
+			}
+			s[k] = 10
+			if got := rowMax(s); got != 10 || got != floats.Max(s) {
+				t.Fatalf("n %d, largest at %d: %v", n, k, got)
+			}
+		}
 	}
 }
