@@ -282,7 +282,8 @@ func TestGramNearOf(t *testing.T) {
 // that PASS-GP leaves out of its active set get held-out latents moved
 // to the prior's (0, 1), from the correlations its last pass read with
 // their scores (State.HeldNear), as a prediction there would be. A state
-// whose correlations are out of range is refused.
+// whose correlations are out of range is refused; one without them (an
+// older checkpoint) has its correlations computed afresh.
 func TestHeldOutFarTraining(t *testing.T) {
 	task := synth.Task{D: 4, Relevant: 2, Flip: 0.05, Priors: []float64{0.85, 0.15}}
 	ds, err := synth.Dataset(task, 300, 5)
@@ -334,6 +335,15 @@ func TestHeldOutFarTraining(t *testing.T) {
 	s.HeldNear = []float64{-1, 0.5, 1}
 	if err := s.checkHeld(3); err != nil {
 		t.Error(err)
+	}
+	// A checkpoint from before State.HeldNear: its scores are reused, and
+	// their correlations computed afresh (-1).
+	s.HeldNear = nil
+	if err := s.checkHeld(3); err != nil {
+		t.Error(err)
+	}
+	if c := (&lastScores{s: &s}).near(1); c != -1 {
+		t.Errorf("correlation %v from a state without them", c)
 	}
 }
 
