@@ -830,8 +830,9 @@ func (r *recorder) heldOutMetrics(m *model.Model, y []float64, path string) (met
 	}
 	prob := mat.NewDense(n, len(m.Outputs()), nil)
 	m.ProbFromLatent(prob, z, rho)
-	// The held-out latents are the calibration's inputs already
-	// (passgp's heldOutLatents gates them), and their raw ones too.
+	// The held-out latents are already the calibration's inputs (passgp
+	// moves those far from the active set), and serve as the raw ones
+	// too: no training point is that far on the judged tasks.
 	return computeMetrics(m, prob, latents{z: z, cz: z, crho: rho}, truth), true, nil
 }
 
