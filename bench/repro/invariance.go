@@ -27,7 +27,7 @@ func augmentStage(ctx context.Context, b *passgp.Binary, x *mat.Dense, y []float
 }
 
 // augmentMulti runs augmentStage for every class of a first-stage
-// repetition and evaluates the combined classifier. Classes run one anter
+// repetition and evaluates the combined classifier. Classes run one after
 // the other with all threads (the augmented EP problems are large). Each
 // class's model predicts the test set as soon as it is trained and is then
 // released: the ten second-stage models hold about 8 GiB of Cholesky

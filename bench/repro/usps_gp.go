@@ -60,7 +60,7 @@ func (r *multiRuns) add(mr *passgp.MultiResult, ev multiEval) {
 	}
 }
 
-// addSizes records one repetition whose models were released anter
+// addSizes records one repetition whose models were released after
 // prediction (mr.Model and the per-class models may be nil); act are the
 // classes' active set sizes.
 func (r *multiRuns) addSizes(mr *passgp.MultiResult, act []float64, ev multiEval) {
@@ -140,7 +140,7 @@ func uspsGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 		fmt.Sprintf("%d repetition(s) with seeds %d..%d (the paper used 10).", cfg.Reps, cfg.Seed, cfg.Seed+uint64(cfg.Reps)-1)
 	var done []*multiRuns
 	// IVM (its 8 selections alternate with hyperparameter optimisation, the
-	// costliest of the four) runs anter the invariance stage and LIBSVM, so
+	// costliest of the four) runs after the invariance stage and LIBSVM, so
 	// that a run cut by --deadline keeps the paper's main comparison.
 	trainMethod := func(i int) error {
 		r := runs[i]
@@ -221,7 +221,7 @@ func uspsTargets(b *builder, r *multiRuns) {
 
 func uspsMainTable(settings string, runs []*multiRuns, full *fullGPC) string {
 	var m md
-	m.h(3, "Multi-class results (paper Section 6.1, text anter Figure 4)")
+	m.h(3, "Multi-class results (paper Section 6.1, text after Figure 4)")
 	m.p("%s", settings)
 	var t Table
 	t.Header = []string{"method", "multi-class error % (measured here)", "paper", "Brier, normalised multi-class (measured here)",
@@ -404,7 +404,7 @@ func uspsInvTable(inv, base *multiRuns) string {
 	if base != nil && len(base.Multi) > 0 {
 		s.Row("multi-class error %, PASS-GP without", pm(base.Multi, 2), "4.51 ± 0.17")
 	}
-	s.Row("second-stage wall time, 10 digits one anter the other (s)", pm(inv.Total, 1), "")
+	s.Row("second-stage wall time, 10 digits one after the other (s)", pm(inv.Total, 1), "")
 	m.table(&s)
 	return m.String()
 }
