@@ -29,13 +29,7 @@ func guardMajority(c *Calibration, z, rho *mat.Dense, truth []int) *Calibration 
 	}
 	dec := make([]int, n)
 	c.DecideTo(dec, z, rho)
-	wrong := 0
-	for i, d := range dec {
-		if d != truth[i] {
-			wrong++
-		}
-	}
-	if wrong <= min(pos, n-pos) {
+	if missRate(n, func(i int) bool { return dec[i] != truth[i] }) <= float64(min(pos, n-pos))/float64(n) {
 		return c
 	}
 	// Fit with the majority as the negative class: flip the latents and

@@ -114,13 +114,7 @@ func TestFitCalibrationTail(t *testing.T) {
 	errRate := func(c *Calibration) float64 {
 		dec := make([]int, n)
 		c.DecideTo(dec, z, nil)
-		wrong := 0
-		for i, d := range dec {
-			if d != truth[i] {
-				wrong++
-			}
-		}
-		return float64(wrong) / float64(n)
+		return missRate(n, func(i int) bool { return dec[i] != truth[i] })
 	}
 	if e := errRate(c); e > majority {
 		t.Errorf("fitted %+v errs %v, above the majority rate %v", c, e, majority)
