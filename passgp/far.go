@@ -3,6 +3,7 @@ package passgp
 import (
 	"context"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -107,18 +108,14 @@ func gateWeight(c, hi, lo float64) float64 {
 
 // gate moves z[i] and rho[i] towards the prior's (0, 1) by the weight g
 // of near[i] between the correlations hi and lo: z ← (1 − g)z, ρ ← ρ +
-// g(1 − ρ). It reports whether it moved any; a weight of 0 leaves them
-// bit for bit.
-func gate(z, rho, near []float64, hi, lo float64) bool {
-	moved := false
+// g(1 − ρ). A weight of 0 leaves them bit for bit.
+func gate(z, rho, near []float64, hi, lo float64) {
 	for i, c := range near {
 		if g := gateWeight(c, hi, lo); g > 0 {
 			z[i] *= 1 - g
 			rho[i] += g * (1 - rho[i])
-			moved = true
 		}
 	}
-	return moved
 }
 
 // gated reports whether c moves points far from the data: it has a gate
@@ -150,15 +147,18 @@ func (c *Calibration) Gate(z, rho, near *mat.Dense) (cz, crho *mat.Dense) {
 	if rn, rk := rho.Dims(); rn != n || rk != k {
 		panic("passgp: Calibration.Gate: rho and z differ in shape")
 	}
-	cz, crho = mat.DenseCopyOf(z), mat.DenseCopyOf(rho)
-	moved := false
-	for i := 0; i < n; i++ {
-		if gate(cz.RawRowView(i), crho.RawRowView(i), near.RawRowView(i), c.GateNear, c.GateFar) {
-			moved = true
-		}
+	// Near the data, as almost always, nothing moves and nothing is
+	// copied.
+	far := false
+	for i := 0; i < n && !far; i++ {
+		far = slices.ContainsFunc(near.RawRowView(i), func(v float64) bool { return gateWeight(v, c.GateNear, c.GateFar) > 0 })
 	}
-	if !moved {
+	if !far {
 		return z, rho
+	}
+	cz, crho = mat.DenseCopyOf(z), mat.DenseCopyOf(rho)
+	for i := 0; i < n; i++ {
+		gate(cz.RawRowView(i), crho.RawRowView(i), near.RawRowView(i), c.GateNear, c.GateFar)
 	}
 	return cz, crho
 }
