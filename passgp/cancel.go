@@ -29,3 +29,22 @@ func (r *runner) predictRowsContext(ctx context.Context, post *ep.Posterior, k k
 	}
 	return nil
 }
+
+// chunks calls f(w, lo, hi) for the rows [lo, hi) of n rows in chunks of
+// scoreChunk rows on r's workers (w the worker), a round of one chunk per
+// worker at a time, and checks ctx between rounds: it returns ctx's
+// error, with the later rows left undone, when ctx ends.
+func (r *runner) chunks(ctx context.Context, n int, f func(w, lo, hi int)) error {
+	step := scoreChunk * max(r.threads, 1)
+	for from := 0; from < n; from += step {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		to := min(from+step, n)
+		r.parallel((to-from+scoreChunk-1)/scoreChunk, func(w, c int) {
+			lo := from + c*scoreChunk
+			f(w, lo, min(lo+scoreChunk, to))
+		})
+	}
+	return nil
+}

@@ -65,31 +65,16 @@ func (r *runner) nearTo(ctx context.Context, b *Binary, near []float64, x *mat.D
 		clear(near)
 		return nil
 	}
+	g := gramNear{variance: variance} // s has no constant
 	blocks := make([][]float64, max(r.threads, 1))
-	step := scoreChunk * max(r.threads, 1)
-	for from := 0; from < n; from += step {
-		if err := ctx.Err(); err != nil {
-			return err
+	return r.chunks(ctx, n, func(w, lo, hi int) {
+		if len(blocks[w]) < scoreChunk*m {
+			blocks[w] = make([]float64, scoreChunk*m)
 		}
-		to := min(from+step, n)
-		r.parallel((to-from+scoreChunk-1)/scoreChunk, func(w, c int) {
-			lo := from + c*scoreChunk
-			hi := min(lo+scoreChunk, to)
-			if len(blocks[w]) < scoreChunk*m {
-				blocks[w] = make([]float64, scoreChunk*m)
-			}
-			kc := mat.NewDense(hi-lo, m, blocks[w][:(hi-lo)*m])
-			s.CrossTo(kc, x.Slice(lo, hi, 0, d).(*mat.Dense), b.X)
-			for i := lo; i < hi; i++ {
-				c := 0.0
-				for _, v := range kc.RawRowView(i - lo) {
-					c = max(c, v)
-				}
-				near[i] = min(c/variance, 1)
-			}
-		})
-	}
-	return nil
+		kc := mat.NewDense(hi-lo, m, blocks[w][:(hi-lo)*m])
+		s.CrossTo(kc, x.Slice(lo, hi, 0, d).(*mat.Dense), b.X)
+		g.nearFromGram(near[lo:hi], kc)
+	})
 }
 
 // gateWeight returns the far-field weight of a largest correlation c: 0

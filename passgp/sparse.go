@@ -169,20 +169,9 @@ func sparseHeldOut(f *ep.FITC, z, v []float64) (lost int) {
 // ctx between rounds of chunks.
 func (r *runner) predictSparse(ctx context.Context, f *ep.FITC, x *mat.Dense, mean, variance []float64) error {
 	n, d := x.Dims()
-	step := scoreChunk * max(r.threads, 1)
-	for lo := 0; lo < n; lo += step {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		hi := min(lo+step, n)
-		chunks := (hi - lo + scoreChunk - 1) / scoreChunk
-		r.parallel(chunks, func(_, c int) {
-			a := lo + c*scoreChunk
-			e := min(a+scoreChunk, hi)
-			f.PredictTo(mean[a:e], variance[a:e], nil, x.Slice(a, e, 0, d).(*mat.Dense))
-		})
-	}
-	return nil
+	return r.chunks(ctx, n, func(_, lo, hi int) {
+		f.PredictTo(mean[lo:hi], variance[lo:hi], nil, x.Slice(lo, hi, 0, d).(*mat.Dense))
+	})
 }
 
 // TrainFITC runs the sparse pass of Options.FITC on a trained classifier b
