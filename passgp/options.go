@@ -132,6 +132,20 @@ type Options struct {
 	// train sets 1000: below that a search costs little, and clean data
 	// sets of USPS's size keep the paper's schedule exactly.
 	SkipStalled int
+	// RestartStalled gives PASS-GP's stalled searches a second start (0:
+	// never, the paper's schedule): from |A| >= RestartStalled on, when a batch's
+	// search ends at the θ it started from, EP runs once at the run's
+	// initial θ (Result.Theta0), and if the evidence (with Prior, the
+	// objective) is higher there, θ is searched from there with at most
+	// restartEvals evaluations and kept if that search ends higher than
+	// the stalled θ (trainer.restart). The per-batch searches are a few
+	// evaluations each; in a curved valley of log Z_EP they stop where
+	// the first trial steps overshoot, and an active set that grows
+	// towards the boundary can hold them there: on a noisy 10-class task
+	// (docs/passgp.md, "Session 27") one or three classes kept a θ 30-110
+	// nats below the evidence of their own active set. train sets 1:
+	// every stalled search.
+	RestartStalled int
 	// HypEvery optimises θ on every k-th batch only (0 -> 1, every batch).
 	HypEvery int
 	// HypPasses optimises θ during the first HypPasses passes only, then
@@ -439,6 +453,8 @@ func resolve(o *Options, d int) (config, error) {
 		return c, fmt.Errorf("passgp: MaxActive must be >= 0, got %d", c.MaxActive)
 	case c.SkipStalled < 0:
 		return c, fmt.Errorf("passgp: SkipStalled must be >= 0, got %d", c.SkipStalled)
+	case c.RestartStalled < 0:
+		return c, fmt.Errorf("passgp: RestartStalled must be >= 0, got %d", c.RestartStalled)
 	case c.FinalSubset < 0:
 		return c, fmt.Errorf("passgp: FinalSubset must be >= 0, got %d", c.FinalSubset)
 	case c.Rank != RankLowest && c.Rank != RankBoundary:

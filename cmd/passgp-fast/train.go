@@ -61,6 +61,8 @@ type trainConfig struct {
 	MaxActive int     `json:"max_active,omitempty"`
 	// SkipStalled is passgp.Options.SkipStalled (--skip-stalled).
 	SkipStalled int `json:"skip_stalled,omitempty"`
+	// RestartStalled is passgp.Options.RestartStalled (--restart-stalled).
+	RestartStalled int `json:"restart_stalled,omitempty"`
 	// FinalSubset is passgp.Options.FinalSubset (--final-subset).
 	FinalSubset int `json:"final_subset,omitempty"`
 	// KeepInit is passgp.Options.KeepInit (--keep-init).
@@ -108,6 +110,17 @@ const defaultPASSGPKernel = "se+bias"
 // took 17 s of a class's 30 s). USPS's digits need at most 444 points,
 // so they keep the paper's schedule exactly.
 const defaultSkipStalled = 1000
+
+// defaultRestartStalled is train's passgp.Options.RestartStalled: every
+// search that found no step gets a second start at the initial θ when the
+// evidence is higher there. On the noisy 10- and 5-class tasks of
+// docs/passgp.md ("Session 27") it finds the classes whose θ had stalled
+// 30-110 nats below their evidence (validation error 14.44% → 14.30%,
+// 14.93% → 14.27% and 10.51% → 10.26%); on USPS's validation split it is
+// neutral (1.55% either way, NLP 0.0661 → 0.0659). From 1000 points on
+// only, USPS would keep the paper's schedule exactly, but the 5-class
+// task and one 10-class seed stall below that.
+const defaultRestartStalled = 1
 
 // defaultFinalSubset is train's passgp.Options.FinalSubset: the last θ
 // search starts on 800 random active points when the final active set
@@ -159,6 +172,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.StringVar(&t.maxActive, "max-active", defaultMaxActive, "passgp: bound the active set to `M` points, chosen by --rank, so that a pass costs O(N M^2) on noisy data too; once the bound binds, theta is kept (auto: 12 sqrt(N), at most 2000; 0: no bound, the paper's rule)")
 	fs.BoolVar(&c.KeepInit, "keep-init", false, "passgp: keep the --init random points of the initial active set in it for the whole run, outside --max-active, so that the hyperparameters' evidence sees the input distribution and not only the boundary (noisy data: on a 10-class task test error 14.57% against 14.79%; on clean data such as USPS it is worse and slower, docs/passgp.md \"Session 20\")")
 	fs.IntVar(&c.FinalSubset, "final-subset", defaultFinalSubset, "passgp, fpassgp: start the last hyperparameter search on a random subset of `M` active points, then finish it on the whole active set in a few steps; only for active sets of at least 2M points (0: the whole active set throughout, the paper's schedule)")
+	fs.IntVar(&c.RestartStalled, "restart-stalled", defaultRestartStalled, "passgp: from `M` active points on, when a hyperparameter search found no step, run EP at the initial theta and, if the evidence is higher there, search again from there (at most 10 evaluations); 1: every such search, 0: never (the paper's schedule)")
 	fs.IntVar(&c.SkipStalled, "skip-stalled", defaultSkipStalled, "passgp, fpassgp: from `M` active points on, do not repeat in the same pass a hyperparameter search that found no step (theta unchanged) until the active set grows by 20% (0: search on every batch, the paper's schedule)")
 	fs.StringVar(&c.Rank, "rank", "", "order in which fpassgp's swaps and passgp's --max-active take points: lowest (lowest predictive probability first, the paper's) or boundary (closest to the decision boundary first) (default: boundary for passgp, lowest for fpassgp)")
 	fs.BoolVar(&c.FITC, "fitc", false, "after selection, run EP on all training points with the active set as FITC inducing inputs and predict from that posterior, for small active sets (fpassgp, ivm, random at --m of a few hundred: on IJCNN at --m 100 it lowered fpassgp's validation error from 36% to 4.2%); unless --fixed-theta, theta is then chosen by the FITC model's evidence (at most 40 EP runs over all points: Nelder-Mead, then L-BFGS on its gradient); costs O(N M^2) per EP sweep and an MxM factor in the model file")
@@ -283,6 +297,10 @@ func (c *trainConfig) options(d int) (passgp.Options, error) {
 	if c.SkipStalled < 0 {
 		return o, errUsage("--skip-stalled must be >= 0, got %d", c.SkipStalled)
 	}
+	if c.RestartStalled < 0 {
+		return o, errUsage("--restart-stalled must be >= 0, got %d", c.RestartStalled)
+	}
+	o.RestartStalled = c.RestartStalled
 	o.PSkip, o.MaxActive, o.SkipStalled, o.FinalSubset = c.PSkip, c.MaxActive, c.SkipStalled, c.FinalSubset
 	o.KeepInit = c.KeepInit
 	if c.Rank == "" {
@@ -318,11 +336,13 @@ set grow with N and the cost become cubic. On clean data the budget
 rarely binds (USPS never, MNIST for one digit).
 From 1000 active points on, a hyperparameter search that found no step
 is not repeated in the same pass (--skip-stalled), and from 1600 on
-the last one starts on 800 random active points (--final-subset).
-PASS-GP's kernel is se+bias, the paper's SE plus a learned constant,
-which was better on every data set measured. --kernel se --max-active 0
---rank lowest --skip-stalled 0 --final-subset 0 gives the paper's rule
-exactly (docs/passgp.md, "train's defaults" and "Session 13"). Data far
+the last one starts on 800 random active points (--final-subset). A
+search that found no step gets a second start at the initial theta
+where the evidence is higher (--restart-stalled). PASS-GP's kernel is se+bias,
+the paper's SE plus a learned constant, which was better on every data
+set measured. --kernel se --max-active 0 --rank lowest --skip-stalled 0
+--restart-stalled 0 --final-subset 0 gives the paper's rule exactly
+(docs/passgp.md, "train's defaults", "Session 13" and "Session 27"). Data far
 from a unit scale (values beyond [-1, 1] and some feature's standard
 deviation outside [1/4, 4]) have every feature mapped to [-1, 1] as
 svm-scale does, and the model applies the same map to every input it
