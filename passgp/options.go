@@ -133,18 +133,18 @@ type Options struct {
 	// sets of USPS's size keep the paper's schedule exactly.
 	SkipStalled int
 	// RestartStalled gives PASS-GP's stalled searches a second start (0:
-	// never, the paper's schedule): from |A| >= RestartStalled on, when a batch's
-	// search ends at the θ it started from, EP runs once at the run's
-	// initial θ (Result.Theta0), and if the evidence (with Prior, the
+	// never, the paper's schedule): from |A| >= RestartStalled on, when a
+	// batch's search ends at the θ it started from, EP runs once at the
+	// run's initial θ (Result.Theta0), and if the evidence (with Prior, the
 	// objective) is higher there, θ is searched from there with at most
-	// restartEvals evaluations and kept if that search ends higher than
-	// the stalled θ (trainer.restart). The per-batch searches are a few
-	// evaluations each; in a curved valley of log Z_EP they stop where
-	// the first trial steps overshoot, and an active set that grows
-	// towards the boundary can hold them there: on a noisy 10-class task
+	// restartEvals evaluations and kept if that search ends higher than the
+	// stalled θ (trainer.restart). The per-batch searches are a few
+	// evaluations each; in a curved valley of log Z_EP they stop where the
+	// first trial steps overshoot, and an active set that grows towards the
+	// boundary can hold them there: on a noisy 10-class task
 	// (docs/passgp.md, "Session 27") one or three classes kept a θ 30-110
-	// nats below the evidence of their own active set. train sets 1:
-	// every stalled search.
+	// nats below the evidence of their own active set. train sets 1: every
+	// stalled search.
 	RestartStalled int
 	// HypEvery optimises θ on every k-th batch only (0 -> 1, every batch).
 	HypEvery int

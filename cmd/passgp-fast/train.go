@@ -338,12 +338,12 @@ From 1000 active points on, a hyperparameter search that found no step
 is not repeated in the same pass (--skip-stalled), and from 1600 on
 the last one starts on 800 random active points (--final-subset). A
 search that found no step gets a second start at the initial theta
-where the evidence is higher (--restart-stalled). PASS-GP's kernel is se+bias,
-the paper's SE plus a learned constant, which was better on every data
-set measured. --kernel se --max-active 0 --rank lowest --skip-stalled 0
---restart-stalled 0 --final-subset 0 gives the paper's rule exactly
-(docs/passgp.md, "train's defaults", "Session 13" and "Session 27"). Data far
-from a unit scale (values beyond [-1, 1] and some feature's standard
+where the evidence is higher (--restart-stalled). PASS-GP's kernel is
+se+bias, the paper's SE plus a learned constant, which was better on
+every data set measured. --kernel se --max-active 0 --rank lowest
+--skip-stalled 0 --restart-stalled 0 --final-subset 0 gives the
+paper's rule exactly (docs/passgp.md, "train's defaults", "Session 13"
+and "Session 27"). Data far from a unit scale (values beyond [-1, 1] and some feature's standard
 deviation outside [1/4, 4]) have every feature mapped to [-1, 1] as
 svm-scale does, and the model applies the same map to every input it
 predicts (--scale). With more
