@@ -468,7 +468,14 @@ func (t *trainer) infer(ctx context.Context, xa *mat.Dense, ya []float64, optimi
 // inferEvals is infer with the optimiser's evaluation cap (0: the batch
 // cap HypMaxEvals, tripled for the first optimisation).
 func (t *trainer) inferEvals(ctx context.Context, xa *mat.Dense, ya []float64, optimise bool, maxEvals int, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
-	warm := &ep.Sites{Tau: slices.Clone(t.st.Tau), Nu: slices.Clone(t.st.Nu)}
+	return t.inferFrom(ctx, xa, ya, t.st.Tau, t.st.Nu, optimise, maxEvals, epo, bs)
+}
+
+// inferFrom is inferEvals from the sites tau, nu (of xa's rows; copied,
+// never changed) instead of the current ones: the subset search and a
+// stalled search's second start begin from sites of their own.
+func (t *trainer) inferFrom(ctx context.Context, xa *mat.Dense, ya, tau, nu []float64, optimise bool, maxEvals int, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
+	warm := &ep.Sites{Tau: slices.Clone(tau), Nu: slices.Clone(nu)}
 	var post *ep.Posterior
 	if optimise {
 		t0 := time.Now()
@@ -576,12 +583,10 @@ func (t *trainer) restart(ctx context.Context, xa *mat.Dense, ya []float64, post
 	if !(objective(p0) > objective(post)) {
 		return post, nil
 	}
-	kept, tau, nu := t.k, t.st.Tau, t.st.Nu
+	kept := t.k
 	t.k = k0
-	t.st.Tau, t.st.Nu = p0.Sites.Tau, p0.Sites.Nu
 	var rs BatchStats
-	p2, err := t.inferEvals(ctx, xa, ya, true, restartEvals, epo, &rs)
-	t.st.Tau, t.st.Nu = tau, nu
+	p2, err := t.inferFrom(ctx, xa, ya, p0.Sites.Tau, p0.Sites.Nu, true, restartEvals, epo, &rs)
 	bs.HypTime += rs.HypTime + rs.EPTime
 	bs.HypEvals += rs.HypEvals
 	bs.HypNotConverged += rs.HypNotConverged
@@ -792,10 +797,7 @@ func (t *trainer) subsetSearch(ctx context.Context, xa *mat.Dense, ya []float64,
 	rng := rand.New(rand.NewPCG(t.c.Seed, uint64(len(ya))))
 	idx := rng.Perm(len(ya))[:t.c.FinalSubset]
 	slices.Sort(idx)
-	tau, nu := t.st.Tau, t.st.Nu
-	t.st.Tau, t.st.Nu = gather(tau, idx), gather(nu, idx)
-	_, err := t.inferEvals(ctx, gatherRows(xa, idx), gather(ya, idx), true, t.c.FinalHypEvals, t.c.finalEPOptions(), bs)
-	t.st.Tau, t.st.Nu = tau, nu
+	_, err := t.inferFrom(ctx, gatherRows(xa, idx), gather(ya, idx), gather(t.st.Tau, idx), gather(t.st.Nu, idx), true, t.c.FinalHypEvals, t.c.finalEPOptions(), bs)
 	return err
 }
 
