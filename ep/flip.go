@@ -91,3 +91,10 @@ func matchSite(y, mc, vc, eps float64) (tt, tn float64) {
 	}
 	return -d2lZ / den, (dlZ - mc*d2lZ) / den
 }
+
+// MatchSite returns the site (τ̃, ν̃) that moment matching gives a point of
+// label y whose cavity is N(f; mean, variance), under the likelihood with
+// flip probability flip (0: probit): one ADF step.
+func MatchSite(y, mean, variance, flip float64) (tau, nu float64) {
+	return matchSite(y, mean, variance, flip)
+}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
@@ -162,6 +164,40 @@ func TestFlipEP(t *testing.T) {
 	for _, f := range []float64{-0.1, 0.5, math.NaN(), math.Inf(1)} {
 		if (&Options{Flip: f}).Validate() == nil {
 			t.Errorf("Flip %v accepted", f)
+		}
+	}
+}
+
+// TestMatchSite: at EP's fixed point every site is the one MatchSite gives
+// its label for its cavity, under the probit likelihood and the flip one;
+// with a single point the cavity is the prior, so that site is MatchSite's
+// for the prior.
+func TestMatchSite(t *testing.T) {
+	x, y := blobs(40, 7)
+	k := kernel.SE{Var: 4, Len2: 1.5, Jitter: 1e-3}
+	for _, eps := range []float64{0, 0.05} {
+		o := &Options{Tol: 1e-13, SiteTol: 1e-12, MaxSweeps: 2000, Flip: eps}
+		p, err := Infer(k, x, y, nil, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mc, vc := make([]float64, 40), make([]float64, 40)
+		p.CavityTo(mc, vc)
+		for i := range mc {
+			tau, nu := MatchSite(y[i], mc[i], vc[i], eps)
+			if math.Abs(tau-p.Sites.Tau[i]) > 1e-8*math.Max(1, tau) || math.Abs(nu-p.Sites.Nu[i]) > 1e-8*math.Max(1, math.Abs(nu)) {
+				t.Errorf("flip %v, site %d: EP (%.10g, %.10g), MatchSite (%.10g, %.10g)", eps, i, p.Sites.Tau[i], p.Sites.Nu[i], tau, nu)
+			}
+		}
+
+		const m0, v = 0.7, 2.5
+		one, err := InferCov(mat.NewDense(1, 1, []float64{v}), []float64{m0}, []float64{-1}, nil, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tau, nu := MatchSite(-1, m0, v, eps)
+		if math.Abs(tau-one.Sites.Tau[0]) > 1e-10 || math.Abs(nu-one.Sites.Nu[0]) > 1e-10 {
+			t.Errorf("flip %v, one point: EP (%.12g, %.12g), MatchSite of the prior (%.12g, %.12g)", eps, one.Sites.Tau[0], one.Sites.Nu[0], tau, nu)
 		}
 	}
 }

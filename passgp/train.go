@@ -612,7 +612,13 @@ func (t *trainer) batch(ctx context.Context) error {
 	xa, ya := t.active()
 	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.HypPasses && !t.stalled()
 	before := t.k.Params()
-	post, err := t.infer(ctx, xa, ya, optimise, t.c.epOptions(), &bs)
+	epo := t.c.epOptions()
+	if t.st.Frozen && adfSites && epo.MinSweeps == 0 {
+		// The new points start at their ADF sites (below) and the others
+		// at the last batch's, so one sweep can show convergence.
+		epo.MinSweeps = 1
+	}
+	post, err := t.infer(ctx, xa, ya, optimise, epo, &bs)
 	if err != nil {
 		return err
 	}
@@ -709,8 +715,12 @@ func (t *trainer) batch(ctx context.Context) error {
 	bs.Deleted = m - len(active)
 	for _, i := range incl {
 		active = append(active, cand[i])
-		tau = append(tau, 0)
-		nu = append(nu, 0)
+		var tt, tn float64
+		if t.st.Frozen && adfSites {
+			tt, tn = adfSite(t.y[cand[i]], mean[i], vr[i], t.c.EP.Flip)
+		}
+		tau = append(tau, tt)
+		nu = append(nu, tn)
 	}
 	bs.Included = len(incl)
 	bs.Active = len(active)
