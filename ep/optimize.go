@@ -186,11 +186,12 @@ func OptimizeContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []flo
 		e.theta, e.bounds = thetaOf(u)
 		e.kern = k.WithParams(e.theta)
 		evals++
-		p, err := InferContext(ctx, e.kern, x, y, sites, &o.EP)
+		p, err := inferContext(ctx, e.kern, x, y, sites, &o.EP, true)
 		var nc *NotConvergedError
 		if errors.As(err, &nc) && o.EP.Schedule == Parallel {
 			// Parallel EP can oscillate at extreme hyperparameters; the
 			// sequential schedule is the robust fallback.
+			nc.Post.dropInv()
 			seq := o.EP
 			seq.Schedule = Sequential
 			p, err = InferContext(ctx, e.kern, x, y, &nc.Post.Sites, &seq)
@@ -205,6 +206,9 @@ func OptimizeContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []flo
 			err = ctx.Err()
 		}
 		if err != nil {
+			if p != nil {
+				p.dropInv()
+			}
 			if firstErr == nil {
 				firstErr = err
 			}

@@ -44,6 +44,7 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 	n := p.n
 	tau, nu := p.Sites.Tau, p.Sites.Nu
 	sw, K, L := p.sw, p.k, p.l
+	w.inverse = false
 	zero := true
 	for i, t := range tau {
 		sw[i] = math.Sqrt(t)
@@ -78,7 +79,8 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 		}
 	}
 
-	if sigma != nil || !p.varByInverse(w) {
+	w.inverse = sigma == nil && p.varByInverse(w)
+	if !w.inverse {
 		if w.cancelled() != nil || !p.varBySolve(w) {
 			return false
 		}

@@ -84,6 +84,20 @@ func (it *Iteration) Sweep() (float64, error) {
 	return change, nil
 }
 
+// keepInverse hands the last refresh's W = L⁻¹ (the work's v) to the
+// posterior when it asked for it (keepInv) and the refresh computed it,
+// swapping a pooled buffer into the work in its place.
+func (it *Iteration) keepInverse() {
+	p, w := it.p, it.w
+	if !p.keepInv || !w.inverse || p.n == 0 {
+		return
+	}
+	b := getMat(0)
+	*b, w.v = w.v, *b
+	p.inv = b
+	w.inverse = false
+}
+
 // Adaptive damping of the parallel schedule: the step shrinks by
 // dampShrink after every sweep that changed log Z_EP more than the one
 // before (and by more than oscillationTol), down to minDamping.
@@ -179,9 +193,11 @@ func (p *Posterior) run(ctx context.Context, warm *Sites, o *Options) (*Posterio
 			done = siteChange(p.Sites, it.w.oldTau, it.w.oldNu) <= siteTol
 		}
 		if done {
+			it.keepInverse()
 			return p, nil
 		}
 		if p.Sweeps >= maxS {
+			it.keepInverse()
 			return p, &NotConvergedError{Sweeps: p.Sweeps, LastChange: change, Post: p}
 		}
 	}

@@ -21,6 +21,9 @@ type work struct {
 	// varByInverse: the weak sites and their n×len(weak) columns
 	weak []int
 	x    []float64
+	// inverse records that the last refresh left W = L⁻¹ of the current
+	// factor in v (varByInverse), which the evidence gradient can reuse.
+	inverse bool
 
 	// sequential schedule: pending rank-one updates
 	ut, pb   []float64 // seqBlock×n

@@ -68,6 +68,36 @@ func CholInverseTo(dst, l blas64.General) {
 	putTriSolver(s)
 }
 
+// InverseFromInvTo sets dst to A⁻¹ = WᵀW for W = L⁻¹, the inverse of a
+// Cholesky factor of A held in the lower triangle of w (as InvLowerTo
+// leaves it), filling both triangles of dst; dst may be w itself,
+// otherwise they must not overlap. It is the second half of CholInverseTo,
+// with the same result bit for bit, for callers that have W already: EP's
+// refresh computes it for the posterior variances, and the evidence
+// gradient needs B⁻¹.
+func InverseFromInvTo(dst, w blas64.General) {
+	n := checkSquarePair("InverseFromInvTo", dst, w)
+	if n == 0 {
+		return
+	}
+	copyIfDistinct(dst, w)
+	s := getTriSolver(w, n)
+	// The leaves of lauum are W's diagonal blocks: the inverses of L's,
+	// as invertLeaves would compute them.
+	for off := 0; off < n; off += triNB {
+		m := min(triNB, n-off)
+		leaf := s.inv[off*triNB:]
+		for i := 0; i < m; i++ {
+			r := leaf[i*triNB : i*triNB+triNB]
+			copy(r, w.Data[(off+i)*w.Stride+off:(off+i)*w.Stride+off+i+1])
+			clear(r[i+1:])
+		}
+	}
+	s.lauum(dst, 0, n)
+	SymmetrizeLower(dst)
+	putTriSolver(s)
+}
+
 // SymmetrizeLower copies the strict lower triangle of the square matrix a
 // into its strict upper triangle, in cache-sized tiles.
 func SymmetrizeLower(a blas64.General) {

@@ -158,6 +158,7 @@ func TestSolvePanics(t *testing.T) {
 		"right cols": func() { SolveLowerTransRightTo(bt, l, bt) },
 		"non-square": func() { CholSolveTo(b, b, b) },
 		"inverse":    func() { CholInverseTo(b, l) },
+		"from W":     func() { InverseFromInvTo(b, l) },
 	} {
 		func() {
 			defer func() {
@@ -232,6 +233,26 @@ func TestInverses(t *testing.T) {
 		CholInverseTo(li, li)
 		if d := maxDiff(li, wantInv); d > tol {
 			t.Errorf("CholInverseTo in place n=%d: max error %g > %g", n, d, tol)
+		}
+		// InverseFromInvTo from W is CholInverseTo's second half, bit for
+		// bit, into another matrix and in place.
+		for _, inPlace := range []bool{false, true} {
+			got := blas64.General{Rows: n, Cols: n, Stride: n + 3, Data: make([]float64, n*(n+3))}
+			for i := range got.Data {
+				got.Data[i] = math.NaN()
+			}
+			src := cloneGeneral(w)
+			if inPlace {
+				got = src
+			}
+			InverseFromInvTo(got, src)
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					if g, c := got.Data[i*got.Stride+j], inv.Data[i*inv.Stride+j]; math.Float64bits(g) != math.Float64bits(c) {
+						t.Fatalf("InverseFromInvTo n=%d (in place %v): element (%d, %d) = %v, CholInverseTo %v", n, inPlace, i, j, g, c)
+					}
+				}
+			}
 		}
 	}
 }
