@@ -104,21 +104,29 @@ func BenchmarkTrsm(b *testing.B) {
 }
 
 // BenchmarkCholInverse times la.CholInverseTo, the inverse of A from its
-// Cholesky factor (2n³/3 FLOPs), against LAPACK's dpotri (potri/).
+// Cholesky factor (2n³/3 FLOPs), against LAPACK's dpotri (potri/), and
+// la.InverseFromInvTo, its second half from W = L⁻¹ (fromW/, n³/3 FLOPs:
+// EP's evidence gradient after a refresh that computed W).
 func BenchmarkCholInverse(b *testing.B) {
 	const n = 2000
-	for _, impl := range []string{"", "potri/"} {
+	for _, impl := range []string{"", "potri/", "fromW/"} {
 		b.Run(impl+"n="+itoa(n), func(b *testing.B) {
 			l := randChol(b, n, 1)
 			w := blas64.General{Rows: n, Cols: n, Stride: n, Data: make([]float64, n*n)}
+			flops := 2 * float64(n) * float64(n) * float64(n) / 3
 			f := func() { la.CholInverseTo(w, w) }
-			if impl != "" {
+			switch impl {
+			case "potri/":
 				f = func() {
 					lapack64.Potri(blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: n, Stride: n, Data: w.Data})
 					la.SymmetrizeLower(w)
 				}
+			case "fromW/":
+				la.InvLowerTo(l, l)
+				flops /= 2
+				f = func() { la.InverseFromInvTo(w, w) }
 			}
-			benchInPlace(b, w, l, 2*float64(n)*float64(n)*float64(n)/3, f)
+			benchInPlace(b, w, l, flops, f)
 		})
 	}
 }
