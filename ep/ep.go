@@ -166,8 +166,10 @@ type Posterior struct {
 	sw    []float64 // S^½
 	mean0 []float64 // prior mean (nil = zero)
 	// keepInv asks run to hand the last refresh's W = L⁻¹ to inv, where
-	// the next gradientTo takes it (Optimize's evaluations: the gradient
-	// then costs one n³/3 product instead of two).
+	// the next GradientTo takes it (Optimize's evaluations: the gradient
+	// then costs one n³/3 product instead of two). Only the goroutine
+	// that ran EP sees inv set: GradientTo takes it before the posterior
+	// is shared.
 	keepInv bool
 	inv     *[]float64
 }

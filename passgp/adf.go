@@ -23,9 +23,9 @@ import (
 // The site moment matching gives for that cavity (one ADF step, Minka
 // 2001; the IVM's update) is where EP's first sweep would take it, so
 // the first sweep mostly finds the sites at rest: on that task log Z_EP
-// changes by 10⁻⁵ to 10⁻³ in it, against 0.04 to 2.3 from zero sites, and
-// a batch's EP takes one sweep instead of three (docs/passgp.md,
-// "Session 28"). Before the budget binds the sites warm-start θ
+// changes by 6·10⁻⁶ to 4·10⁻³ in it, against 0.04 to 2.3 from zero sites,
+// and a batch's EP takes one or two sweeps instead of three
+// (docs/passgp.md, "Session 28"). Before the budget binds the sites warm-start θ
 // searches, whose path a change in the last digits moves (IJCNN's is
 // fragile, docs/passgp.md), so the searches keep zero sites.
 var adfSites = true

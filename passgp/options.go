@@ -92,9 +92,12 @@ type Options struct {
 	// it, and their evidence is highest for a flat function (signal
 	// variance or length scale to its bound; docs/passgp.md). θ then
 	// stays as the evidence of the last untrimmed active set, one the
-	// paper's rule built, set it. Pair it with RankBoundary, as train
-	// does: ranked lowest-first, the budget fills with mislabelled points
-	// on noisy data (9.08% against 7.14% on docs/passgp.md's noisy task).
+	// paper's rule built, set it. With θ fixed, the points a batch
+	// includes from then on start EP at the sites of their own scores
+	// (one ADF step; see adfSites), which saves EP sweeps. Pair it with
+	// RankBoundary, as train does: ranked lowest-first, the budget fills
+	// with mislabelled points on noisy data (9.08% against 7.14% on
+	// docs/passgp.md's noisy task).
 	// The invariance stage (Augment) keeps the paper's rule, without a
 	// budget: its training set, (1+Augment)·|A| points, is bounded by the
 	// first stage's active set, and MNIST's second-stage active sets reach
