@@ -55,6 +55,15 @@ type Options struct {
 	// under the flip model that is the probability of the true, unflipped
 	// label.
 	Flip float64
+	// KeepWarm makes a run start from its warm sites whenever they give
+	// a positive definite posterior. Without it (as GPML's infEP does)
+	// warm sites are used only if their log Z_EP exceeds that of zero
+	// sites, n·log ½ for a zero prior mean: that rejects even the sites of
+	// a converged run on the same points where the fixed point's log Z_EP
+	// is below it, as on active sets of hard, noisy points (PASS-GP's
+	// budget on IJCNN: every such run then took 7 sweeps from zero sites
+	// instead of 4 from its warm ones; docs/passgp.md, "Session 28").
+	KeepWarm bool
 }
 
 // DefaultDamping is the step of the parallel schedule when Options.Damping

@@ -52,3 +52,39 @@ func TestKeepInvGradient(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepWarm: on hard points, whose EP fixed point has a log Z_EP below
+// zero sites' (n log ½), a run warm-started from the converged sites
+// starts from zero sites by default and from the warm ones with KeepWarm,
+// which then needs its minimum of sweeps and reaches the same fixed point.
+func TestKeepWarm(t *testing.T) {
+	x, y := blobs(120, 11)
+	for i := range y {
+		if i%3 == 0 {
+			y[i] = -y[i] // a third of the labels flipped
+		}
+	}
+	k := kernel.SE{Var: 4, Len2: 1.5, Jitter: 1e-3}
+	p, err := Infer(k, x, y, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := float64(len(y)) * math.Log(0.5)
+	if !(p.LogZ < zero) {
+		t.Fatalf("log Z_EP %v is not below zero sites' %v: the test needs harder points", p.LogZ, zero)
+	}
+	plain, err := Infer(k, x, y, &p.Sites, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, err := Infer(k, x, y, &p.Sites, &Options{KeepWarm: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warm.Sweeps != DefaultMinSweeps || !(plain.Sweeps > warm.Sweeps) {
+		t.Errorf("sweeps from the converged sites: %d with KeepWarm, %d without", warm.Sweeps, plain.Sweeps)
+	}
+	if math.Abs(warm.LogZ-p.LogZ) > 1e-4 || math.Abs(plain.LogZ-p.LogZ) > 1e-4 {
+		t.Errorf("log Z_EP %v with KeepWarm, %v without, %v converged", warm.LogZ, plain.LogZ, p.LogZ)
+	}
+}

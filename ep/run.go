@@ -135,7 +135,8 @@ func (p *Posterior) start(warm *Sites, o *Options) (*Iteration, error) {
 		it.rng = rand.New(rand.NewPCG(seed, 0x5eed5eed5eed5eed))
 	}
 	// Start: zero sites, or the warm sites if they give a larger log Z
-	// (GPML infEP does the same). Zero sites cost O(n²).
+	// (GPML infEP does the same) or KeepWarm is set. Zero sites cost
+	// O(n²).
 	p.refresh(it.w, it.sigma)
 	if warm != nil {
 		zero := p.LogZ
@@ -143,7 +144,7 @@ func (p *Posterior) start(warm *Sites, o *Options) (*Iteration, error) {
 			it.Close()
 			return nil, err
 		}
-		if !p.refresh(it.w, it.sigma) || !(p.LogZ > zero) {
+		if !p.refresh(it.w, it.sigma) || !(p.LogZ > zero || o != nil && o.KeepWarm) {
 			clear(p.Sites.Tau)
 			clear(p.Sites.Nu)
 			p.refresh(it.w, it.sigma)

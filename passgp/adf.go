@@ -7,10 +7,12 @@ import (
 )
 
 // adfSites starts the points that a batch includes after PASS-GP's budget
-// has bound (State.Frozen) at their ADF sites instead of zero sites, and
-// lets that batch's EP stop after one sweep (ep.Options.MinSweeps 1)
-// when the sweep changes log Z_EP by less than its tolerance. Tests
-// compare runs without it.
+// has bound (State.Frozen) at their ADF sites instead of zero sites, lets
+// that batch's EP stop after one sweep (ep.Options.MinSweeps 1) when the
+// sweep changes log Z_EP by less than its tolerance, and keeps the warm
+// sites even where their log Z_EP is below zero sites' (ep.Options.
+// KeepWarm; on IJCNN every frozen batch had restarted from zero sites).
+// Tests compare runs without it.
 //
 // Why: once the budget binds, θ stays fixed and each batch swaps a few
 // percent of A. EP on the new active set starts from the last batch's

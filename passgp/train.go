@@ -613,10 +613,14 @@ func (t *trainer) batch(ctx context.Context) error {
 	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.HypPasses && !t.stalled()
 	before := t.k.Params()
 	epo := t.c.epOptions()
-	if t.st.Frozen && adfSites && epo.MinSweeps == 0 {
+	if t.st.Frozen && adfSites {
 		// The new points start at their ADF sites (below) and the others
-		// at the last batch's, so one sweep can show convergence.
-		epo.MinSweeps = 1
+		// at the last batch's, so one sweep can show convergence, and the
+		// start is good even where its log Z_EP is below zero sites'.
+		if epo.MinSweeps == 0 {
+			epo.MinSweeps = 1
+		}
+		epo.KeepWarm = true
 	}
 	post, err := t.infer(ctx, xa, ya, optimise, epo, &bs)
 	if err != nil {
