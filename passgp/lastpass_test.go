@@ -46,7 +46,10 @@ func TestHeldOutReusesLastPass(t *testing.T) {
 			if res.HeldOut[i] != z {
 				t.Fatalf("point %d: held-out latent %v, its last-pass score %v", i, res.HeldOut[i], z)
 			}
-		case res.HeldOut[i] != plain[i] || res.HeldOutShare[i] != plainShare[i]:
+		case !near(res.HeldOut[i], plain[i]) || !near(res.HeldOutShare[i], plainShare[i]):
+			// The final posterior's prediction, to rounding: BLAS rounds
+			// a row's product in the last bits differently with the other
+			// rows it is predicted with, and with reuse fewer rows are.
 			t.Fatalf("point %d (active %v, scored at %d): held-out (%v, %v), without reuse (%v, %v)",
 				i, inA[i], at, res.HeldOut[i], res.HeldOutShare[i], plain[i], plainShare[i])
 		}
@@ -138,3 +141,6 @@ func TestHeldOutFPASSGPFinal(t *testing.T) {
 		t.Error("held-out latents differ from the final posterior's")
 	}
 }
+
+// near reports whether a and b agree to 1e-12 relative to max(1, |a|).
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(a)) }
