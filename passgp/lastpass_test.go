@@ -46,7 +46,7 @@ func TestHeldOutReusesLastPass(t *testing.T) {
 			if res.HeldOut[i] != z {
 				t.Fatalf("point %d: held-out latent %v, its last-pass score %v", i, res.HeldOut[i], z)
 			}
-		case !near(res.HeldOut[i], plain[i]) || !near(res.HeldOutShare[i], plainShare[i]):
+		case !sameToRounding(res.HeldOut[i], plain[i]) || !sameToRounding(res.HeldOutShare[i], plainShare[i]):
 			// The final posterior's prediction, to rounding: BLAS rounds
 			// a row's product in the last bits differently with the other
 			// rows it is predicted with, and with reuse fewer rows are.
@@ -142,5 +142,5 @@ func TestHeldOutFPASSGPFinal(t *testing.T) {
 	}
 }
 
-// near reports whether a and b agree to 1e-12 relative to max(1, |a|).
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(a)) }
+// sameToRounding reports whether a and b agree to 1e-12 relative to max(1, |a|).
+func sameToRounding(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(a)) }
