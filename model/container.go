@@ -29,9 +29,10 @@ const (
 	// share, version 5 the FITC posterior of passgp.Options.FITC, version
 	// 6 the calibration's class balance, version 7 the input scaling,
 	// version 8 the binary calibration's positive share of unexplained
-	// labels, version 9 the calibration's far-field gate
+	// labels, version 9 the calibration's far-field gate, version 10 FITC
+	// posteriors on a subset of the active points (passgp.Options.BoundFITC)
 	// (docs/model-format.md); older files load without them.
-	Version    = 9
+	Version    = 10
 	headerSize = 24
 	sumSize    = sha256.Size
 )

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/floats"
@@ -312,6 +313,7 @@ func FromBinary(b *passgp.Binary) Classifier {
 	if f := b.Sparse; f != nil {
 		c.Beta = append([]float64(nil), f.Beta...)
 		c.FactorP = append([]float64(nil), f.FactorP...)
+		c.Inducing = slices.Clone(b.Inducing)
 	}
 	for i := 0; i < n; i++ {
 		c.X = append(c.X, b.X.RawRowView(i)...)
@@ -345,7 +347,15 @@ func (c *Classifier) Build() (*passgp.Binary, error) {
 	}
 	b := &passgp.Binary{Kernel: k, X: x, Y: y, Active: append([]int(nil), c.Active...), Post: post}
 	if c.Beta != nil {
-		if b.Sparse, err = ep.RestoreFITC(k, x, append([]float64(nil), c.Beta...), append([]float64(nil), c.FactorP...)); err != nil {
+		xm := x
+		if c.Inducing != nil {
+			b.Inducing = slices.Clone(c.Inducing)
+			xm = mat.NewDense(len(c.Inducing), c.D, nil)
+			for r, i := range c.Inducing {
+				xm.SetRow(r, x.RawRowView(i))
+			}
+		}
+		if b.Sparse, err = ep.RestoreFITC(k, xm, append([]float64(nil), c.Beta...), append([]float64(nil), c.FactorP...)); err != nil {
 			return nil, err
 		}
 	}
@@ -430,8 +440,9 @@ func posteriorBytes(r *record) int64 {
 	for i := range r.Classifiers {
 		n := float64(len(r.Classifiers[i].Y))
 		b := 8 * n * n
-		if r.Classifiers[i].Beta != nil {
-			b *= 2 // the FITC predictor's factor of K_MM
+		if f := r.Classifiers[i].Beta; f != nil {
+			m := float64(len(f))
+			b += 8 * m * m // the FITC predictor's factor of K_MM
 		}
 		sum += b
 		peak = math.Max(peak, b)

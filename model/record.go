@@ -69,6 +69,11 @@ type Classifier struct {
 	// (ep.FITC's fields: length |A| and |A|², FactorP lower triangular);
 	// nil without the pass and in files before version 5.
 	Beta, FactorP []float64
+	// Inducing holds the indices into the active points of the FITC
+	// posterior's inducing inputs, ascending (passgp.Binary.Inducing;
+	// version 10 and later); nil means all of them, and then Beta and
+	// FactorP have lengths m and m² for m = len(Inducing).
+	Inducing []int
 }
 
 // record is the decoded payload of a model file.
@@ -181,11 +186,21 @@ func encodeRecordVersion(r *record, version uint32) []byte {
 	if version >= 5 {
 		for i := range r.Classifiers {
 			c := &r.Classifiers[i]
-			if c.Beta == nil {
+			switch {
+			case c.Beta == nil:
 				e.u64(0)
 				continue
+			case c.Inducing == nil:
+				e.u64(1)
+			case version < 10:
+				panic("model: a FITC posterior on a subset of the active points needs format version 10")
+			default:
+				e.u64(2)
+				e.u64(uint64(len(c.Inducing)))
+				for _, v := range c.Inducing {
+					e.i64(int64(v))
+				}
 			}
-			e.u64(1)
 			e.floats(c.Beta)
 			e.floats(c.FactorP)
 		}
@@ -347,8 +362,30 @@ func decodeRecord(b []byte, version uint32) (*record, error) {
 			switch flag := d.u64(); {
 			case d.err != nil:
 				return nil, d.err
-			case flag == 1:
+			case flag == 1 || flag == 2 && version >= 10:
 				n := uint64(len(c.Y))
+				if flag == 2 {
+					// A subset of the active points: its size, then
+					// its indices, before the posterior's m + m² values.
+					m := d.u64()
+					if d.err != nil {
+						return nil, d.err
+					}
+					if m == 0 || m > n {
+						return nil, fmt.Errorf("%w: classifier %d: a FITC posterior on %d of %d active points", ErrPayload, i, m, n)
+					}
+					if m > uint64(d.remaining())/8 {
+						return nil, fmt.Errorf("%w: classifier %d: %d inducing indices exceed the remaining %d bytes", ErrPayload, i, m, d.remaining())
+					}
+					c.Inducing = make([]int, m)
+					for j := range c.Inducing {
+						c.Inducing[j] = int(d.i64())
+					}
+					if d.err != nil {
+						return nil, d.err
+					}
+					n = m
+				}
 				if n*(n+1) > uint64(d.remaining())/8 {
 					return nil, fmt.Errorf("%w: classifier %d: a FITC posterior of %d inducing points exceeds the remaining %d bytes", ErrPayload, i, n, d.remaining())
 				}
@@ -361,7 +398,7 @@ func decodeRecord(b []byte, version uint32) (*record, error) {
 					return nil, fmt.Errorf("%w: classifier %d: %v", ErrPayload, i, err)
 				}
 			case flag != 0:
-				return nil, fmt.Errorf("%w: classifier %d: sparse posterior kind %d (want 0 or 1)", ErrPayload, i, flag)
+				return nil, fmt.Errorf("%w: classifier %d: sparse posterior kind %d (want 0, 1 or, from version 10, 2)", ErrPayload, i, flag)
 			}
 		}
 	}
@@ -547,7 +584,18 @@ func (c *Classifier) validate() error {
 		}
 	}
 	if c.Beta == nil && c.FactorP == nil {
+		if c.Inducing != nil {
+			return fmt.Errorf("FITC inducing indices without a FITC posterior")
+		}
 		return nil
+	}
+	if c.Inducing != nil {
+		for j, v := range c.Inducing {
+			if v < 0 || v >= n || j > 0 && v <= c.Inducing[j-1] {
+				return fmt.Errorf("FITC inducing index %d is %d (want ascending indices in [0, %d))", j, v, n)
+			}
+		}
+		n = len(c.Inducing)
 	}
 	if len(c.Beta) != n || len(c.FactorP) != n*n {
 		return fmt.Errorf("FITC posterior: β of length %d and factor of length %d for %d inducing points", len(c.Beta), len(c.FactorP), n)

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/passgp-fast/passgp-fast/ep"
 )
 
@@ -29,27 +31,13 @@ func TestFITCRoundTrip(t *testing.T) {
 		b.Sparse = f
 	}
 	xs := toyBinary(t, rng, kernels[0], 30, 5).X
-	predict := func(m *Model) [][]float64 {
-		var out [][]float64
-		for _, b := range m.Binaries {
-			mu, v := make([]float64, 30), make([]float64, 30)
-			b.PredictMeanVarTo(mu, v, xs)
-			out = append(out, mu, v)
-		}
-		return out
-	}
+	predict := func(m *Model) [][]float64 { return meanVars(m, xs) }
 	want := predict(m)
 	got := reencode(t, m)
 	if got.FormatVersion != Version || got.Binaries[0].Sparse == nil || got.Binaries[1].Sparse != nil {
 		t.Fatalf("version %d, sparse %v %v", got.FormatVersion, got.Binaries[0].Sparse != nil, got.Binaries[1].Sparse != nil)
 	}
-	for i, p := range predict(got) {
-		for j := range p {
-			if p[j] != want[i][j] {
-				t.Fatalf("prediction %d/%d: loaded %v, trained %v", i, j, p[j], want[i][j])
-			}
-		}
-	}
+	samePredictions(t, predict(got), want)
 	v4 := asVersion(t, m, 4)
 	for i, b := range v4.Binaries {
 		if b.Sparse != nil {
@@ -73,6 +61,30 @@ func TestFITCRoundTrip(t *testing.T) {
 		bad(c)
 		if _, err := Decode(frame(KindModel, encodeRecord(r))); !errors.Is(err, ErrPayload) {
 			t.Errorf("bad FITC posterior: %v", err)
+		}
+	}
+}
+
+// meanVars returns every classifier's predictive means and variances at xs.
+func meanVars(m *Model, xs *mat.Dense) [][]float64 {
+	n, _ := xs.Dims()
+	var out [][]float64
+	for _, b := range m.Binaries {
+		mu, v := make([]float64, n), make([]float64, n)
+		b.PredictMeanVarTo(mu, v, xs)
+		out = append(out, mu, v)
+	}
+	return out
+}
+
+// samePredictions fails unless got and want are equal bit for bit.
+func samePredictions(t *testing.T, got, want [][]float64) {
+	t.Helper()
+	for i, p := range got {
+		for j := range p {
+			if p[j] != want[i][j] {
+				t.Fatalf("prediction %d/%d: loaded %v, trained %v", i, j, p[j], want[i][j])
+			}
 		}
 	}
 }

@@ -24,6 +24,10 @@ type Binary struct {
 	// set's posterior: the weights (ActiveWeights, CavityWeights,
 	// PredictWeightsTo) and Z_APP/Z_ACC are the paper's, of A alone.
 	Sparse *ep.FITC
+	// Inducing, when Sparse is set, holds the indices into X of Sparse's
+	// inducing inputs in ascending order (Options.BoundFITC's subset);
+	// nil means all of X.
+	Inducing []int
 }
 
 // newBinary builds the classifier for fixed sites with ep.FromSites, as

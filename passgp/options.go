@@ -207,6 +207,20 @@ type Options struct {
 	// for fPASS-GP (docs/passgp.md, session 16). It adds an |A|×|A| factor
 	// to a model file.
 	FITC bool
+	// BoundFITC, if positive, adds a FITC pass where PASS-GP's budget
+	// (MaxActive) bound (without FITC and Augment): EP on all N training
+	// points at the classifier's final θ, with a random subset of
+	// BoundFITC active points (seeded by Seed; all of them if fewer) as
+	// inducing inputs, O(N·BoundFITC²) per sweep. Where the budget binds,
+	// the active set leaves out points that the inclusion rule wanted,
+	// and the posterior of the active set alone does not see them; the
+	// pass lets every point shape the posterior. It is kept only where
+	// its held-out predictions of the training points (leave-one-out
+	// cavities) have a lower calibrated negative log likelihood than the
+	// active set's (Result.BoundFITC): on IJCNN and where θ drifted to a
+	// short length scale the subset cannot carry the posterior, and the
+	// active set's stays (docs/passgp.md, session 29).
+	BoundFITC int
 
 	// MaxFullBytes bounds the n²·8 bytes of one n×n matrix of the full GPC
 	// (and of Z_ACC's inactive-set EP); 0 means DefaultMaxFullBytes.
@@ -464,6 +478,8 @@ func resolve(o *Options, d int) (config, error) {
 		return c, fmt.Errorf("passgp: unknown %v", c.Rank)
 	case c.Lower != nil && len(c.Lower) != len(c.Kernel.Params()), c.Upper != nil && len(c.Upper) != len(c.Kernel.Params()):
 		return c, fmt.Errorf("passgp: Lower and Upper need %d entries for kernel %s", len(c.Kernel.Params()), c.Kernel.Name())
+	case c.BoundFITC < 0:
+		return c, fmt.Errorf("passgp: BoundFITC must be >= 0, got %d", c.BoundFITC)
 	case c.FITC && (c.Method == Full || c.Augment != 0):
 		return c, fmt.Errorf("passgp: FITC needs an active set method without Augment (Method %v, Augment %d)", c.Method, c.Augment)
 	case c.Augment != 0 && c.Augment != 4 && c.Augment != 8:

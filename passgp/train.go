@@ -134,6 +134,9 @@ type Result struct {
 	// lost to rounding (groupHeldOut), taken as 0 in HeldOut and 1 in
 	// HeldOutShare.
 	HeldOutLost int
+	// BoundFITC records the FITC pass of Options.BoundFITC (nil: none
+	// ran, because the budget never bound or the option is off).
+	BoundFITC *FITCChoice
 	// NotConverged is set when the EP run that gave the classifier's
 	// sites hit its sweep cap (Options.EP.MaxSweeps, or FinalTol's run):
 	// the classifier uses the last iterate. Batches[i].NotConverged
@@ -210,6 +213,9 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	switch c.Method {
 	case PASSGP, FPASSGP:
 		t := newTrainer(x, y, c, r, class)
+		if c.boundFITC() {
+			return t.runBound(ctx)
+		}
 		res, err = t.run(ctx)
 	case IVM:
 		res, err = trainIVM(ctx, x, y, c, r)
@@ -284,6 +290,9 @@ type trainer struct {
 	// anchor marks the training points Options.KeepInit keeps in A
 	// (nil: none).
 	anchor []bool
+	// untilBound makes loop stop after the pass in which the budget
+	// bound, if passes remain, and set cut (runBound).
+	untilBound, cut bool
 }
 
 func newTrainer(x *mat.Dense, y []float64, c *config, r *runner, class string) *trainer {
@@ -411,6 +420,9 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 		if t.st.Batch == nsub {
 			t.st.Batch = 0
 			t.st.Pass++
+			if t.untilBound && t.st.Frozen && t.st.Pass < t.c.Passes {
+				t.cut = true
+			}
 		}
 		t.st.Done++
 		el := t.elapsed()
@@ -430,6 +442,9 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 			s := cloneState(&t.st)
 			s.Elapsed = el
 			t.c.Checkpoint(&s)
+		}
+		if t.cut {
+			break
 		}
 	}
 	return t.finish(ctx)

@@ -1,0 +1,94 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/ep"
+)
+
+// TestFITCSubsetRoundTrip: format version 10 stores a FITC posterior whose
+// inducing inputs are a subset of the active points
+// (passgp.Options.BoundFITC) as their indices, and a loaded model predicts
+// bit for bit as the trained one; version 9 cannot hold it; indices out of
+// range, out of order or too many, and a posterior of the wrong size, are
+// refused.
+func TestFITCSubsetRoundTrip(t *testing.T) {
+	m := toyModel(t, OneVsRest, kernels[0], 9)
+	rng := rand.New(rand.NewPCG(4, 4))
+	for i, b := range m.Binaries {
+		if i == 1 {
+			continue
+		}
+		tr := toyBinary(t, rng, b.Kernel, 80, b.X.RawMatrix().Cols)
+		idx := []int{0, 2, 3, len(b.Y) - 1}
+		if i == 2 {
+			idx = nil // all active points: kind 1
+		}
+		xm := b.X
+		if idx != nil {
+			xm = mat.NewDense(len(idx), b.X.RawMatrix().Cols, nil)
+			for r, j := range idx {
+				xm.SetRow(r, b.X.RawRowView(j))
+			}
+		}
+		f, err := ep.InferFITC(context.Background(), b.Kernel, tr.X, tr.Y, xm, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Sparse, b.Inducing = f, idx
+	}
+	xs := toyBinary(t, rng, kernels[0], 30, 5).X
+	want := meanVars(m, xs)
+	got := reencode(t, m)
+	if got.FormatVersion != Version || Version < 10 {
+		t.Fatalf("version %d", got.FormatVersion)
+	}
+	for i, b := range got.Binaries {
+		if !slices.Equal(b.Inducing, m.Binaries[i].Inducing) || (b.Sparse == nil) != (i == 1) {
+			t.Fatalf("classifier %d: inducing %v, want %v; sparse %v", i, b.Inducing, m.Binaries[i].Inducing, b.Sparse != nil)
+		}
+	}
+	samePredictions(t, meanVars(got, xs), want)
+	r, err := m.record()
+	if err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("version 9 encoding of a FITC posterior on a subset did not panic")
+			}
+		}()
+		encodeRecordVersion(r, 9)
+	}()
+	for name, bad := range map[string]func(c *Classifier){
+		"index out of range": func(c *Classifier) { c.Inducing[3] = len(c.Y) },
+		"negative index":     func(c *Classifier) { c.Inducing[0] = -1 },
+		"out of order":       func(c *Classifier) { c.Inducing[1], c.Inducing[2] = c.Inducing[2], c.Inducing[1] },
+		"repeated":           func(c *Classifier) { c.Inducing[2] = c.Inducing[1] },
+		"posterior too big":  func(c *Classifier) { c.Inducing = c.Inducing[:3] },
+		"too many indices": func(c *Classifier) {
+			c.Inducing = make([]int, len(c.Y)+1)
+			for j := range c.Inducing {
+				c.Inducing[j] = j
+			}
+		},
+	} {
+		r, err := m.record()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &r.Classifiers[0]
+		c.Inducing = slices.Clone(c.Inducing)
+		bad(c)
+		if _, err := Decode(frame(KindModel, encodeRecord(r))); !errors.Is(err, ErrPayload) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

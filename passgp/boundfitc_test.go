@@ -1,0 +1,135 @@
+package passgp
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/kernel"
+)
+
+// boundOptions are a two-pass PASS-GP run on noisy(1500) whose budget binds
+// in the first pass.
+func boundOptions(fitc int) Options {
+	return Options{Init: 50, MaxActive: 150, Rank: RankBoundary, Sub: 10, Passes: 2, Seed: 3, HypMaxEvals: 5, FinalHypEvals: 5,
+		Threads: 1, BoundFITC: fitc}
+}
+
+// TestBoundFITC: where the budget binds in the first pass, training stops
+// after that pass and the FITC pass on a subset of the active inputs
+// becomes the classifier where its held-out likelihood is the better one;
+// the classifier then predicts from the FITC posterior (on exactly the
+// subset's inputs), its held-out latents are that posterior's cavities,
+// and the run is the same for 1 and 2 threads. A classifier whose budget
+// never binds is bit for bit the one trained without the option.
+func TestBoundFITC(t *testing.T) {
+	x, y, _ := noisy(t, 1500, 1)
+	o := boundOptions(40)
+	res, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := res.BoundFITC
+	if ch == nil || !ch.Kept || ch.Failed != "" {
+		t.Fatalf("FITC pass %+v; want one kept on this smooth noisy task", ch)
+	}
+	if ch.Inducing != 40 || ch.Sweeps < 2 || !(ch.FITCNLL < ch.ActiveNLL) {
+		t.Errorf("FITC pass %+v: want 40 inducing inputs, a converged EP, a lower held-out NLL", ch)
+	}
+	for _, b := range res.Batches {
+		if b.Pass != 0 {
+			t.Fatalf("batch of pass %d: the run should stop after the pass in which the budget bound", b.Pass+1)
+		}
+	}
+	b := res.Model
+	if b.Sparse == nil || len(b.Inducing) != 40 || !slices.IsSorted(b.Inducing) {
+		t.Fatalf("classifier: Sparse %v, inducing indices %v", b.Sparse != nil, b.Inducing)
+	}
+	for r, i := range b.Inducing {
+		if !slices.Equal(b.Sparse.Xm.RawRowView(r), b.X.RawRowView(i)) {
+			t.Fatalf("inducing input %d is not active input %d", r, i)
+		}
+	}
+	// Held-out latents: the FITC cavities, as heldOutLatents gives them.
+	z, _, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, b, x, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(z, res.HeldOut) {
+		t.Error("held-out latents are not the FITC posterior's")
+	}
+	// Predictions come from the FITC posterior.
+	mean, want, v := make([]float64, 5), make([]float64, 5), make([]float64, 5)
+	xs := x.Slice(0, 5, 0, 4).(*mat.Dense)
+	b.PredictMeanVarTo(mean, nil, xs)
+	b.Sparse.PredictTo(want, v, nil, xs)
+	if !slices.Equal(mean, want) {
+		t.Errorf("predictive means %v, FITC's %v", mean, want)
+	}
+	o.Threads = 2
+	res2, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res2.Model.Sparse.Beta, b.Sparse.Beta) || !slices.Equal(res2.HeldOut, res.HeldOut) {
+		t.Error("1 and 2 threads give different FITC posteriors")
+	}
+}
+
+// TestBoundFITCNotKept: where the FITC pass predicts the held-out training
+// labels worse than the active set (held-out NLL 0.69 against 0.58: 5
+// inducing inputs cannot carry a length scale of 0.45 in 4 dimensions), the classifier is the active set's, and training
+// continues after the first pass: bit for bit the run without the option,
+// plus the pass's record. Where the budget never binds, the option changes
+// nothing.
+func TestBoundFITCNotKept(t *testing.T) {
+	x, y, _ := noisy(t, 1500, 1)
+	o := boundOptions(5)
+	o.Kernel, o.FixedTheta = kernel.SE{Var: 4, Len2: 0.2, Jitter: 1e-4}, true
+	res, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := res.BoundFITC
+	if ch == nil || ch.Kept || ch.Failed != "" || !(ch.FITCNLL > ch.ActiveNLL) {
+		t.Fatalf("FITC pass %+v; want one tried and not kept", ch)
+	}
+	o.BoundFITC = 0
+	want, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRun(t, res, want)
+	if res.Batches[len(res.Batches)-1].Pass != 1 {
+		t.Error("training stopped after the first pass")
+	}
+
+	x, y, _ = noisy(t, 300, 2)
+	o = boundOptions(20)
+	o.MaxActive = 0
+	res, err = Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.BoundFITC != nil {
+		t.Errorf("FITC pass %+v without a budget", res.BoundFITC)
+	}
+	o.BoundFITC = 0
+	if want, err = Train(context.Background(), x, y, &o); err != nil {
+		t.Fatal(err)
+	}
+	sameRun(t, res, want)
+}
+
+// sameRun fails unless a and b are the same classifier with the same
+// held-out latents, bit for bit.
+func sameRun(t *testing.T, a, b *Result) {
+	t.Helper()
+	if a.Model.Sparse != nil || !slices.Equal(a.Model.Active, b.Model.Active) || !slices.Equal(a.Model.Kernel.Params(), b.Model.Kernel.Params()) ||
+		!slices.Equal(a.Model.Post.Sites.Tau, b.Model.Post.Sites.Tau) || !slices.Equal(a.Model.Post.Sites.Nu, b.Model.Post.Sites.Nu) ||
+		!slices.Equal(a.HeldOut, b.HeldOut) || len(a.Batches) != len(b.Batches) {
+		t.Error("the classifier differs from the one trained without BoundFITC")
+	}
+}
