@@ -31,6 +31,7 @@ const (
 	// version 8 the binary calibration's positive share of unexplained
 	// labels, version 9 the calibration's far-field gate, version 10 FITC
 	// posteriors on a subset of the active points (passgp.Options.BoundFITC)
+	// and the calibration's per-class slopes
 	// (docs/model-format.md); older files load without them.
 	Version    = 10
 	headerSize = 24

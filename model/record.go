@@ -225,6 +225,12 @@ func encodeRecordVersion(r *record, version uint32) []byte {
 		e.f64(r.Calibration.GateNear)
 		e.f64(r.Calibration.GateFar)
 	}
+	if version >= 10 && r.Calibration != nil {
+		e.u64(uint64(len(r.Calibration.Slopes)))
+		e.floats(r.Calibration.Slopes)
+	} else if r.Calibration != nil && r.Calibration.Slopes != nil {
+		panic("model: per-class calibration slopes need format version 10")
+	}
 	return e.b
 }
 
@@ -424,6 +430,11 @@ func decodeRecord(b []byte, version uint32) (*record, error) {
 			return nil, err
 		}
 	}
+	if version >= 10 && r.Calibration != nil {
+		if err := decodeSlopes(d, r.Calibration); err != nil {
+			return nil, err
+		}
+	}
 	if d.remaining() != 0 {
 		return nil, fmt.Errorf("%w: %d unexpected bytes at the end", ErrPayload, d.remaining())
 	}
@@ -454,6 +465,32 @@ func decodeGate(d *dec, c *passgp.Calibration) error {
 		return fmt.Errorf("%w: calibration gate %v, %v: want both 0 or 0 < GateFar < GateNear <= 1", ErrPayload, near, far)
 	}
 	c.GateNear, c.GateFar = near, far
+	return nil
+}
+
+// decodeSlopes reads and checks the calibration's per-class slopes
+// (format version 10): none, or one positive finite slope per class of a
+// multi-class calibration.
+func decodeSlopes(d *dec, c *passgp.Calibration) error {
+	n := d.count(8, "calibration slopes")
+	if d.err != nil {
+		return d.err
+	}
+	if n == 0 {
+		return nil
+	}
+	if n != len(c.B) || n < 2 {
+		return fmt.Errorf("%w: %d calibration slopes for %d classes", ErrPayload, n, len(c.B))
+	}
+	c.Slopes = d.floats(n)
+	if d.err != nil {
+		return d.err
+	}
+	for j, v := range c.Slopes {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: calibration slope %d is %v: want positive and finite", ErrPayload, j, v)
+		}
+	}
 	return nil
 }
 

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
 // TestFITCSubsetRoundTrip: format version 10 stores a FITC posterior whose
@@ -87,6 +89,71 @@ func TestFITCSubsetRoundTrip(t *testing.T) {
 		c := &r.Classifiers[0]
 		c.Inducing = slices.Clone(c.Inducing)
 		bad(c)
+		if _, err := Decode(frame(KindModel, encodeRecord(r))); !errors.Is(err, ErrPayload) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestCalibrationSlopesRoundTrip: format version 10 stores a multi-class
+// calibration's per-class slopes, and the loaded model's probabilities are
+// the trained one's bit for bit; a version 9 file cannot hold them;
+// slopes that are not positive and finite, or not one per class, are
+// refused.
+func TestCalibrationSlopesRoundTrip(t *testing.T) {
+	m := toyModel(t, OneVsRest, kernels[2], 4)
+	k := len(m.Binaries)
+	c := &passgp.Calibration{A: 1.2, B: make([]float64, k), Eps: 0.05, Slopes: make([]float64, k)}
+	for j := range k {
+		c.B[j], c.Slopes[j] = 0.1*float64(j), 0.8+0.3*float64(j)
+	}
+	m.Calibration = c
+	got := reencode(t, m)
+	if !slices.Equal(got.Calibration.Slopes, c.Slopes) {
+		t.Fatalf("slopes %v, want %v", got.Calibration.Slopes, c.Slopes)
+	}
+	x := toyBinary(t, rand.New(rand.NewPCG(5, 5)), kernels[2], 20, m.D()).X
+	p, want := mat.NewDense(20, k, nil), mat.NewDense(20, k, nil)
+	got.ProbTo(p, x)
+	m.ProbTo(want, x)
+	if !mat.Equal(p, want) {
+		t.Error("loaded probabilities differ")
+	}
+	r, err := m.record()
+	if err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("version 9 encoding of per-class slopes did not panic")
+			}
+		}()
+		encodeRecordVersion(r, 9)
+	}()
+	ones := func(n int, j int, v float64) []float64 {
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = 1
+		}
+		if j >= 0 {
+			s[j] = v
+		}
+		return s
+	}
+	for name, bad := range map[string][]float64{
+		"zero":     ones(k, 1, 0),
+		"NaN":      ones(k, 1, math.NaN()),
+		"infinite": ones(k, 0, math.Inf(1)),
+		"one less": ones(k-1, -1, 0),
+	} {
+		r, err := m.record()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cc := *r.Calibration
+		cc.Slopes = bad
+		r.Calibration = &cc
 		if _, err := Decode(frame(KindModel, encodeRecord(r))); !errors.Is(err, ErrPayload) {
 			t.Errorf("%s: %v", name, err)
 		}

@@ -48,7 +48,7 @@ func guardMajority(c *Calibration, z, rho *mat.Dense, truth []int) *Calibration 
 			bal = []float64{1 - bal[0]}
 		}
 	}
-	f := ceilingObjective(calibrationObjective(zf, rho, tf, bal))
+	f := ceilingObjective(calibrationObjective(zf, rho, tf, bal, false))
 	prob := optimize.Problem{
 		Func: func(q []float64) float64 { return f(q, nil) },
 		Grad: func(g, q []float64) { f(q, g) },

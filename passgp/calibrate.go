@@ -77,6 +77,10 @@ type Calibration struct {
 	// version 9, which move no point, as a calibration without Balance
 	// does not.
 	GateNear, GateFar float64
+	// Slopes, for K >= 2, are per-class slopes that replace A in u_k
+	// (nil: A for every class, as in model files before format version
+	// 10).
+	Slopes []float64
 }
 
 // kappa returns Kappa, 1/2 when it is 0.
@@ -141,7 +145,11 @@ func (c *Calibration) farLogits(eps, kappa float64, dl, dk []float64) []float64 
 // rho (nil: 0) for the far-field logits far (nil: no Balance).
 func (c *Calibration) logitsTo(u, z, rho, far []float64) {
 	for j, v := range z {
-		u[j] = c.A*v + c.B[j]
+		a := c.A
+		if c.Slopes != nil {
+			a = c.Slopes[j]
+		}
+		u[j] = a*v + c.B[j]
 		if far != nil && rho != nil {
 			u[j] += rho[j] * (far[j] - c.B[j])
 		}
@@ -311,6 +319,12 @@ var calibrationBounded = [][3]float64{{calibrationSteepA, 0.5, 0.1}, {calibratio
 // err more often than the majority class is replaced by the likeliest
 // map that never decides the minority class (guardMajority).
 func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
+	return fitCalibration(z, rho, truth, false)
+}
+
+// fitCalibration is FitCalibration, with a slope per class (Slopes) for
+// K >= 2 if slopes.
+func fitCalibration(z, rho *mat.Dense, truth []int, slopes bool) (*Calibration, error) {
 	n, k := z.Dims()
 	if n != len(truth) || n == 0 {
 		return nil, fmt.Errorf("passgp: FitCalibration: %d latents and %d classes", n, len(truth))
@@ -348,12 +362,12 @@ func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 	results := make([]*optimize.Result, len(starts))
 	errs := make([]error, len(starts))
 	fit := func(j int) {
-		obj := calibrationObjective(z, rho, truth, balance)
+		obj := calibrationObjective(z, rho, truth, balance, slopes)
 		prob := optimize.Problem{
 			Func: func(p []float64) float64 { return obj(p, nil) },
 			Grad: func(g, p []float64) { obj(p, g) },
 		}
-		p0 := make([]float64, calibrationParams(k))
+		p0 := make([]float64, calibrationParams(k)+slopeParams(k, slopes))
 		p0[0], p0[k+1] = math.Log(starts[j][0]), logit(starts[j][1])
 		if k == 1 {
 			p0[k+2] = logit(starts[j][2])
@@ -384,10 +398,27 @@ func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 		c.Kappa = sigmoid(x[k+2])
 		c = guardMajority(c, z, rho, truth)
 	}
+	if ns := slopeParams(k, slopes); ns > 0 {
+		c.Slopes = make([]float64, k)
+		for j, d := range x[len(x)-ns:] {
+			c.Slopes[j] = c.A * math.Exp(d)
+		}
+	}
 	if balance != nil {
 		c.GateNear, c.GateFar = farNear, farAway
 	}
 	return c, nil
+}
+
+// slopeParams returns the number of per-class log-slope offsets δ_k that
+// fitCalibration fits for K latents with slopes (Calibration.Slopes =
+// A·exp(δ_k), δ_k under the weak prior, so that A stays their centre),
+// after calibrationParams' parameters.
+func slopeParams(k int, slopes bool) int {
+	if k >= 2 && slopes {
+		return k
+	}
+	return 0
 }
 
 // calibrationParams returns the number of parameters FitCalibration fits
@@ -420,12 +451,18 @@ func classShares(truth []int, k int) []float64 {
 // −log((1−ε)s_t + εκ_t), κ_1 = κ, κ_0 = 1 − κ) plus the weak prior.
 // With balance, u_k has the far-field term of Calibration, whose L_k
 // depends on ε (and κ).
-func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64) func(p, grad []float64) float64 {
+func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64, withSlopes bool) func(p, grad []float64) float64 {
 	n, k := z.Dims()
 	nc := float64(max(k, 2))
 	u, e, dl, dk := make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
+	ns := slopeParams(k, withSlopes)
+	var slopes []float64
+	if ns > 0 {
+		slopes = make([]float64, k)
+	}
 	return func(p, grad []float64) float64 {
 		a, b, l := math.Exp(p[0]), p[1:k+1], p[k+1]
+		delta := p[len(p)-ns:]
 		eps := sigmoid(l)
 		kappa, lk := 0.5, 0.0
 		if k == 1 {
@@ -433,6 +470,12 @@ func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64) fun
 			kappa = sigmoid(lk)
 		}
 		c := &Calibration{A: a, B: b, Balance: balance}
+		if ns > 0 {
+			for j, d := range delta {
+				slopes[j] = a * math.Exp(d)
+			}
+			c.Slopes = slopes
+		}
 		far := c.farLogits(eps, kappa, dl, dk)
 		logKeep := -softplus(l) // log(1−ε)
 		// log of the unexplained share of each class: ε/C, or for K = 1
@@ -490,7 +533,12 @@ func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64) fun
 					}
 					d *= r
 				}
-				grad[0] += d * a * v
+				aj := a
+				if ns > 0 {
+					aj = slopes[j]
+					grad[len(p)-ns+j] += d * aj * v
+				}
+				grad[0] += d * aj * v
 				w := 1.0
 				if far != nil && rr != nil {
 					w = 1 - rr[j]
@@ -514,7 +562,7 @@ func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64) fun
 		}
 		nll /= float64(n)
 		de := l - logit(epsPrior)
-		reg := 0.5 * calibrationRidge * (p[0]*p[0] + floats.Dot(b, b) + de*de + lk*lk)
+		reg := 0.5 * calibrationRidge * (p[0]*p[0] + floats.Dot(b, b) + de*de + lk*lk + floats.Dot(delta, delta))
 		if grad != nil {
 			floats.Scale(1/float64(n), grad)
 			grad[0] += calibrationRidge * p[0]
@@ -522,6 +570,9 @@ func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64) fun
 				grad[1+j] += calibrationRidge * b[j]
 			}
 			grad[k+1] += calibrationRidge * de
+			for j, d := range delta {
+				grad[len(p)-ns+j] += calibrationRidge * d
+			}
 			if k == 1 {
 				grad[k+2] += calibrationRidge * lk
 			}

@@ -123,7 +123,7 @@ func TestFitCalibrationTail(t *testing.T) {
 		t.Errorf("fitted %+v: want κ below 1/2 and a ceiling near or below 1/2", c)
 	}
 	// The symmetric mixture, fitted with κ held at 1/2.
-	obj := calibrationObjective(z, nil, truth, nil)
+	obj := calibrationObjective(z, nil, truth, nil, false)
 	sym := func(p, g []float64) float64 {
 		q := append(append([]float64(nil), p...), 0)
 		var gq []float64
@@ -168,7 +168,7 @@ func TestCeilingObjectiveGradient(t *testing.T) {
 			truth[i] = 1
 		}
 	}
-	f := ceilingObjective(calibrationObjective(z, rho, truth, classShares(truth, 1)))
+	f := ceilingObjective(calibrationObjective(z, rho, truth, classShares(truth, 1), false))
 	for range 5 {
 		q := []float64{0.5 * rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
 		g := make([]float64, 4)

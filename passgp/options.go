@@ -211,7 +211,9 @@ type Options struct {
 	// (MaxActive) bound (without FITC and Augment): EP on all N training
 	// points at the classifier's final θ, with a random subset of
 	// BoundFITC active points (seeded by Seed; all of them if fewer) as
-	// inducing inputs, O(N·BoundFITC²) per sweep. Where the budget binds,
+	// inducing inputs, O(N·BoundFITC²) per sweep; beyond 100 points per
+	// inducing input, EP runs on the active points and a random sample of
+	// the others, and the posterior predicts the rest. Where the budget binds,
 	// the active set leaves out points that the inclusion rule wanted,
 	// and the posterior of the active set alone does not see them; the
 	// pass lets every point shape the posterior. It is kept only where

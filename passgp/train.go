@@ -150,6 +150,10 @@ type Result struct {
 	// the end of training to train's calibrate, which clears it (nil:
 	// none; see State.HeldMean).
 	scores *lastScores
+	// near holds every training point's largest correlation with the
+	// active set, from calibrate, for Options.BoundFITC's pass, which
+	// clears it (nil: none).
+	near []float64
 }
 
 // hypNotConverged sums BatchStats.HypNotConverged.
@@ -242,7 +246,9 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	if err != nil {
 		return res, err
 	}
-	return res, calibrate(ctx, r, res, x, y, c.geom(), last)
+	err = calibrate(ctx, r, res, x, y, c.geom(), last)
+	res.near = nil
+	return res, err
 }
 
 // calibrate sets res's held-out latents of every training point (x, y),
@@ -251,7 +257,7 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 // that the held-out latents may reuse (nil: none).
 func calibrate(ctx context.Context, r *runner, res *Result, x *mat.Dense, y []float64, g *shiftGeom, last *lastScores) error {
 	var err error
-	if res.HeldOut, res.HeldOutShare, res.HeldOutLost, err = heldOutLatents(ctx, r, res.Model, x, g, last); err != nil {
+	if res.HeldOut, res.HeldOutShare, res.near, res.HeldOutLost, err = heldOutNear(ctx, r, res.Model, x, g, last, nil); err != nil {
 		return err
 	}
 	truth := make([]int, len(y))
