@@ -100,7 +100,7 @@ func (t *trainer) calibrate(ctx context.Context, res *Result) error {
 // model is least sure of, not every point the inclusion rule wanted, and
 // its posterior sees none of the rest; on label-noise tasks this leaves the
 // decision function less accurate than one fitted to all points
-// (docs/passgp.md, session 29: the 10-class task 14.71% → 14.43% on the
+// (docs/passgp.md, session 29: the 10-class task 14.71% → 14.35% on the
 // test set). The leave-one-out cavities of the FITC posterior and the
 // held-out latents of the active set's (inactive points' predictions,
 // active points' cavities) both predict each training label without it,
