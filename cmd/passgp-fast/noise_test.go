@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -68,8 +69,23 @@ func TestTrainSelectionFlags(t *testing.T) {
 	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--quiet=false")...); !strings.Contains(e, "--max-active bound in pass 1 batch ") {
 		t.Errorf("no note where the budget bound:\n%s", e)
 	}
-	if _, _, e := runCLI(t, append(a, "--quiet=false")...); strings.Contains(e, "--max-active bound") {
-		t.Errorf("a note on a budget that never bound:\n%s", e)
+	if _, _, e := runCLI(t, append(a, "--quiet=false")...); strings.Contains(e, "--max-active bound") || strings.Contains(e, "FITC pass") {
+		t.Errorf("a note on a budget that never bound, or a FITC pass:\n%s", e)
+	}
+	// Where it bound, the FITC pass of --fitc-bound (default 300, here
+	// all 20 active points) is tried and reported, and stored in the
+	// options; --fitc-bound 0 turns it off.
+	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--quiet=false")...); !regexp.MustCompile(`FITC pass \(20 inducing, \d+ points, \d+ sweeps, [^)]*\) (not )?kept: held-out NLL`).MatchString(e) {
+		t.Errorf("no FITC pass where the budget bound:\n%s", e)
+	}
+	if o := string(load("--max-active", "20").Options); !strings.Contains(o, `"fitc_bound":300`) {
+		t.Errorf("options %s, want fitc_bound 300", o)
+	}
+	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--fitc-bound", "0", "--quiet=false")...); strings.Contains(e, "FITC pass") {
+		t.Errorf("a FITC pass with --fitc-bound 0:\n%s", e)
+	}
+	if code, _, e := runCLI(t, "train", "--data", f.bin, "--model", m, "--fitc-bound", "-1"); code != 2 || !strings.Contains(e, "--fitc-bound must be >= 0") {
+		t.Errorf("--fitc-bound -1: exit %d, %s", code, e)
 	}
 	s := load("--p-skip", "0.3", "--max-active", "40")
 	skipped, noise := 0, 0
