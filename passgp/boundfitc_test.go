@@ -193,6 +193,35 @@ func TestBoundFITCSubset(t *testing.T) {
 	if unsampled != 500 {
 		t.Errorf("%d unsampled points", unsampled)
 	}
+	// compareOn on a subset of the rows is the comparison of the held-out
+	// latents of all rows restricted to it: the active points' positions
+	// in the subset are found.
+	truth := binaryTruth(y)
+	sub2 := fitcPoints(7, b.Active, 1500, 900)
+	a2, f2, c2, err := compareOn(context.Background(), &runner{threads: 1}, b, x, truth, sub2, res.HeldOut, res.HeldOutShare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	az, arho, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, b, x, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := make([]int, len(sub2))
+	for k, i := range sub2 {
+		ts[k] = truth[i]
+	}
+	nll := func(z, rho []float64) float64 {
+		m := len(sub2)
+		zs, rs := mat.NewDense(m, 1, gather(z, sub2)), mat.NewDense(m, 1, gather(rho, sub2))
+		c, err := FitCalibration(zs, rs, ts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.MeanNLL(zs, rs, ts)
+	}
+	if wa, wf := nll(az, arho), nll(res.HeldOut, res.HeldOutShare); math.Abs(a2-wa) > 1e-9 || f2 != wf || c2 != nil {
+		t.Errorf("compareOn on a subset: %v, %v; restricted held-out latents: %v, %v", a2, f2, wa, wf)
+	}
 	// Subsets are drawn from the seed alone.
 	if again := fitcPoints(o.Seed, res.Model.Active, 1500, 1000); !slices.Equal(again, sub) {
 		t.Error("fitcPoints is not deterministic")
