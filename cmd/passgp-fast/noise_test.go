@@ -81,6 +81,9 @@ func TestTrainSelectionFlags(t *testing.T) {
 	if o := string(load("--max-active", "20").Options); !strings.Contains(o, `"fitc_bound":300`) {
 		t.Errorf("options %s, want fitc_bound 300", o)
 	}
+	if o := string(fp.Options); strings.Contains(o, `fitc_bound`) {
+		t.Errorf("fpassgp options %s: fitc_bound is PASS-GP's", o)
+	}
 	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--fitc-bound", "0", "--quiet=false")...); strings.Contains(e, "FITC pass") {
 		t.Errorf("a FITC pass with --fitc-bound 0:\n%s", e)
 	}

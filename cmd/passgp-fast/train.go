@@ -287,9 +287,10 @@ func (c *trainConfig) options(d int) (passgp.Options, error) {
 	if c.BoundFITC < 0 {
 		return o, errUsage("--fitc-bound must be >= 0, got %d", c.BoundFITC)
 	}
-	if o.Method == passgp.PASSGP && o.Augment == 0 && !c.FITC {
-		o.BoundFITC = c.BoundFITC
+	if o.Method != passgp.PASSGP || o.Augment != 0 || c.FITC {
+		c.BoundFITC = 0 // PASS-GP's pass only; the model's options say so
 	}
+	o.BoundFITC = c.BoundFITC
 	if o.Augment != 0 {
 		o.AugmentSub, o.AugmentPasses = c.AugmentSub, c.AugmentPasses
 		if c.ImageW*c.ImageH != d {
