@@ -137,10 +137,8 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x *mat.De
 	if idx != nil {
 		xm = gatherRows(b.X, idx)
 	}
-	ch := &FITCChoice{Inducing: len(b.Y)}
-	if idx != nil {
-		ch.Inducing = len(idx)
-	}
+	m, _ := xm.Dims()
+	ch := &FITCChoice{Inducing: m}
 	res.BoundFITC = ch
 	defer func() { ch.Elapsed = time.Since(t0); res.Elapsed += ch.Elapsed }()
 	o := c.finalEPOptions()
@@ -163,13 +161,7 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x *mat.De
 	ch.Sweeps = f.Sweeps
 	nb := *b
 	nb.Sparse, nb.Inducing = f, idx
-	var z, rho []float64
-	var lost int
-	if sub == nil {
-		z, rho, _, lost, err = heldOutNear(ctx, r, &nb, x, nil, nil, near)
-	} else {
-		z, rho, lost, err = subsetHeldOut(ctx, r, &nb, x, sub, near)
-	}
+	z, rho, lost, err := fitcHeldOut(ctx, r, &nb, x, sub, near)
 	if err != nil {
 		return err
 	}
@@ -209,11 +201,7 @@ func compareOn(ctx context.Context, r *runner, b *Binary, x *mat.Dense, truth, s
 	xs, ts, bs := x, truth, b
 	fz, frho := z, rho
 	if sub != nil {
-		xs, fz, frho = gatherRows(x, sub), gather(z, sub), gather(rho, sub)
-		ts = make([]int, len(sub))
-		for k, i := range sub {
-			ts[k] = truth[i]
-		}
+		xs, fz, frho, ts = gatherRows(x, sub), gather(z, sub), gather(rho, sub), gather(truth, sub)
 		// The active points are among sub (fitcPoints): their positions.
 		bb := *b
 		bb.Active = make([]int, len(b.Active))
@@ -292,44 +280,39 @@ func fitcPoints(seed uint64, active []int, n, limit int) []int {
 	return sub
 }
 
-// subsetHeldOut returns the held-out latents and shares of every training
-// point for a FITC classifier b whose EP ran on the points sub of x (in
-// order): their cavities, and for the other points, which the posterior
-// never saw, their predictive distributions; with the far-field gate of
-// the correlations near, as heldOutNear.
-func subsetHeldOut(ctx context.Context, r *runner, b *Binary, x *mat.Dense, sub []int, near []float64) (z, rho []float64, lost int, err error) {
-	n, d := x.Dims()
+// fitcHeldOut returns the held-out latents and shares of every training
+// point (the rows of x) for a FITC classifier b whose EP ran on the points
+// sub of x (in order; nil: all of them): their cavities, and for the
+// other points, which the posterior never saw, their predictive
+// distributions; then the far-field gate of the correlations near (nil:
+// computed, farGate).
+func fitcHeldOut(ctx context.Context, r *runner, b *Binary, x *mat.Dense, sub []int, near []float64) (z, rho []float64, lost int, err error) {
+	n, _ := x.Dims()
 	z, rho = make([]float64, n), make([]float64, n)
-	zs, vs := make([]float64, len(sub)), make([]float64, len(sub))
-	lost = sparseHeldOut(b.Sparse, zs, vs)
-	in := make([]bool, n)
-	for k, i := range sub {
-		z[i], rho[i], in[i] = zs[k], vs[k], true
-	}
-	var rest []int
-	for i, v := range in {
-		if !v {
-			rest = append(rest, i)
+	if sub == nil {
+		lost = sparseHeldOut(b.Sparse, z, rho)
+	} else {
+		zs, vs := make([]float64, len(sub)), make([]float64, len(sub))
+		lost = sparseHeldOut(b.Sparse, zs, vs)
+		in := make([]bool, n)
+		for k, i := range sub {
+			z[i], rho[i], in[i] = zs[k], vs[k], true
 		}
-	}
-	xr := mat.NewDense(len(rest), d, nil)
-	for k, i := range rest {
-		xr.SetRow(k, x.RawRowView(i))
-	}
-	mean, vr := make([]float64, len(rest)), make([]float64, len(rest))
-	if err := r.predictSparse(ctx, b.Sparse, xr, mean, vr); err != nil {
-		return nil, nil, 0, err
-	}
-	for k, i := range rest {
-		z[i], rho[i] = mean[k]/sqrtPos(1+vr[k]), vr[k]
-	}
-	priorShares(b, x, rho)
-	if near == nil {
-		near = make([]float64, n)
-		if err := r.nearTo(ctx, b, near, x); err != nil {
+		var rest []int
+		for i, v := range in {
+			if !v {
+				rest = append(rest, i)
+			}
+		}
+		mean, vr := make([]float64, len(rest)), make([]float64, len(rest))
+		if err := r.predictSparse(ctx, b.Sparse, gatherRows(x, rest), mean, vr); err != nil {
 			return nil, nil, 0, err
 		}
+		for k, i := range rest {
+			z[i], rho[i] = mean[k]/sqrtPos(1+vr[k]), vr[k]
+		}
 	}
+	priorShares(b, x, rho)
 	if err := farGate(ctx, r, b, x, z, rho, near); err != nil {
 		return nil, nil, 0, err
 	}

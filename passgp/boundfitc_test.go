@@ -170,7 +170,7 @@ func TestBoundFITCSubset(t *testing.T) {
 	}
 	nb := *b
 	nb.Sparse = f
-	z, _, _, err := subsetHeldOut(context.Background(), &runner{threads: 1}, &nb, x, sub, nil)
+	z, _, _, err := fitcHeldOut(context.Background(), &runner{threads: 1}, &nb, x, sub, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,10 +206,7 @@ func TestBoundFITCSubset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := make([]int, len(sub2))
-	for k, i := range sub2 {
-		ts[k] = truth[i]
-	}
+	ts := gather(truth, sub2)
 	nll := func(z, rho []float64) float64 {
 		m := len(sub2)
 		zs, rs := mat.NewDense(m, 1, gather(z, sub2)), mat.NewDense(m, 1, gather(rho, sub2))

@@ -34,28 +34,18 @@ func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *
 
 // heldOutNear is heldOutLatents that also returns every row's largest
 // correlation with b's active set (the far-field gate's input). A FITC
-// classifier takes them from known (nil: computes them), as
+// classifier takes them from known (nil: farGate computes them, and
+// none is returned), as
 // Options.BoundFITC's pass does from the active set's held-out latents of
 // the same active inputs and θ: at N = 10⁶ that is 4·10⁹ kernel values
 // fewer.
 func heldOutNear(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *shiftGeom, last *lastScores, known []float64) (z, rho, near []float64, lost int, err error) {
 	n, _ := x.Dims()
-	z, rho = make([]float64, n), make([]float64, n)
 	if f := b.Sparse; f != nil && len(f.Mean) == n {
-		lost = sparseHeldOut(f, z, rho)
-		priorShares(b, x, rho)
-		near = known
-		if near == nil {
-			near = make([]float64, n)
-			if err := r.nearTo(ctx, b, near, x); err != nil {
-				return nil, nil, nil, 0, err
-			}
-		}
-		if err := farGate(ctx, r, b, x, z, rho, near); err != nil {
-			return nil, nil, nil, 0, err
-		}
-		return z, rho, near, lost, nil
+		z, rho, lost, err = fitcHeldOut(ctx, r, b, x, nil, known)
+		return z, rho, known, lost, err
 	}
+	z, rho = make([]float64, n), make([]float64, n)
 	inA := make([]bool, n)
 	var fixed map[int]meanVar
 	if g != nil {

@@ -861,8 +861,8 @@ func gatherRows(x *mat.Dense, idx []int) *mat.Dense {
 	return mat.NewDense(len(idx), d, out)
 }
 
-func gather(v []float64, idx []int) []float64 {
-	out := make([]float64, len(idx))
+func gather[T any](v []T, idx []int) []T {
+	out := make([]T, len(idx))
 	for k, i := range idx {
 		out[k] = v[i]
 	}
