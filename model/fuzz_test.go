@@ -1,14 +1,8 @@
 package model
 
 import (
-	"context"
 	"math/rand/v2"
-	"slices"
 	"testing"
-
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/passgp-fast/passgp-fast/ep"
 )
 
 // tinyFile is a small valid model file (small seeds keep the fuzzer's
@@ -30,17 +24,11 @@ func tinyFileFITC(t testing.TB, mode Mode, fitc bool) []byte {
 	for k := range nb {
 		b := toyBinary(t, rng, kernels[nb], 3, 2)
 		if fitc {
-			tr := toyBinary(t, rng, kernels[nb], 6, 2)
-			xm := b.X
+			var idx []int
 			if k == 1 {
-				b.Inducing = []int{0, 2}
-				xm = mat.NewDense(2, 2, slices.Concat(b.X.RawRowView(0), b.X.RawRowView(2)))
+				idx = []int{0, 2}
 			}
-			f, err := ep.InferFITC(context.Background(), b.Kernel, tr.X, tr.Y, xm, nil, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b.Sparse = f
+			addFITC(t, rng, b, 6, idx)
 		}
 		m.Binaries = append(m.Binaries, b)
 	}

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
 // TestFITCRoundTrip: format version 5 stores the FITC posterior of
@@ -23,12 +24,7 @@ func TestFITCRoundTrip(t *testing.T) {
 		if i == 1 {
 			continue
 		}
-		tr := toyBinary(t, rng, b.Kernel, 80, b.X.RawMatrix().Cols)
-		f, err := ep.InferFITC(context.Background(), b.Kernel, tr.X, tr.Y, b.X, nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Sparse = f
+		addFITC(t, rng, b, 80, nil)
 	}
 	xs := toyBinary(t, rng, kernels[0], 30, 5).X
 	predict := func(m *Model) [][]float64 { return meanVars(m, xs) }
@@ -87,4 +83,35 @@ func samePredictions(t *testing.T, got, want [][]float64) {
 			}
 		}
 	}
+}
+
+// addFITC gives b a FITC posterior on n random training points (toyBinary)
+// with b's active inputs idx (nil: all of them) as inducing inputs.
+func addFITC(t testing.TB, rng *rand.Rand, b *passgp.Binary, n int, idx []int) {
+	t.Helper()
+	tr := toyBinary(t, rng, b.Kernel, n, b.X.RawMatrix().Cols)
+	xm := b.X
+	if idx != nil {
+		xm = mat.NewDense(len(idx), b.X.RawMatrix().Cols, nil)
+		for r, j := range idx {
+			xm.SetRow(r, b.X.RawRowView(j))
+		}
+	}
+	f, err := ep.InferFITC(context.Background(), b.Kernel, tr.X, tr.Y, xm, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Sparse, b.Inducing = f, idx
+}
+
+// encodePanics fails unless encoding r in the payload layout of version
+// panics, as it must for what that version cannot hold.
+func encodePanics(t *testing.T, r *record, version uint32, what string) {
+	t.Helper()
+	defer func() {
+		if recover() == nil {
+			t.Errorf("version %d encoding of %s did not panic", version, what)
+		}
+	}()
+	encodeRecordVersion(r, version)
 }
