@@ -62,6 +62,17 @@ func TestBoundFITC(t *testing.T) {
 	if !slices.Equal(z, res.HeldOut) {
 		t.Error("held-out latents are not the FITC posterior's")
 	}
+	// The held-out error and the majority rate it is judged against (train
+	// warns where the one is not below the other).
+	pos := 0
+	for _, v := range y {
+		if v > 0 {
+			pos++
+		}
+	}
+	if want := float64(min(pos, len(y)-pos)) / float64(len(y)); res.MajorityRate != want || !(res.HeldOutError < want) {
+		t.Errorf("held-out error %v, majority rate %v; want below %v", res.HeldOutError, res.MajorityRate, want)
+	}
 	// Predictions come from the FITC posterior.
 	mean, want, v := make([]float64, 5), make([]float64, 5), make([]float64, 5)
 	xs := x.Slice(0, 5, 0, 4).(*mat.Dense)

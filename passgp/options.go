@@ -147,7 +147,7 @@ type Options struct {
 	// boundary can hold them there: on a noisy 10-class task
 	// (docs/passgp.md, "Session 27") one or three classes kept a θ 30-110
 	// nats below the evidence of their own active set. train sets 1: every
-	// stalled search.
+	// stalled search. It also gives BoundFITC's pass its second θ.
 	RestartStalled int
 	// HypEvery optimises θ on every k-th batch only (0 -> 1, every batch).
 	HypEvery int
@@ -221,7 +221,12 @@ type Options struct {
 	// cavities) have a lower calibrated negative log likelihood than the
 	// active set's (Result.BoundFITC): on IJCNN and where θ drifted to a
 	// short length scale the subset cannot carry the posterior, and the
-	// active set's stays (docs/passgp.md, session 29).
+	// active set's stays (docs/passgp.md, session 29). Where it is not
+	// kept and RestartStalled applies to the active set, the pass also
+	// runs at the end of a search from the initial θ, if that has the
+	// higher evidence, and the better of the two FITC posteriors is
+	// weighed against the active set's; the θ of the one kept becomes the
+	// classifier's (docs/passgp.md, session 30).
 	BoundFITC int
 
 	// MaxFullBytes bounds the n²·8 bytes of one n×n matrix of the full GPC

@@ -260,16 +260,9 @@ func calibrate(ctx context.Context, r *runner, res *Result, x *mat.Dense, y []fl
 	if res.HeldOut, res.HeldOutShare, res.near, res.HeldOutLost, err = heldOutNear(ctx, r, res.Model, x, g, last, nil); err != nil {
 		return err
 	}
-	truth := make([]int, len(y))
-	pos := 0
-	for i, v := range y {
-		if v > 0 {
-			truth[i] = 1
-			pos++
-		}
-	}
+	truth := binaryTruth(y)
 	res.HeldOutError = LatentErrorRate(res.HeldOut, y)
-	res.MajorityRate = float64(min(pos, len(y)-pos)) / float64(len(y))
+	res.MajorityRate = majorityRate(truth)
 	res.Calibration, err = FitCalibration(mat.NewDense(len(y), 1, res.HeldOut), mat.NewDense(len(y), 1, res.HeldOutShare), truth)
 	return err
 }
