@@ -50,7 +50,7 @@ func boundTheta(ctx context.Context, c *config, res *Result) (*Binary, error) {
 		return nil, ctx.Err()
 	}
 	warm := &ep.Sites{Tau: slices.Clone(p0.Sites.Tau), Nu: slices.Clone(p0.Sites.Nu)}
-	opt, err := ep.OptimizeContext(ctx, p0.Kernel, b.X, b.Y, warm, c.optimizeOptions(restartEvals, c.finalEPOptions()))
+	opt, err := ep.OptimizeContext(ctx, p0.Kernel, b.X, b.Y, warm, c.optimizeOptions(restartEvals, epo))
 	if err != nil {
 		return nil, ctx.Err()
 	}
