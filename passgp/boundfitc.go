@@ -67,7 +67,22 @@ func (c *config) boundFITC() bool {
 // if not, training continues from where it stopped, as without the
 // option, and the FITC pass is not tried again. A budget that first binds
 // in the last pass gets the pass at the end.
+//
+// A run resumed after a trial that was not kept (State.Bound) goes on as
+// that run did; one resumed at the end of the binding pass runs the trial
+// (loop).
 func (t *trainer) runBound(ctx context.Context) (*Result, error) {
+	if r := t.c.Resume; r != nil && r.Bound != nil {
+		res, err := t.run(ctx)
+		if err == nil {
+			err = t.calibrate(ctx, res)
+			res.near = nil
+		}
+		if res != nil {
+			res.BoundFITC = r.Bound
+		}
+		return res, err
+	}
 	t.untilBound = true
 	res, err := t.run(ctx)
 	if err == nil && !t.cut {
@@ -87,6 +102,7 @@ func (t *trainer) runBound(ctx context.Context) (*Result, error) {
 		return res, nil
 	}
 	tried := res.BoundFITC
+	t.st.Bound = tried
 	t.untilBound, t.cut = false, false
 	t.st.Elapsed = t.elapsed()
 	if res, err = t.loop(ctx); err == nil {

@@ -96,6 +96,11 @@ type State struct {
 	HeldAt            []int
 	ThetaSince        int
 	HeldNear          []float64
+	// Bound is Options.BoundFITC's trial where it ran after the binding
+	// pass and its FITC posterior was not kept, so that training went on:
+	// a run resumed from here neither repeats the trial nor runs the pass
+	// at its end, as the uninterrupted run does not (runBound).
+	Bound *FITCChoice
 }
 
 // Result is a trained binary classifier and the record of its training.
@@ -383,6 +388,11 @@ func cloneState(s *State) State {
 	c.HeldVar = slices.Clone(s.HeldVar)
 	c.HeldAt = slices.Clone(s.HeldAt)
 	c.HeldNear = slices.Clone(s.HeldNear)
+	if s.Bound != nil {
+		b := *s.Bound
+		b.SecondTheta = slices.Clone(b.SecondTheta)
+		c.Bound = &b
+	}
 	return c
 }
 
@@ -403,6 +413,13 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 	t.inA = make([]bool, t.n)
 	nsub := len(t.st.Bounds) - 1
 	total := t.c.Passes * nsub
+	if t.untilBound && t.st.Frozen && t.st.Batch == 0 && t.st.Pass > 0 && t.st.Pass < t.c.Passes {
+		// Resumed from the checkpoint of the binding pass's last batch,
+		// which an uninterrupted run writes just before it stops for the
+		// trial (below): stop here too.
+		t.cut = true
+		return t.finish(ctx)
+	}
 	for t.st.Pass < t.c.Passes {
 		if err := ctx.Err(); err != nil {
 			return t.stopped(err)
