@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
@@ -25,10 +26,34 @@ type Checkpoint struct {
 	N, D int
 	// Done holds the finished classifiers, in training order.
 	Done []Classifier
+	// Held holds finished classifiers' held-out latents of the training
+	// points, by class (none in checkpoints written before they were
+	// stored), so that a resumed run calibrates as the uninterrupted one
+	// (passgp.Options.Finished).
+	Held []HeldOut
 	// Current is the index of the classifier in progress; State its
 	// snapshot (nil: start it afresh).
 	Current int
 	State   *passgp.State
+}
+
+// HeldOut is a finished classifier's held-out latents of the N training
+// points: passgp.Result's HeldOut, HeldOutShare and HeldOutLost, for the
+// classifier of Class.
+type HeldOut struct {
+	Class    float64
+	Z, Share []float64
+	Lost     int
+}
+
+// HeldOutOf returns the held-out latents stored for class, or nil.
+func (c *Checkpoint) HeldOutOf(class float64) *HeldOut {
+	for i := range c.Held {
+		if c.Held[i].Class == class {
+			return &c.Held[i]
+		}
+	}
+	return nil
 }
 
 // EncodeCheckpoint returns the complete file content of c.
@@ -76,6 +101,9 @@ func (c *Checkpoint) validate() error {
 			return fmt.Errorf("finished classifier %d has dimension %d, data %d", i, c.Done[i].D, c.D)
 		}
 	}
+	if err := c.validateHeld(); err != nil {
+		return err
+	}
 	switch {
 	case c.Mode != Binary && c.Mode != OneVsRest && c.Mode != PositiveVsRest:
 		return fmt.Errorf("invalid mode %d", int(c.Mode))
@@ -96,6 +124,30 @@ func (c *Checkpoint) validate() error {
 	}
 	if len(c.Options) > 0 && !json.Valid(c.Options) {
 		return fmt.Errorf("options are not valid JSON")
+	}
+	return nil
+}
+
+// validateHeld checks the stored held-out latents: at most one entry per
+// finished classifier's class, each with N finite latents, N shares in
+// [0, 1] and a count of lost points within N.
+func (c *Checkpoint) validateHeld() error {
+	if len(c.Held) > len(c.Done) {
+		return fmt.Errorf("%d held-out entries for %d finished classifiers", len(c.Held), len(c.Done))
+	}
+	for i, h := range c.Held {
+		if !slices.ContainsFunc(c.Done, func(d Classifier) bool { return d.Class == h.Class }) ||
+			slices.ContainsFunc(c.Held[:i], func(o HeldOut) bool { return o.Class == h.Class }) {
+			return fmt.Errorf("held-out latents of class %v, which is not a finished classifier's or repeats", h.Class)
+		}
+		if len(h.Z) != c.N || len(h.Share) != c.N || h.Lost < 0 || h.Lost > c.N {
+			return fmt.Errorf("class %v: %d/%d held-out latents and %d lost for %d points", h.Class, len(h.Z), len(h.Share), h.Lost, c.N)
+		}
+		for j := range h.Z {
+			if z, s := h.Z[j], h.Share[j]; math.IsNaN(z) || math.IsInf(z, 0) || !(s >= 0 && s <= 1) {
+				return fmt.Errorf("class %v: point %d has held-out latent %v, share %v", h.Class, j, z, s)
+			}
+		}
 	}
 	return nil
 }

@@ -80,6 +80,16 @@ func FuzzCheckpoint(f *testing.F) {
 	}
 	f.Add(b)
 	f.Add(b[headerSize : len(b)-sumSize])
+	// A finished classifier with its held-out latents.
+	c.Done, c.Current = []Classifier{FromBinary(m.Binaries[0])}, 1
+	c.Held = []HeldOut{{Z: make([]float64, 30), Share: make([]float64, 30), Lost: 1}}
+	if b, err = EncodeCheckpoint(c); err != nil {
+		f.Fatal(err)
+	}
+	if _, err := DecodeCheckpoint(b); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b[headerSize : len(b)-sumSize])
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		DecodeCheckpoint(b)

@@ -376,6 +376,11 @@ func TestCheckpointRoundTrip(t *testing.T) {
 		State: &passgp.State{Method: passgp.FPASSGP, N: 200, D: 5, Theta: []float64{1, 2, 3}, Active: []int{4, 9},
 			Tau: []float64{0.5, 0}, Nu: []float64{0.1, 0}, Perm: perm, Bounds: []int{0, 100, 200}, Pass: 1, Batch: 1, Done: 3,
 			Stats: []passgp.BatchStats{{Pass: 0, Batch: 0, Active: 2, LogZ: -3.5, Theta: []float64{1, 2, 3}}}}}
+	h := HeldOut{Class: c.Done[0].Class, Z: make([]float64, 200), Share: make([]float64, 200), Lost: 3}
+	for i := range h.Z {
+		h.Z[i], h.Share[i] = float64(i)/7-10, float64(i)/200
+	}
+	c.Held = []HeldOut{h}
 	path := filepath.Join(t.TempDir(), "ck")
 	if err := SaveCheckpoint(path, c); err != nil {
 		t.Fatal(err)
@@ -387,6 +392,9 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	if got.Current != 1 || got.N != 200 || got.State.Method != passgp.FPASSGP || got.State.Stats[0].LogZ != -3.5 ||
 		!intsEqual(got.State.Active, []int{4, 9}) || !bitsEqual(got.Done[0].Tau, c.Done[0].Tau) || string(got.Options) != `{"seed":1}` {
 		t.Fatalf("checkpoint differs: %+v", got)
+	}
+	if g := got.HeldOutOf(h.Class); g == nil || !bitsEqual(g.Z, h.Z) || !bitsEqual(g.Share, h.Share) || g.Lost != 3 || got.HeldOutOf(h.Class+1) != nil {
+		t.Fatalf("held-out latents after the round trip: %+v", g)
 	}
 	if _, err := Load(path); !errors.Is(err, ErrKind) {
 		t.Fatalf("checkpoint loaded as model: %v", err)
@@ -446,11 +454,28 @@ func TestCraftedCheckpoints(t *testing.T) {
 	if _, err := DecodeCheckpoint(mustEncodeCheckpoint(t, withHeld)); err != nil {
 		t.Fatalf("valid checkpoint with last-pass scores refused: %v", err)
 	}
+	// withDone has a finished classifier (class 0) and its held-out
+	// latents.
+	withDone := func(c *Checkpoint) {
+		c.Done, c.Current = []Classifier{FromBinary(m.Binaries[0])}, 1
+		c.Held = []HeldOut{{Z: make([]float64, 10), Share: make([]float64, 10)}}
+	}
+	done := good()
+	withDone(done)
+	if _, err := DecodeCheckpoint(mustEncodeCheckpoint(t, done)); err != nil {
+		t.Fatalf("valid checkpoint with held-out latents refused: %v", err)
+	}
 	for _, tc := range []struct {
 		name  string
 		spoil func(c *Checkpoint)
 		msg   string
 	}{
+		{"held-out latents of another class", func(c *Checkpoint) { withDone(c); c.Held[0].Class = 2 }, "held-out latents of class 2"},
+		{"held-out latents twice", func(c *Checkpoint) { withDone(c); c.Held = append(c.Held, c.Held[0]) }, "held-out entries"},
+		{"held-out latents short", func(c *Checkpoint) { withDone(c); c.Held[0].Z = c.Held[0].Z[:9] }, "9/10 held-out"},
+		{"held-out latent NaN", func(c *Checkpoint) { withDone(c); c.Held[0].Z[3] = math.NaN() }, "point 3"},
+		{"held-out share above 1", func(c *Checkpoint) { withDone(c); c.Held[0].Share[4] = 1.5 }, "point 4"},
+		{"held-out lost beyond n", func(c *Checkpoint) { withDone(c); c.Held[0].Lost = 11 }, "11 lost"},
 		{"mode", func(c *Checkpoint) { c.Mode = 9 }, "invalid mode"},
 		{"binary with 3 classes", func(c *Checkpoint) { c.Mode = Binary }, "classes"},
 		{"classes unsorted", func(c *Checkpoint) { c.Classes = []float64{2, 1, 3} }, "ascending"},

@@ -253,7 +253,7 @@ func TestAugmentedHeldOutFinished(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.Finished = map[float64]*Binary{0: want.Model.Models[0], 1: want.Model.Models[1]}
+	o.Finished = map[float64]*Result{0: {Model: want.Model.Models[0]}, 1: {Model: want.Model.Models[1]}}
 	got, err := TrainMulti(context.Background(), x, labels, &o)
 	if err != nil {
 		t.Fatal(err)

@@ -160,8 +160,14 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 	runClass := func(j int, r *runner) {
 		c := base
 		cls := classes[j]
-		if b := base.Finished[cls]; b != nil {
-			results[j] = &Result{Model: b}
+		if f := base.Finished[cls]; f != nil {
+			if f.Model == nil || f.HeldOut != nil && (len(f.HeldOut) != n || len(f.HeldOutShare) != n) {
+				errs[j] = fmt.Errorf("passgp: finished class %v: no model, or %d/%d held-out latents for %d points", cls,
+					len(f.HeldOut), len(f.HeldOutShare), n)
+				return
+			}
+			r := *f
+			results[j] = &r
 			return
 		}
 		if c.Resume != nil && c.Resume.Class != cls {

@@ -256,14 +256,17 @@ type Options struct {
 
 	// The fields below are TrainMulti's.
 
-	// Finished holds classifiers already trained, by class label:
-	// TrainMulti returns them as they are (with a Result holding only the
-	// Model) instead of training them, so that a run can be resumed.
-	// Their held-out latents for the multi-class calibration come from
-	// their final posteriors: a Binary keeps no last-pass scores
-	// (State.HeldMean), so the calibration of a resumed multi-class run
-	// can differ from the uninterrupted run's in the last digits.
-	Finished map[float64]*Binary
+	// Finished holds classes already trained, by class label, as Train
+	// returned them: TrainMulti returns them as they are instead of
+	// training them, so that a run can be resumed. The multi-class
+	// calibration takes their held-out latents (HeldOut, HeldOutShare,
+	// HeldOutLost; Model is required), so a resumed run calibrates as the
+	// uninterrupted one. Where HeldOut is nil they are computed from the
+	// Model's final posterior, which differs from the uninterrupted run's
+	// in the last digits (a Binary keeps no last-pass scores,
+	// State.HeldMean) and, for a FITC classifier restored without its
+	// training marginals, altogether: its active set's latents stand in.
+	Finished map[float64]*Result
 	// ClassDone, if not nil, is called when a class has finished
 	// training, serialised with Progress and Checkpoint.
 	ClassDone func(class float64, r *Result)

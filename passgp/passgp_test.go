@@ -537,7 +537,7 @@ func TestTrainMultiResume(t *testing.T) {
 	}
 	order = nil
 	o = base
-	o.Finished = map[float64]*Binary{0: full.Model.Models[0]}
+	o.Finished = map[float64]*Result{0: full.PerClass[0]}
 	o.Resume = snap
 	o.ClassDone = func(c float64, r *Result) { order = append(order, c) }
 	res, err := TrainMulti(context.Background(), x, labels, &o)
@@ -553,6 +553,22 @@ func TestTrainMultiResume(t *testing.T) {
 			t.Errorf("class %d differs after resuming", j)
 		}
 	}
+	// The finished class's held-out latents are the uninterrupted run's,
+	// so the calibration is too, to the last bit.
+	if c, w := res.Calibration, full.Calibration; c.A != w.A || !slices.Equal(c.B, w.B) || c.Eps != w.Eps {
+		t.Errorf("calibration %+v after resuming, %+v uninterrupted", c, w)
+	}
+	// Held-out latents that do not fit the data are refused.
+	o.Resume = nil
+	o.Finished = map[float64]*Result{0: {Model: full.Model.Models[0], HeldOut: full.PerClass[0].HeldOut[1:], HeldOutShare: full.PerClass[0].HeldOutShare}}
+	if _, err := TrainMulti(context.Background(), x, labels, &o); err == nil {
+		t.Error("held-out latents of another length were accepted")
+	}
+	o.Finished = map[float64]*Result{0: {}}
+	if _, err := TrainMulti(context.Background(), x, labels, &o); err == nil {
+		t.Error("a finished class without a model was accepted")
+	}
+	o.Finished = map[float64]*Result{0: full.PerClass[0]}
 	o.Resume = &State{Class: 7}
 	if _, err := TrainMulti(context.Background(), x, labels, &o); err == nil {
 		t.Error("a snapshot of a class the labels lack was accepted")

@@ -476,6 +476,21 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// interruptAt returns a context that testHook cancels at the n-th event
+// of classifier k.
+func interruptAt(event string, k, n int) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	seen := 0
+	testHook = func(e string, c int) {
+		if e == event && c == k {
+			if seen++; seen == n {
+				cancel()
+			}
+		}
+	}
+	return ctx, cancel
+}
+
 func TestCheckpointResume(t *testing.T) {
 	f := newFixture(t)
 	args := []string{"train", "--data", f.train, "--kernel", "se", "--init", "30", "--sub", "3", "--passes", "2", "--theta", "4,2,0.01", "--fixed-theta", "--quiet"}
@@ -498,16 +513,7 @@ func TestCheckpointResume(t *testing.T) {
 		out := filepath.Join(f.dir, "resumed.pgp")
 		os.Remove(ck)
 		os.Remove(out)
-		ctx, cancel := context.WithCancel(context.Background())
-		seen := 0
-		testHook = func(event string, k int) {
-			if event == stop.event && k == stop.k {
-				seen++
-				if seen == stop.n {
-					cancel()
-				}
-			}
-		}
+		ctx, cancel := interruptAt(stop.event, stop.k, stop.n)
 		code, _, e := runCLICtx(t, ctx, append(args, "--model", out, "--checkpoint", ck)...)
 		cancel()
 		testHook = nil

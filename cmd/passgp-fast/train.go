@@ -709,6 +709,9 @@ func (r *recorder) done(k int, res *passgp.Result) {
 	c.Elapsed = res.Elapsed.Seconds()
 	c.History = history(res.Batches)
 	r.cp.Done = append(r.cp.Done, c)
+	if res.HeldOut != nil {
+		r.cp.Held = append(r.cp.Held, model.HeldOut{Class: c.Class, Z: res.HeldOut, Share: res.HeldOutShare, Lost: res.HeldOutLost})
+	}
 	r.cp.Current, r.cp.State = k+1, nil
 	if testHook != nil {
 		testHook("classifier", k)
@@ -766,7 +769,22 @@ func (r *recorder) train(ctx context.Context, x *mat.Dense, y []float64, o passg
 // with passgp.Train.
 func (r *recorder) trainBinary(ctx context.Context, x *mat.Dense, y []float64, o passgp.Options) error {
 	if r.cp.Current > 0 {
-		// Resumed after the classifier finished: fit its calibration.
+		// Resumed after the classifier finished: fit its calibration, on
+		// its held-out latents as the uninterrupted run did where the
+		// checkpoint has them.
+		if h := r.cp.HeldOutOf(r.cp.Done[0].Class); h != nil {
+			n := len(y)
+			truth := make([]int, n)
+			for i, v := range y {
+				if v > 0 {
+					truth[i] = 1
+				}
+			}
+			var err error
+			r.cal, err = passgp.FitCalibration(mat.NewDense(n, 1, h.Z), mat.NewDense(n, 1, h.Share), truth)
+			r.heldOut, r.heldShare = [][]float64{h.Z}, [][]float64{h.Share}
+			return err
+		}
 		b, err := r.cp.Done[0].Build()
 		if err != nil {
 			return err
@@ -803,13 +821,17 @@ func (r *recorder) trainMulti(ctx context.Context, x *mat.Dense, labels []float6
 		index[c] = k
 		names[strconv.FormatFloat(c, 'g', -1, 64)] = k
 	}
-	o.Finished = make(map[float64]*passgp.Binary, len(cp.Done))
+	o.Finished = make(map[float64]*passgp.Result, len(cp.Done))
 	for i := range cp.Done {
 		b, err := cp.Done[i].Build()
 		if err != nil {
 			return fmt.Errorf("checkpoint: finished classifier %d: %w", i, err)
 		}
-		o.Finished[cp.Done[i].Class] = b
+		f := &passgp.Result{Model: b}
+		if h := cp.HeldOutOf(cp.Done[i].Class); h != nil {
+			f.HeldOut, f.HeldOutShare, f.HeldOutLost = h.Z, h.Share, h.Lost
+		}
+		o.Finished[cp.Done[i].Class] = f
 	}
 	if cp.State != nil {
 		s := *cp.State

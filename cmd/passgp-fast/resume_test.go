@@ -1,0 +1,67 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCheckpointResumeBoundFITC: with a budget that binds and the FITC
+// pass of --fitc-bound, a run interrupted anywhere (at the end of the
+// binding pass, before its trial; after a finished class; after a trial
+// that was not kept) and resumed predicts byte for byte as the
+// uninterrupted run: the finished classes' held-out latents travel in the
+// checkpoint, so the multi-class calibration is the same.
+func TestCheckpointResumeBoundFITC(t *testing.T) {
+	f := newFixture(t)
+	args := []string{"train", "--data", f.train, "--kernel", "se", "--init", "30", "--sub", "3", "--passes", "2",
+		"--theta", "4,2,0.01", "--fixed-theta", "--max-active", "20", "--fitc-bound", "10"}
+	full := filepath.Join(f.dir, "full.pgp")
+	code, _, e := runCLI(t, append(args, "--model", full, "--checkpoint", filepath.Join(f.dir, "full.ck"))...)
+	if code != 0 {
+		t.Fatal(e)
+	}
+	if !strings.Contains(e, ") kept: held-out NLL") || !strings.Contains(e, "not kept: held-out NLL") {
+		t.Fatalf("want a class whose FITC pass is kept and one whose is not:\n%s", e)
+	}
+	if testing.Verbose() {
+		t.Log(e)
+	}
+	predict := func(m string) string {
+		out := filepath.Join(f.dir, "p.csv")
+		if code, _, e := runCLI(t, "predict", "--model", m, "--data", f.test, "--out", out); code != 0 {
+			t.Fatal(e)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	want := predict(full)
+	oldEvery := checkpointEvery
+	checkpointEvery = 0
+	defer func() { checkpointEvery, testHook = oldEvery, nil }()
+	for _, stop := range []struct {
+		event string
+		k, n  int
+	}{{"batch", 0, 3}, {"batch", 0, 5}, {"classifier", 0, 1}, {"batch", 1, 3}, {"batch", 2, 4}} {
+		ck, out := filepath.Join(f.dir, "ck"), filepath.Join(f.dir, "resumed.pgp")
+		os.Remove(ck)
+		os.Remove(out)
+		ctx, cancel := interruptAt(stop.event, stop.k, stop.n)
+		code, _, e := runCLICtx(t, ctx, append(args, "--model", out, "--checkpoint", ck, "--quiet")...)
+		cancel()
+		testHook = nil
+		if code != 130 {
+			t.Fatalf("stop at %v: code %d, stderr %q", stop, code, e)
+		}
+		if code, _, e := runCLI(t, "train", "--resume", ck, "--data", f.train, "--model", out, "--quiet"); code != 0 {
+			t.Fatalf("resume: %d %s", code, e)
+		}
+		if got := predict(out); got != want {
+			t.Errorf("stop at %v: the resumed model predicts otherwise than the uninterrupted one", stop)
+		}
+	}
+}
