@@ -212,3 +212,32 @@ func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Opt
 	r := &runner{threads: c.threads}
 	return res, calibrate(ctx, r, res, x, y, nil, nil)
 }
+
+// fitcFallback reports whether Options.FITCFallback applies: a
+// fixed-size method (fPASS-GP, IVM, random) without FITC and Augment.
+func (c *config) fitcFallback() bool {
+	return c.FITCFallback && !c.FITC && c.Augment == 0 && (c.Method == FPASSGP || c.Method == IVM || c.Method == Random)
+}
+
+// noBetterThanMajority reports whether res's calibrated decisions on its
+// held-out latents of the training labels y err no less often than
+// always deciding the larger class, less two standard errors of that rate
+// (a classifier within them is not measurably better than the majority
+// rule): on IJCNN, fPASS-GP at M = 300 (seed 2) decided 9.70% wrongly
+// against a majority rate of 9.71%, standard error 0.13%.
+func noBetterThanMajority(res *Result, y []float64) bool {
+	n := len(y)
+	if res.Calibration == nil || n == 0 {
+		return false
+	}
+	dec := make([]int, n)
+	res.Calibration.DecideTo(dec, mat.NewDense(n, 1, res.HeldOut), mat.NewDense(n, 1, res.HeldOutShare))
+	wrong := 0
+	for i, v := range y {
+		if (v > 0) != (dec[i] == 1) {
+			wrong++
+		}
+	}
+	p := res.MajorityRate
+	return float64(wrong)/float64(n) >= p-2*math.Sqrt(p*(1-p)/float64(n))
+}

@@ -139,6 +139,10 @@ type Result struct {
 	// lost to rounding (groupHeldOut), taken as 0 in HeldOut and 1 in
 	// HeldOutShare.
 	HeldOutLost int
+	// FITCFallback is set where Options.FITCFallback's pass ran: the
+	// classifier's held-out decisions were no better than the larger
+	// class's, and it now predicts from the FITC posterior.
+	FITCFallback bool
 	// BoundFITC records the FITC pass of Options.BoundFITC (nil: none
 	// ran, because the budget never bound or the option is off).
 	BoundFITC *FITCChoice
@@ -252,6 +256,12 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 		return res, err
 	}
 	err = calibrate(ctx, r, res, x, y, c.geom(), last)
+	if err == nil && c.fitcFallback() && noBetterThanMajority(res, y) {
+		res.FITCFallback = true
+		if err = sparsePass(ctx, c, res, x, y); err == nil {
+			err = calibrate(ctx, r, res, x, y, nil, nil)
+		}
+	}
 	res.near = nil
 	return res, err
 }

@@ -49,6 +49,8 @@ type trainConfig struct {
 	AugmentPasses int `json:"augment_passes,omitempty"`
 	// FITC is passgp.Options.FITC (--fitc).
 	FITC bool `json:"fitc,omitempty"`
+	// FITCFallback is passgp.Options.FITCFallback (--fitc-fallback).
+	FITCFallback bool `json:"fitc_fallback,omitempty"`
 	// BoundFITC is passgp.Options.BoundFITC (--fitc-bound).
 	BoundFITC int    `json:"fitc_bound,omitempty"`
 	ImageW    int    `json:"image_w,omitempty"`
@@ -186,6 +188,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.IntVar(&c.SkipStalled, "skip-stalled", defaultSkipStalled, "passgp, fpassgp: from `M` active points on, do not repeat in the same pass a hyperparameter search that found no step (theta unchanged) until the active set grows by 20% (0: search on every batch, the paper's schedule)")
 	fs.StringVar(&c.Rank, "rank", "", "order in which fpassgp's swaps and passgp's --max-active take points: lowest (lowest predictive probability first, the paper's) or boundary (closest to the decision boundary first) (default: boundary for passgp, lowest for fpassgp)")
 	fs.BoolVar(&c.FITC, "fitc", false, "after selection, run EP on all training points with the active set as FITC inducing inputs and predict from that posterior, for small active sets (fpassgp, ivm, random at --m of a few hundred: on IJCNN at --m 100 it lowered fpassgp's validation error from 36% to 4.2%); unless --fixed-theta, theta is then chosen by the FITC model's evidence (at most 40 EP runs over all points: Nelder-Mead, then L-BFGS on its gradient); costs O(N M^2) per EP sweep and an MxM factor in the model file")
+	fs.BoolVar(&c.FITCFallback, "fitc-fallback", true, "fpassgp, ivm, random: where a classifier's held-out decisions of its training points are no better than always deciding the larger class, run the --fitc pass for it (on IJCNN at --m 100 fpassgp erred 9.50%, the majority rate, and 3.04% with the pass); false: warn only")
 	fs.IntVar(&c.BoundFITC, "fitc-bound", defaultBoundFITC, "passgp: where --max-active bound, run EP on all training points at the kept theta with `M` random active points as FITC inducing inputs, and keep that posterior where its held-out predictions of the training points are better than the active set's (label noise: on a 10-class task test error 14.35% against 14.71%, in less time); where it is not better, the same at the theta a search from the initial theta ends at, if --restart-stalled is on and the evidence is higher there; costs O(N M^2) per EP sweep and an MxM factor in the model file (0: off, the active set's posterior)")
 	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8 (paper Section 6.3; on USPS, shift4 lowered the calibrated Brier score from 0.074 to 0.054 at 12-14 times the training time, docs/passgp.md)")
 	fs.IntVar(&c.AugmentSub, "augment-sub", 0, "number of batches N_sub of the --augment stage (0: --sub); each batch runs EP on the augmented active set, up to 9 times the first stage's, so use few: bench/repro uses 5 on MNIST")
@@ -291,6 +294,10 @@ func (c *trainConfig) options(d int) (passgp.Options, error) {
 		c.BoundFITC = 0 // PASS-GP's pass only; the model's options say so
 	}
 	o.BoundFITC = c.BoundFITC
+	if (o.Method != passgp.FPASSGP && o.Method != passgp.IVM && o.Method != passgp.Random) || o.Augment != 0 || c.FITC {
+		c.FITCFallback = false // the fixed-size methods' fallback only; the model's options say so
+	}
+	o.FITCFallback = c.FITCFallback
 	if o.Augment != 0 {
 		o.AugmentSub, o.AugmentPasses = c.AugmentSub, c.AugmentPasses
 		if c.ImageW*c.ImageH != d {
@@ -361,7 +368,11 @@ training stops after that pass and tries a FITC pass: EP on all
 training points at the kept theta, with 300 random active points as
 inducing inputs, whose posterior becomes the classifier if its held-out
 predictions of the training labels are better than the active set's;
-if not, training goes on as without it (--fitc-bound). PASS-GP's kernel is
+if not, training goes on as without it (--fitc-bound); where it loses,
+the pass also runs at the theta a search from the initial theta ends
+at, and the better one is weighed. A classifier of fpassgp, ivm or
+random whose held-out decisions are no better than always deciding the
+larger class gets the --fitc pass (--fitc-fallback). PASS-GP's kernel is
 se+bias, the paper's SE plus a learned constant, which was better on
 every data set measured. --kernel se --max-active 0 --rank lowest
 --skip-stalled 0 --restart-stalled 0 --final-subset 0 gives the
@@ -720,6 +731,10 @@ func (r *recorder) done(k int, res *passgp.Result) {
 	r.pr.logf("classifier %s: |A| = %d, theta = %s, %s%s", name, len(c.Y), fmtTheta(c.Theta), fmtDur(res.Elapsed), budgetNote(res.Batches))
 	if ch := res.BoundFITC; ch != nil {
 		r.pr.logf("classifier %s: %v", name, ch)
+	}
+	if res.FITCFallback {
+		r.pr.logf("classifier %s: its held-out decisions were no better than the larger class's, so it predicts from a FITC pass over all training points (--fitc-fallback): held-out error %.2f%%",
+			name, 100*res.HeldOutError)
 	}
 	for _, w := range trainWarnings(res) {
 		r.pr.warnf("classifier %s: %s", name, w)
