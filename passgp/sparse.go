@@ -219,6 +219,26 @@ func (c *config) fitcFallback() bool {
 	return c.FITCFallback && !c.FITC && c.Augment == 0 && (c.Method == FPASSGP || c.Method == IVM || c.Method == Random)
 }
 
+// fitcFallback is Options.FITCFallback's pass on the calibrated res: the
+// FITC pass (sparsePass) and the calibration on its held-out latents. If
+// the pass fails for any reason but ctx's, res stays as it was (its
+// classifier is no better than the majority rule, and train warns).
+func fitcFallback(ctx context.Context, c *config, r *runner, res *Result, x *mat.Dense, y []float64) error {
+	prev, b := *res, *res.Model
+	res.Model = &b // sparsePass sets Sparse on it; prev's stays as it was
+	err := sparsePass(ctx, c, res, x, y)
+	if err == nil {
+		err = calibrate(ctx, r, res, x, y, nil, nil)
+	}
+	switch {
+	case err == nil:
+		res.FITCFallback = true
+	case ctx.Err() == nil:
+		*res, err = prev, nil
+	}
+	return err
+}
+
 // noBetterThanMajority reports whether res's calibrated decisions on its
 // held-out latents of the training labels y err no less often than
 // always deciding the larger class, less two standard errors of that rate

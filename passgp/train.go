@@ -257,10 +257,7 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	}
 	err = calibrate(ctx, r, res, x, y, c.geom(), last)
 	if err == nil && c.fitcFallback() && noBetterThanMajority(res, y) {
-		res.FITCFallback = true
-		if err = sparsePass(ctx, c, res, x, y); err == nil {
-			err = calibrate(ctx, r, res, x, y, nil, nil)
-		}
+		err = fitcFallback(ctx, c, r, res, x, y)
 	}
 	res.near = nil
 	return res, err
