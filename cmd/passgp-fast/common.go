@@ -144,7 +144,7 @@ type kernelFlags struct {
 func (k *kernelFlags) register(fs *flagSet, def, thetaHelp string) {
 	help := "covariance function: se, se+lin, se+bias (SE plus a constant t4), seard (SE with one length scale per feature, ARD), seard+bias or poly"
 	if def == "" {
-		help += " (default: se+bias for passgp; se for fpassgp, random and full; se+lin for ivm)"
+		help += " (default: se+bias for passgp and ivm; se for fpassgp, random and full)"
 	}
 	fs.StringVar(&k.name, "kernel", def, help)
 	fs.IntVar(&k.degree, "degree", 9, "polynomial degree p of the poly kernel (the paper's MNIST setting)")

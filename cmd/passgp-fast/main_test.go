@@ -738,8 +738,8 @@ func TestTrainWarnings(t *testing.T) {
 
 // TestCLIMatchesLibrary: with no --kernel and no --theta the CLI trains
 // what passgp.Train trains with the same options and the CLI's default
-// kernel (IVM's default SE+lin, the library's too; PASS-GP's se+bias with
-// the library's start values, passgp.StartKernel). TestEvalMetricsFromLatent checks that eval's metrics
+// kernel (PASS-GP's and IVM's se+bias with the library's start values,
+// passgp.StartKernel). TestEvalMetricsFromLatent checks that eval's metrics
 // are the library's.
 func TestCLIMatchesLibrary(t *testing.T) {
 	f := newFixture(t)
@@ -759,11 +759,9 @@ func TestCLIMatchesLibrary(t *testing.T) {
 		}
 		meth, _ := passgp.ParseMethod(method)
 		o := passgp.Options{Method: meth, M: 30, Init: 20, Sub: 3, Passes: 2, Seed: 5, Threads: 1}
-		if meth == passgp.PASSGP {
-			o.Kernel, _ = passgp.StartKernel(defaultPASSGPKernel, ds.D)
-			if o.Kernel.Name() != "se+bias" {
-				t.Fatalf("PASS-GP's default kernel %s", o.Kernel.Name())
-			}
+		o.Kernel, _ = passgp.StartKernel(defaultKernel, ds.D)
+		if o.Kernel.Name() != "se+bias" {
+			t.Fatalf("%s's default kernel %s", method, o.Kernel.Name())
 		}
 		res, err := passgp.Train(context.Background(), ds.Dense(), ds.Y, &o)
 		if err != nil {
