@@ -49,6 +49,9 @@ type trainConfig struct {
 	AugmentPasses int `json:"augment_passes,omitempty"`
 	// FITC is passgp.Options.FITC (--fitc).
 	FITC bool `json:"fitc,omitempty"`
+	// FITCTheta is --fitc-theta: "keep" sets passgp.Options.FITCKeepTheta
+	// (empty: search, the default).
+	FITCTheta string `json:"fitc_theta,omitempty"`
 	// FITCFallback is passgp.Options.FITCFallback (--fitc-fallback).
 	FITCFallback bool `json:"fitc_fallback,omitempty"`
 	// BoundFITC is passgp.Options.BoundFITC (--fitc-bound).
@@ -192,6 +195,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.IntVar(&c.SkipStalled, "skip-stalled", defaultSkipStalled, "passgp, fpassgp: from `M` active points on, do not repeat in the same pass a hyperparameter search that found no step (theta unchanged) until the active set grows by 20% (0: search on every batch, the paper's schedule)")
 	fs.StringVar(&c.Rank, "rank", "", "order in which fpassgp's swaps and passgp's --max-active take points: lowest (lowest predictive probability first, the paper's) or boundary (closest to the decision boundary first) (default: boundary for passgp, lowest for fpassgp)")
 	fs.BoolVar(&c.FITC, "fitc", false, "after selection, run EP on all training points with the active set as FITC inducing inputs and predict from that posterior, for small active sets (fpassgp, ivm, random at --m of a few hundred: on IJCNN at --m 100 it lowered fpassgp's validation error from 36% to 4.2%); unless --fixed-theta, theta is then chosen by the FITC model's evidence (at most 40 EP runs over all points: Nelder-Mead, then L-BFGS on its gradient); costs O(N M^2) per EP sweep and an MxM factor in the model file")
+	fs.StringVar(&c.FITCTheta, "fitc-theta", "search", "theta of the --fitc and --fitc-fallback pass: search (chosen by the FITC evidence, at most 40 EP runs over all points) or keep (the selection's, one EP run: on IJCNN fpassgp --m 1000 --fitc erred 1.14% in under a minute, against 1.18% in 11 minutes with the search; at --m 100 the selection's theta is useless and the search is needed)")
 	fs.BoolVar(&c.FITCFallback, "fitc-fallback", true, "fpassgp, ivm, random: where a classifier's held-out decisions of its training points are no better than always deciding the larger class, run the --fitc pass for it (on IJCNN at --m 100 fpassgp erred 9.50%, the majority rate, and 3.04% with the pass); false: warn only")
 	fs.IntVar(&c.BoundFITC, "fitc-bound", defaultBoundFITC, "passgp: where --max-active bound, run EP on all training points at the kept theta with `M` random active points as FITC inducing inputs, and keep that posterior where its held-out predictions of the training points are better than the active set's (label noise: on a 10-class task test error 14.35% against 14.71%, in less time); where it is not better, the same at the theta a search from the initial theta ends at, if --restart-stalled is on and the evidence is higher there; costs O(N M^2) per EP sweep and an MxM factor in the model file (0: off, the active set's posterior)")
 	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8 (paper Section 6.3; on USPS, shift4 lowered the calibrated Brier score from 0.074 to 0.054 at 12-14 times the training time, docs/passgp.md)")
@@ -291,6 +295,14 @@ func (c *trainConfig) options(d int) (passgp.Options, error) {
 		return o, errUsage("--fitc needs an active set method (passgp, fpassgp, ivm or random) without --augment")
 	}
 	o.FITC = c.FITC
+	switch c.FITCTheta {
+	case "search", "":
+		c.FITCTheta = ""
+	case "keep":
+		o.FITCKeepTheta = true
+	default:
+		return o, errUsage("--fitc-theta: want search or keep, got %q", c.FITCTheta)
+	}
 	if c.BoundFITC < 0 {
 		return o, errUsage("--fitc-bound must be >= 0, got %d", c.BoundFITC)
 	}
@@ -302,6 +314,9 @@ func (c *trainConfig) options(d int) (passgp.Options, error) {
 		c.FITCFallback = false // the fixed-size methods' fallback only; the model's options say so
 	}
 	o.FITCFallback = c.FITCFallback
+	if !o.FITC && !o.FITCFallback {
+		c.FITCTheta, o.FITCKeepTheta = "", false // no pass for it to apply to
+	}
 	if o.Augment != 0 {
 		o.AugmentSub, o.AugmentPasses = c.AugmentSub, c.AugmentPasses
 		if c.ImageW*c.ImageH != d {
