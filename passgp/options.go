@@ -210,7 +210,7 @@ type Options struct {
 	// FITCKeepTheta makes the pass of FITC (and of FITCFallback) keep the
 	// selection's θ instead of choosing θ by the FITC evidence (40 EP runs
 	// over all points): one EP run. On IJCNN, fPASS-GP at M = 1000 then
-	// erred 1.14% in under a minute (the search: 1.18% in 11 minutes);
+	// erred 1.14% in 23 s (the search: 1.18% in 11 minutes);
 	// at small M the selection's θ can be useless (M = 100: 9.50%) and
 	// the search is what helps (docs/passgp.md, session 30).
 	FITCKeepTheta bool
