@@ -46,7 +46,7 @@ func TestCheckpointResumeBoundFITC(t *testing.T) {
 	for _, stop := range []struct {
 		event string
 		k, n  int
-	}{{"batch", 0, 3}, {"batch", 0, 5}, {"classifier", 0, 1}, {"batch", 1, 3}, {"batch", 2, 4}} {
+	}{{"batch", 0, 3}, {"batch", 0, 5}, {"classifier", 0, 1}, {"batch", 1, 3}, {"batch", 2, 2}} {
 		ck, out := filepath.Join(f.dir, "ck"), filepath.Join(f.dir, "resumed.pgp")
 		os.Remove(ck)
 		os.Remove(out)
