@@ -74,14 +74,7 @@ func (c *config) boundFITC() bool {
 func (t *trainer) runBound(ctx context.Context) (*Result, error) {
 	if r := t.c.Resume; r != nil && r.Bound != nil {
 		res, err := t.run(ctx)
-		if err == nil {
-			err = t.calibrate(ctx, res)
-			res.near = nil
-		}
-		if res != nil {
-			res.BoundFITC = r.Bound
-		}
-		return res, err
+		return t.afterTrial(ctx, res, err, r.Bound)
 	}
 	t.untilBound = true
 	res, err := t.run(ctx)
@@ -105,7 +98,15 @@ func (t *trainer) runBound(ctx context.Context) (*Result, error) {
 	t.st.Bound = tried
 	t.untilBound, t.cut = false, false
 	t.st.Elapsed = t.elapsed()
-	if res, err = t.loop(ctx); err == nil {
+	res, err = t.loop(ctx)
+	return t.afterTrial(ctx, res, err, tried)
+}
+
+// afterTrial finishes a run that went on after a trial that was not kept
+// (tried), training to its end with result res or error err: the
+// calibration, as without the option, and the trial's record.
+func (t *trainer) afterTrial(ctx context.Context, res *Result, err error, tried *FITCChoice) (*Result, error) {
+	if err == nil {
 		err = t.calibrate(ctx, res)
 		res.near = nil
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"slices"
 	"testing"
-
-	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
 // TestBoundFITCResume: a run with Options.BoundFITC resumed from any of
@@ -15,22 +13,17 @@ import (
 // there, and after a trial that was not kept (State.Bound) training goes
 // on without a second trial or a pass at the end.
 func TestBoundFITCResume(t *testing.T) {
-	notKept := func(o *Options) {
-		o.Kernel, o.FixedTheta = kernel.SE{Var: 4, Len2: 0.2, Jitter: 1e-4}, true
-	}
 	for _, tc := range []struct {
 		name  string
-		fitc  int
-		set   func(*Options)
+		o     Options
 		kept  bool
 		after []int // resume after these batches (State.Done)
 	}{
-		{"kept", 40, func(*Options) {}, true, []int{4, 10}},
-		{"not kept", 20, notKept, false, []int{4, 10, 13}},
+		{"kept", boundOptions(40), true, []int{4, 10}},
+		{"not kept", driftedOptions(20), false, []int{4, 10, 13}},
 	} {
 		x, y, _ := noisy(t, 1500, 1)
-		o := boundOptions(tc.fitc)
-		tc.set(&o)
+		o := tc.o
 		saved := map[int][]byte{}
 		o.Checkpoint = func(s *State) {
 			if slices.Contains(tc.after, s.Done) {

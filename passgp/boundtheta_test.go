@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
 // driftedRun is TestBoundFITCNotKept's classifier: a length scale of 0.45
@@ -18,8 +16,7 @@ import (
 func driftedRun(t *testing.T, theta0 []float64) (*mat.Dense, []float64, *config, *Result) {
 	t.Helper()
 	x, y, _ := noisy(t, 1500, 1)
-	o := boundOptions(0)
-	o.Kernel, o.FixedTheta = kernel.SE{Var: 4, Len2: 0.2, Jitter: 1e-4}, true
+	o := driftedOptions(0)
 	res, err := Train(context.Background(), x, y, &o)
 	if err != nil {
 		t.Fatal(err)

@@ -27,9 +27,7 @@ func guardMajority(c *Calibration, z, rho *mat.Dense, truth []int) *Calibration 
 	for _, t := range truth {
 		pos += t
 	}
-	dec := make([]int, n)
-	c.DecideTo(dec, z, rho)
-	if missRate(n, func(i int) bool { return dec[i] != truth[i] }) <= float64(min(pos, n-pos))/float64(n) {
+	if decisionError(c, z, rho, truth) <= float64(min(pos, n-pos))/float64(n) {
 		return c
 	}
 	// Fit with the majority as the negative class: flip the latents and
@@ -113,4 +111,12 @@ func ceilingParams(p, q []float64) (dle, dlk [2]float64) {
 		dlk[j] = dk / (kappa * (1 - kappa))
 	}
 	return dle, dlk
+}
+
+// decisionError returns the fraction of the rows of z (shares rho, nil:
+// none) on which c's decision misses the class truth.
+func decisionError(c *Calibration, z, rho *mat.Dense, truth []int) float64 {
+	dec := make([]int, len(truth))
+	c.DecideTo(dec, z, rho)
+	return missRate(len(truth), func(i int) bool { return dec[i] != truth[i] })
 }

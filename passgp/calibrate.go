@@ -662,11 +662,5 @@ func CalibrateBinary(b *Binary, x *mat.Dense, y []float64) (*Calibration, error)
 	if err != nil {
 		return nil, err
 	}
-	truth := make([]int, n)
-	for i, v := range y {
-		if v > 0 {
-			truth[i] = 1
-		}
-	}
-	return FitCalibration(mat.NewDense(n, 1, z), mat.NewDense(n, 1, rho), truth)
+	return FitCalibration(mat.NewDense(n, 1, z), mat.NewDense(n, 1, rho), binaryTruth(y))
 }

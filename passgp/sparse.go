@@ -250,14 +250,7 @@ func noBetterThanMajority(res *Result, y []float64) bool {
 	if res.Calibration == nil || n == 0 {
 		return false
 	}
-	dec := make([]int, n)
-	res.Calibration.DecideTo(dec, mat.NewDense(n, 1, res.HeldOut), mat.NewDense(n, 1, res.HeldOutShare))
-	wrong := 0
-	for i, v := range y {
-		if (v > 0) != (dec[i] == 1) {
-			wrong++
-		}
-	}
+	e := decisionError(res.Calibration, mat.NewDense(n, 1, res.HeldOut), mat.NewDense(n, 1, res.HeldOutShare), binaryTruth(y))
 	p := res.MajorityRate
-	return float64(wrong)/float64(n) >= p-2*math.Sqrt(p*(1-p)/float64(n))
+	return e >= p-2*math.Sqrt(p*(1-p)/float64(n))
 }
