@@ -3,6 +3,7 @@ package ep
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -185,5 +186,74 @@ func TestFITCStreamRestore(t *testing.T) {
 	}
 	if _, err := InferFITC(context.Background(), k, x, y, xm, nil, &Options{MaxSweeps: 2, MinSweeps: 1}); err == nil {
 		t.Error("2 sweeps reported as converged")
+	}
+}
+
+// clusters returns n points around c centres in d dimensions, spread apart
+// by spread around each (near-duplicates when it is small), labelled by
+// the sign of their centre's first coordinate, each flipped with
+// probability flip.
+func clusters(n, c, d int, spread, flip float64, seed uint64) (*mat.Dense, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	cen := mat.NewDense(c, d, nil)
+	for i := range c {
+		for j := range d {
+			cen.Set(i, j, rng.NormFloat64())
+		}
+	}
+	x := mat.NewDense(n, d, nil)
+	y := make([]float64, n)
+	for i := range y {
+		ci := i % c
+		y[i] = 1
+		if cen.At(ci, 0) < 0 {
+			y[i] = -1
+		}
+		if rng.Float64() < flip {
+			y[i] = -y[i]
+		}
+		for j := range d {
+			x.Set(i, j, cen.At(ci, j)+spread*rng.NormFloat64())
+		}
+	}
+	return x, y
+}
+
+// TestFITCDampingHalved checks that InferFITC's parallel updates, which
+// oscillate at the default step on clusters of near-duplicate inputs with
+// conflicting labels, converge once the step is halved, to the EP fixed
+// point of dense EP on the same FITC prior.
+func TestFITCDampingHalved(t *testing.T) {
+	for _, c := range []struct {
+		seed uint64
+		flip float64
+	}{{1, 0.1}, {2, 0.1}, {3, 0}} {
+		x, y := clusters(300, 30, 2, 0.01, c.flip, c.seed)
+		n, _ := x.Dims()
+		xm := mat.DenseCopyOf(x.Slice(n-30, n, 0, 2))
+		k := kernel.SE{Var: 1000, Len2: 1, Jitter: 1e-2}
+		o := &Options{SiteTol: 1e-9, MaxSweeps: 300}
+		f, err := InferFITC(context.Background(), k, x, y, xm, nil, o)
+		if err != nil {
+			t.Fatalf("seed %d: %v", c.seed, err)
+		}
+		if !(f.Damping < DefaultDamping) {
+			t.Fatalf("seed %d: converged at step %v in %d sweeps: the data no longer oscillate, the test checks nothing", c.seed, f.Damping, f.Sweeps)
+		}
+		s0, _ := fitcPrior(k, x, xm, x.Slice(0, 1, 0, 2).(*mat.Dense))
+		d, err := InferCov(s0, nil, y, nil, &Options{Tol: 1e-10, SiteTol: 1e-7, MaxSweeps: 1000})
+		if err != nil {
+			t.Fatalf("seed %d: dense EP: %v", c.seed, err)
+		}
+		const tol = 1e-4 // dense EP stops at SiteTol 1e-7
+		if math.Abs(f.LogZ-d.LogZ) > tol*(1+math.Abs(d.LogZ)) {
+			t.Errorf("seed %d: log Z_EP: FITC %v, dense %v", c.seed, f.LogZ, d.LogZ)
+		}
+		for i := range y {
+			if math.Abs(f.Mean[i]-d.Mean[i]) > tol*(1+math.Abs(d.Mean[i])) || math.Abs(f.Var[i]-d.Var[i]) > tol*(1+d.Var[i]) {
+				t.Fatalf("seed %d: marginal %d: FITC N(%v, %v), dense N(%v, %v)", c.seed, i, f.Mean[i], f.Var[i], d.Mean[i], d.Var[i])
+			}
+		}
+		t.Logf("seed %d: %d sweeps, step %v", c.seed, f.Sweeps, f.Damping)
 	}
 }
