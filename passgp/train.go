@@ -146,6 +146,9 @@ type Result struct {
 	// BoundFITC records the FITC pass of Options.BoundFITC (nil: none
 	// ran, because the budget never bound or the option is off).
 	BoundFITC *FITCChoice
+	// SampleTheta records Options.SampleTheta's second classifier (nil:
+	// none was trained).
+	SampleTheta *ThetaChoice
 	// NotConverged is set when the EP run that gave the classifier's
 	// sites hit its sweep cap (Options.EP.MaxSweeps, or FinalTol's run):
 	// the classifier uses the last iterate. Batches[i].NotConverged
@@ -258,6 +261,9 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	err = calibrate(ctx, r, res, x, y, c.geom(), last)
 	if err == nil && c.fitcFallback() && noBetterThanMajority(res, y) {
 		err = fitcFallback(ctx, c, r, res, x, y)
+	}
+	if err == nil && c.sampleTheta() {
+		res, err = withSampleTheta(ctx, x, y, c, r, class, res)
 	}
 	res.near = nil
 	return res, err
