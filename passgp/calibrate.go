@@ -620,10 +620,26 @@ func isFinite(v []float64) bool {
 // all 0), computed in log space (exact where the probabilities
 // underflow). truth is as in FitCalibration.
 func (c *Calibration) MeanNLL(z, rho *mat.Dense, truth []int) float64 {
+	n, _ := z.Dims()
+	var s float64
+	c.eachNLL(z, rho, truth, func(_ int, v float64) { s += v })
+	return s / float64(n)
+}
+
+// NLLTo sets dst[i] to −log p(truth_i | z_i, rho_i) under c, as MeanNLL.
+func (c *Calibration) NLLTo(dst []float64, z, rho *mat.Dense, truth []int) {
+	if n, _ := z.Dims(); len(dst) != n {
+		panic("passgp: Calibration.NLLTo: destination has the wrong length")
+	}
+	c.eachNLL(z, rho, truth, func(i int, v float64) { dst[i] = v })
+}
+
+// eachNLL calls f(i, −log p(truth_i | z_i, rho_i)) for every row i in
+// order.
+func (c *Calibration) eachNLL(z, rho *mat.Dense, truth []int, f func(int, float64)) {
 	n, k := z.Dims()
 	u := make([]float64, k)
 	far := c.farLogits(c.Eps, c.kappa(), nil, nil)
-	var s float64
 	for i := 0; i < n; i++ {
 		c.logitsTo(u, z.RawRowView(i), rowOrNil(rho, i), far)
 		var logS float64
@@ -642,9 +658,8 @@ func (c *Calibration) MeanNLL(z, rho *mat.Dense, truth []int) float64 {
 		if c.Eps > 0 {
 			logS = logAddExp(math.Log1p(-c.Eps)+logS, math.Log(noise))
 		}
-		s -= logS
+		f(i, -logS)
 	}
-	return s / float64(n)
 }
 
 // CalibrateBinary fits the Platt calibration of a trained binary

@@ -2,6 +2,7 @@ package passgp
 
 import (
 	"context"
+	"math"
 	"slices"
 	"testing"
 
@@ -11,9 +12,9 @@ import (
 // TestSampleTheta checks Options.SampleTheta on imbalanced tasks (10%
 // positives; sep 2, 2000 points): the second classifier is the method's at
 // the random method's θ (the evidence optimum on the same random sample)
-// kept fixed, the choice's NLLs are the two classifiers' calibrated
-// held-out NLLs, and the one with the lower NLL is the result, bit for
-// bit. With 5% of the labels flipped and M = 50, fPASS-GP's and IVM's own
+// kept fixed, fPASS-GP's ranked by the boundary, the choice's NLLs are the
+// two classifiers' calibrated held-out NLLs, and the second is the result,
+// bit for bit, where clearlyBetter says so. With 5% of the labels flipped and M = 50, fPASS-GP's and IVM's own
 // θ leave them at the majority rate's NLL and the sample's θ wins; without
 // flips fPASS-GP's own θ wins. The option does nothing for PASS-GP, a
 // random set or a fixed θ.
@@ -43,6 +44,9 @@ func TestSampleTheta(t *testing.T) {
 		rnd := train(x, y, Options{Method: Random, Kernel: k, M: 50, Init: 50, Seed: 1, Threads: 1})
 		fo := o
 		fo.Kernel, fo.FixedTheta = rnd.Model.Kernel, true
+		if m == FPASSGP {
+			fo.Rank = RankBoundary
+		}
 		fixed := train(x, y, fo)
 		o.SampleTheta = true
 		res := train(x, y, o)
@@ -56,9 +60,14 @@ func TestSampleTheta(t *testing.T) {
 		if ch.NLL != nll(plain) || ch.SampleNLL != nll(fixed) {
 			t.Errorf("%v: NLLs %v and %v, the classifiers' %v and %v", m, ch.NLL, ch.SampleNLL, nll(plain), nll(fixed))
 		}
+		a, b := make([]float64, n), make([]float64, n)
+		plain.Calibration.NLLTo(a, mat.NewDense(n, 1, plain.HeldOut), mat.NewDense(n, 1, plain.HeldOutShare), truth)
+		fixed.Calibration.NLLTo(b, mat.NewDense(n, 1, fixed.HeldOut), mat.NewDense(n, 1, fixed.HeldOutShare), truth)
 		want := plain
-		if ch.SampleNLL < ch.NLL {
+		if _, _, se, better := clearlyBetter(a, b); better {
 			want = fixed
+		} else if se != ch.SE {
+			t.Errorf("%v: SE %v, want %v", m, ch.SE, se)
 		}
 		if ch.Kept != (want == fixed) || !slices.Equal(res.HeldOut, want.HeldOut) || !slices.Equal(res.Model.Active, want.Model.Active) ||
 			!slices.Equal(res.Model.Kernel.Params(), want.Model.Kernel.Params()) {
@@ -81,15 +90,18 @@ func TestSampleTheta(t *testing.T) {
 	own := train(x, y, o)
 	rnd := train(x, y, Options{Method: Random, M: 20, Init: 20, Seed: 1, Threads: 1})
 	fo := o
-	fo.Kernel, fo.FixedTheta = rnd.Model.Kernel, true
+	fo.Kernel, fo.FixedTheta, fo.Rank = rnd.Model.Kernel, true, RankBoundary
 	fixed := train(x, y, fo)
 	o.SampleTheta = true
 	res := train(x, y, o)
 	nll := func(r *Result) float64 {
 		return r.Calibration.MeanNLL(mat.NewDense(n, 1, r.HeldOut), mat.NewDense(n, 1, r.HeldOutShare), truth)
 	}
+	a, b := make([]float64, n), make([]float64, n)
+	own.Calibration.NLLTo(a, mat.NewDense(n, 1, own.HeldOut), mat.NewDense(n, 1, own.HeldOutShare), truth)
+	fixed.Calibration.NLLTo(b, mat.NewDense(n, 1, fixed.HeldOut), mat.NewDense(n, 1, fixed.HeldOutShare), truth)
 	want := own
-	if nll(fixed) < nll(own) {
+	if _, _, _, better := clearlyBetter(a, b); better {
 		want = fixed
 	}
 	if ch := res.SampleTheta; !own.FITCFallback || ch == nil || ch.NLL != nll(own) || ch.SampleNLL != nll(fixed) ||
@@ -105,6 +117,41 @@ func TestSampleTheta(t *testing.T) {
 	} {
 		if res := train(x, y, o); res.SampleTheta != nil {
 			t.Errorf("%v (fixed θ %v): a second classifier was trained", o.Method, o.FixedTheta)
+		}
+	}
+}
+
+// TestClearlyBetter checks the paired rule against hand-computed cases.
+func TestClearlyBetter(t *testing.T) {
+	for _, c := range []struct {
+		a, b   []float64
+		se     float64
+		better bool
+	}{
+		// Differences 0.3, 0.1, 0.2, 0.2: mean 0.2, variance 0.005, SE
+		// √(0.005/4) = 0.0354.
+		{[]float64{0.5, 0.3, 0.4, 0.6}, []float64{0.2, 0.2, 0.2, 0.4}, math.Sqrt(0.005 / 4), true},
+		// Differences ±0.2: mean 0, SE √(0.04/2).
+		{[]float64{0.5, 0.1}, []float64{0.3, 0.3}, math.Sqrt(0.04 / 2), false},
+		// b worse everywhere.
+		{[]float64{0.1, 0.2, 0.3}, []float64{0.2, 0.3, 0.4}, 0, false},
+		// A constant improvement has SE 0: better.
+		{[]float64{0.3, 0.4}, []float64{0.2, 0.3}, 0, true},
+		// Differences 0.1, 0.1, 0.1, −0.25: mean 0.0125, mean square
+		// 0.0925/4, SE 0.0758: not better by two of them.
+		{[]float64{0.2, 0.2, 0.2, 0.1}, []float64{0.1, 0.1, 0.1, 0.35}, math.Sqrt((0.0925/4 - 0.0125*0.0125) / 4), false},
+	} {
+		ma, mb, se, better := clearlyBetter(c.a, c.b)
+		if math.Abs(se-c.se) > 1e-12 || better != c.better {
+			t.Errorf("%v against %v: SE %v better %v, want %v %v", c.a, c.b, se, better, c.se, c.better)
+		}
+		var sa, sb float64
+		for i := range c.a {
+			sa += c.a[i]
+			sb += c.b[i]
+		}
+		if math.Abs(ma-sa/float64(len(c.a))) > 1e-15 || math.Abs(mb-sb/float64(len(c.b))) > 1e-15 {
+			t.Errorf("means %v %v", ma, mb)
 		}
 	}
 }

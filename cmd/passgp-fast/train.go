@@ -199,7 +199,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.BoolVar(&c.FITC, "fitc", false, "after selection, run EP on all training points with the active set as FITC inducing inputs and predict from that posterior, for small active sets (fpassgp, ivm, random at --m of a few hundred: on IJCNN at --m 100 it lowered fpassgp's validation error from 36% to 4.2%); unless --fixed-theta, theta is then chosen by the FITC model's evidence (at most 40 EP runs over all points: Nelder-Mead, then L-BFGS on its gradient); costs O(N M^2) per EP sweep and an MxM factor in the model file")
 	fs.StringVar(&c.FITCTheta, "fitc-theta", "search", "theta of the --fitc and --fitc-fallback pass: search (chosen by the FITC evidence, at most 40 EP runs over all points) or keep (the selection's, one EP run: on IJCNN fpassgp --m 1000 --fitc erred 1.14% in 23 s, against 1.18% in 11 minutes with the search; at --m 100 the selection's theta is useless and the search is needed)")
 	fs.BoolVar(&c.FITCFallback, "fitc-fallback", true, "fpassgp, ivm, random: where a classifier's held-out decisions of its training points are no better than always deciding the larger class, run the --fitc pass for it (on IJCNN at --m 100 fpassgp erred 9.50%, the majority rate, and 3.04% with the pass); false: warn only")
-	fs.BoolVar(&c.SampleTheta, "sample-theta", true, "fpassgp, ivm: train a second classifier with theta fixed at the evidence optimum on a random sample of --m points, and keep the one whose held-out predictions of the training points are better (IJCNN at --m 1000: fpassgp 1.58% against 2.44%, ivm 1.28% against 2.67%; USPS keeps the selection's theta); costs the second selection; false: the method's own theta only")
+	fs.BoolVar(&c.SampleTheta, "sample-theta", true, "fpassgp, ivm: train a second classifier with theta fixed at the evidence optimum on a random sample of --m points (fpassgp's swaps ranked by the boundary), and keep it where its held-out predictions of the training points are clearly better (IJCNN at --m 1000: fpassgp 1.31% against 2.44%, ivm 1.28% against 2.67%; a noisy task: fpassgp 7.27% against 41.3%); costs the second selection; false: the method's own classifier only")
 	fs.IntVar(&c.BoundFITC, "fitc-bound", defaultBoundFITC, "passgp: where --max-active bound, run EP on all training points at the kept theta with `M` random active points as FITC inducing inputs, and keep that posterior where its held-out predictions of the training points are better than the active set's (label noise: on a 10-class task test error 14.35% against 14.71%, in less time); where it is not better, the same at the theta a search from the initial theta ends at, if --restart-stalled is on and the evidence is higher there; costs O(N M^2) per EP sweep and an MxM factor in the model file (0: off, the active set's posterior)")
 	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8 (paper Section 6.3; on USPS, shift4 lowered the calibrated Brier score from 0.074 to 0.054 at 12-14 times the training time, docs/passgp.md)")
 	fs.IntVar(&c.AugmentSub, "augment-sub", 0, "number of batches N_sub of the --augment stage (0: --sub); each batch runs EP on the augmented active set, up to 9 times the first stage's, so use few: bench/repro uses 5 on MNIST")
@@ -400,8 +400,9 @@ at, and the better one is weighed. A classifier of fpassgp, ivm or
 random whose held-out decisions are no better than always deciding the
 larger class gets the --fitc pass (--fitc-fallback). fpassgp and ivm
 are also trained at theta fixed at the evidence optimum on a random
-sample of --m points, and the classifier with the better held-out
-predictions is kept (--sample-theta). PASS-GP's kernel is
+sample of --m points (fpassgp's swaps ranked by the boundary), and that
+classifier is kept where its held-out predictions are clearly better
+(--sample-theta). PASS-GP's kernel is
 se+bias, the paper's SE plus a learned constant, which was better on
 every data set measured; IVM's too (better on USPS and on IJCNN at
 --m 100 and 300, worse at 1000). --kernel se --max-active 0 --rank lowest
