@@ -372,6 +372,9 @@ type Progress struct {
 	LogZ                              float64
 	Theta                             []float64
 	Elapsed, Remaining                time.Duration
+	// Second is set for the batches of Options.SampleTheta's second
+	// classifier, whose passes count from the start again.
+	Second bool
 }
 
 // DefaultKernel returns the initial kernel used when Options.Kernel is nil:

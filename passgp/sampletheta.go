@@ -69,6 +69,12 @@ func withSampleTheta(ctx context.Context, x *mat.Dense, y []float64, c *config, 
 		c2.Rank = RankBoundary
 	}
 	c2.Checkpoint, c2.Resume = nil, nil
+	if c.Progress != nil {
+		c2.Progress = func(p Progress) {
+			p.Second = true
+			c.Progress(p)
+		}
+	}
 	alt, err := train(ctx, x, y, &c2, r, class)
 	if err != nil {
 		return res, err

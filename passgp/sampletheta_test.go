@@ -49,7 +49,20 @@ func TestSampleTheta(t *testing.T) {
 		}
 		fixed := train(x, y, fo)
 		o.SampleTheta = true
+		var first, second int // progress reports of each classifier
+		o.Progress = func(p Progress) {
+			if p.Second {
+				second++
+			} else if second == 0 {
+				first++
+			} else {
+				t.Errorf("%v: a report of the first classifier after the second's", m)
+			}
+		}
 		res := train(x, y, o)
+		if first == 0 || second == 0 {
+			t.Errorf("%v: %d progress reports of the first classifier, %d of the second", m, first, second)
+		}
 		ch := res.SampleTheta
 		if ch == nil {
 			t.Fatalf("%v: no choice recorded", m)
