@@ -28,9 +28,17 @@ type ThetaChoice struct {
 	// Elapsed is the second classifier's training time, the sample's
 	// search included (also in Result.Elapsed).
 	Elapsed time.Duration
+	// Failed, if not empty, says why there is no second classifier (its
+	// θ search or its training failed); the method's own classifier then
+	// stays.
+	Failed string
 }
 
+// String is train's report of the choice.
 func (ch *ThetaChoice) String() string {
+	if ch.Failed != "" {
+		return fmt.Sprintf("no classifier at θ from a random sample (%s): kept the selection's θ", ch.Failed)
+	}
 	verdict := "kept the selection's θ"
 	if ch.Kept {
 		verdict = "kept the sample's θ"
@@ -56,15 +64,28 @@ func (c *config) sampleTheta() bool {
 // the pass, 7.05% at the sample's θ, which was better than the majority
 // rule and so got none (docs/passgp.md, session 31). The second run writes
 // no checkpoints: a run resumed after the first one finished (its state
-// at the last batch) trains the second again, from the same seed.
+// at the last batch) trains the second again, from the same seed. If the
+// second classifier cannot be trained for any reason but ctx's, res stays,
+// with the reason in its ThetaChoice.
 func withSampleTheta(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner, class string, res *Result) (*Result, error) {
 	t0 := time.Now()
-	s, err := trainRandom(ctx, x, y, c, r)
-	if err != nil {
-		return res, err
+	ch := &ThetaChoice{}
+	failed := func(err error) (*Result, error) {
+		ch.Elapsed = time.Since(t0)
+		res.Elapsed += ch.Elapsed
+		if cerr := ctx.Err(); cerr != nil {
+			return res, cerr
+		}
+		ch.Failed, res.SampleTheta = err.Error(), ch
+		return res, nil
 	}
+	rnd, err := trainRandom(ctx, x, y, c, r)
+	if err != nil {
+		return failed(err)
+	}
+	ch.Theta = rnd.Model.Kernel.Params()
 	c2 := *c
-	c2.Kernel, c2.FixedTheta, c2.SampleTheta = s.Model.Kernel, true, false
+	c2.Kernel, c2.FixedTheta, c2.SampleTheta = rnd.Model.Kernel, true, false
 	if c.Method == FPASSGP {
 		c2.Rank = RankBoundary
 	}
@@ -75,16 +96,16 @@ func withSampleTheta(ctx context.Context, x *mat.Dense, y []float64, c *config, 
 			c.Progress(p)
 		}
 	}
-	alt, err := train(ctx, x, y, &c2, r, class)
+	alt, err := sampleTrain(ctx, x, y, &c2, r, class)
 	if err != nil {
-		return res, err
+		return failed(err)
 	}
 	truth := binaryTruth(y)
 	n := len(y)
 	own, other := make([]float64, n), make([]float64, n)
 	res.Calibration.NLLTo(own, mat.NewDense(n, 1, res.HeldOut), mat.NewDense(n, 1, res.HeldOutShare), truth)
 	alt.Calibration.NLLTo(other, mat.NewDense(n, 1, alt.HeldOut), mat.NewDense(n, 1, alt.HeldOutShare), truth)
-	ch := &ThetaChoice{Theta: s.Model.Kernel.Params(), Elapsed: time.Since(t0)}
+	ch.Elapsed = time.Since(t0)
 	var better bool
 	ch.NLL, ch.SampleNLL, ch.SE, better = clearlyBetter(own, other)
 	elapsed := res.Elapsed + ch.Elapsed
@@ -96,6 +117,13 @@ func withSampleTheta(ctx context.Context, x *mat.Dense, y []float64, c *config, 
 	res.SampleTheta, res.Elapsed = ch, elapsed
 	return res, nil
 }
+
+// sampleTrain trains SampleTheta's second classifier: train (set in init,
+// which breaks the initialisation cycle; a variable so that tests can make
+// it fail).
+var sampleTrain func(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner, class string) (*Result, error)
+
+func init() { sampleTrain = train }
 
 // clearlyBetter returns the means of the per-point NLLs a and b, the
 // standard error of their difference (from the paired differences) and

@@ -2,8 +2,10 @@ package passgp
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -166,5 +168,42 @@ func TestClearlyBetter(t *testing.T) {
 		if math.Abs(ma-sa/float64(len(c.a))) > 1e-15 || math.Abs(mb-sb/float64(len(c.b))) > 1e-15 {
 			t.Errorf("means %v %v", ma, mb)
 		}
+	}
+}
+
+// TestSampleThetaFailed: where the second classifier cannot be trained,
+// the method's own classifier stays, bit for bit, with the reason
+// recorded; a cancelled context during its training is returned.
+func TestSampleThetaFailed(t *testing.T) {
+	x, y := imbalanced(t, 1000, 1, 2, 0.05)
+	o := Options{Method: FPASSGP, M: 30, Init: 30, Sub: 5, Seed: 1, Threads: 1}
+	want, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { sampleTrain = train }()
+	sampleTrain = func(context.Context, *mat.Dense, []float64, *config, *runner, string) (*Result, error) {
+		return nil, errors.New("ep: P not positive definite")
+	}
+	o.SampleTheta = true
+	res, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := res.SampleTheta
+	if ch == nil || ch.Kept || !strings.Contains(ch.String(), "no classifier at θ from a random sample (ep: P not positive definite)") ||
+		!slices.Equal(res.HeldOut, want.HeldOut) || !slices.Equal(res.Model.Kernel.Params(), want.Model.Kernel.Params()) {
+		t.Errorf("a failed second classifier: %v", ch)
+	}
+	sampleTrain = train
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o.Progress = func(p Progress) {
+		if p.Second {
+			cancel()
+		}
+	}
+	if _, err := Train(ctx, x, y, &o); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled during the second classifier: %v", err)
 	}
 }
