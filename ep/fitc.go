@@ -119,9 +119,9 @@ func (u *fitcU) compute(lo, hi int, buf []float64) blas64.General {
 // oscillate at a step that suits the rest (USPS, digit 7 against the rest
 // with 300 inducing inputs: a relative site change of 0.005 after 100
 // sweeps at 0.9, converged within 100 more at 0.45). If that fails too,
-// it returns the last posterior with an error. It returns an error, too, for a K_MM or P that is not
-// positive definite and for a cancelled ctx (checked before every sweep
-// and every block of rows).
+// it returns the last posterior with an error. It returns an error, too,
+// for a K_MM or P that is not positive definite and for a cancelled ctx
+// (checked before every sweep and every block of rows).
 func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, xm *mat.Dense, warm *Sites, o *Options) (*FITC, error) {
 	return inferFITC(ctx, k, x, y, xm, warm, o, nil)
 }
