@@ -75,11 +75,8 @@ func TestSampleTheta(t *testing.T) {
 		if ch.NLL != nll(plain) || ch.SampleNLL != nll(fixed) {
 			t.Errorf("%v: NLLs %v and %v, the classifiers' %v and %v", m, ch.NLL, ch.SampleNLL, nll(plain), nll(fixed))
 		}
-		a, b := make([]float64, n), make([]float64, n)
-		plain.Calibration.NLLTo(a, mat.NewDense(n, 1, plain.HeldOut), mat.NewDense(n, 1, plain.HeldOutShare), truth)
-		fixed.Calibration.NLLTo(b, mat.NewDense(n, 1, fixed.HeldOut), mat.NewDense(n, 1, fixed.HeldOutShare), truth)
 		want := plain
-		if _, _, se, better := clearlyBetter(a, b); better {
+		if _, _, se, better := clearlyBetter(pointNLL(plain, truth), pointNLL(fixed, truth)); better {
 			want = fixed
 		} else if se != ch.SE {
 			t.Errorf("%v: SE %v, want %v", m, ch.SE, se)
@@ -112,11 +109,8 @@ func TestSampleTheta(t *testing.T) {
 	nll := func(r *Result) float64 {
 		return r.Calibration.MeanNLL(mat.NewDense(n, 1, r.HeldOut), mat.NewDense(n, 1, r.HeldOutShare), truth)
 	}
-	a, b := make([]float64, n), make([]float64, n)
-	own.Calibration.NLLTo(a, mat.NewDense(n, 1, own.HeldOut), mat.NewDense(n, 1, own.HeldOutShare), truth)
-	fixed.Calibration.NLLTo(b, mat.NewDense(n, 1, fixed.HeldOut), mat.NewDense(n, 1, fixed.HeldOutShare), truth)
 	want := own
-	if _, _, _, better := clearlyBetter(a, b); better {
+	if _, _, _, better := clearlyBetter(pointNLL(own, truth), pointNLL(fixed, truth)); better {
 		want = fixed
 	}
 	if ch := res.SampleTheta; !own.FITCFallback || ch == nil || ch.NLL != nll(own) || ch.SampleNLL != nll(fixed) ||
@@ -206,4 +200,13 @@ func TestSampleThetaFailed(t *testing.T) {
 	if _, err := Train(ctx, x, y, &o); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled during the second classifier: %v", err)
 	}
+}
+
+// pointNLL returns each training point's NLL under r's calibrated
+// held-out latents.
+func pointNLL(r *Result, truth []int) []float64 {
+	n := len(truth)
+	v := make([]float64, n)
+	r.Calibration.NLLTo(v, mat.NewDense(n, 1, r.HeldOut), mat.NewDense(n, 1, r.HeldOutShare), truth)
+	return v
 }

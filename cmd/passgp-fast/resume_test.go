@@ -29,50 +29,15 @@ func TestCheckpointResumeBoundFITC(t *testing.T) {
 	if testing.Verbose() {
 		t.Log(e)
 	}
-	predict := func(m string) string {
-		out := filepath.Join(f.dir, "p.csv")
-		if code, _, e := runCLI(t, "predict", "--model", m, "--data", f.test, "--out", out); code != 0 {
-			t.Fatal(e)
-		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	want := predict(full)
-	oldEvery := checkpointEvery
-	checkpointEvery = 0
-	defer func() { checkpointEvery, testHook = oldEvery, nil }()
-	for _, stop := range []struct {
-		event string
-		k, n  int
-	}{{"batch", 0, 3}, {"batch", 0, 5}, {"classifier", 0, 1}, {"batch", 1, 3}, {"batch", 2, 2}} {
-		ck, out := filepath.Join(f.dir, "ck"), filepath.Join(f.dir, "resumed.pgp")
-		os.Remove(ck)
-		os.Remove(out)
-		ctx, cancel := interruptAt(stop.event, stop.k, stop.n)
-		code, _, e := runCLICtx(t, ctx, append(args, "--model", out, "--checkpoint", ck, "--quiet")...)
-		cancel()
-		testHook = nil
-		if code != 130 {
-			t.Fatalf("stop at %v: code %d, stderr %q", stop, code, e)
-		}
-		if code, _, e := runCLI(t, "train", "--resume", ck, "--data", f.train, "--model", out, "--quiet"); code != 0 {
-			t.Fatalf("resume: %d %s", code, e)
-		}
-		if got := predict(out); got != want {
-			t.Errorf("stop at %v: the resumed model predicts otherwise than the uninterrupted one", stop)
-		}
-	}
+	resumeEverywhere(t, f, args, full, []stopAt{{"batch", 0, 3}, {"batch", 0, 5}, {"classifier", 0, 1}, {"batch", 1, 3}, {"batch", 2, 2}})
 }
 
 // TestCheckpointResumeSampleTheta: fpassgp with its second classifier at
 // the sample's θ (--sample-theta, θ free), interrupted anywhere (in its
 // own selection, after its last batch, before the second classifier
-// (class 2's is kept), after a finished class) and resumed, predicts byte for byte as the
-// uninterrupted run: the second classifier writes no checkpoint and is
-// trained again from the same seed.
+// (class 2's is kept), after a finished class) and resumed, predicts byte
+// for byte as the uninterrupted run: the second classifier writes no
+// checkpoint and is trained again from the same seed.
 func TestCheckpointResumeSampleTheta(t *testing.T) {
 	f := newFixture(t)
 	args := []string{"train", "--data", f.train, "--method", "fpassgp", "--m", "8", "--p-exc", "0.1", "--sub", "3", "--passes", "2"}
@@ -103,25 +68,41 @@ func TestCheckpointResumeSampleTheta(t *testing.T) {
 	if code != 0 || !slices.Equal(verdicts(e2), verdicts(e)) || len(verdicts(e)) != 3 {
 		t.Errorf("side by side: exit %d, choices %q, want %q", code, verdicts(e2), verdicts(e))
 	}
-	predict := func(m string) string {
-		out := filepath.Join(f.dir, "p.csv")
-		if code, _, e := runCLI(t, "predict", "--model", m, "--data", f.test, "--out", out); code != 0 {
-			t.Fatal(e)
-		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
+	resumeEverywhere(t, f, args, full, []stopAt{{"batch", 0, 2}, {"batch", 0, 6}, {"classifier", 0, 1}, {"batch", 1, 6}, {"batch", 2, 6}})
+}
+
+// stopAt is an interruption: the n-th event (testHook's "batch" or
+// "classifier") of classifier k.
+type stopAt struct {
+	event string
+	k, n  int
+}
+
+// predictCSV returns the predict command's CSV for model m on f's test
+// data.
+func predictCSV(t *testing.T, f *fixture, m string) string {
+	t.Helper()
+	out := filepath.Join(f.dir, "p.csv")
+	if code, _, e := runCLI(t, "predict", "--model", m, "--data", f.test, "--out", out); code != 0 {
+		t.Fatal(e)
 	}
-	want := predict(full)
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// resumeEverywhere runs train with args (and --checkpoint), interrupted at
+// each of stops, resumes it and checks that the resumed model predicts
+// byte for byte as the uninterrupted run's model full.
+func resumeEverywhere(t *testing.T, f *fixture, args []string, full string, stops []stopAt) {
+	t.Helper()
+	want := predictCSV(t, f, full)
 	oldEvery := checkpointEvery
 	checkpointEvery = 0
 	defer func() { checkpointEvery, testHook = oldEvery, nil }()
-	for _, stop := range []struct {
-		event string
-		k, n  int
-	}{{"batch", 0, 2}, {"batch", 0, 6}, {"classifier", 0, 1}, {"batch", 1, 6}, {"batch", 2, 6}} {
+	for _, stop := range stops {
 		ck, out := filepath.Join(f.dir, "ck"), filepath.Join(f.dir, "resumed.pgp")
 		os.Remove(ck)
 		os.Remove(out)
@@ -135,7 +116,7 @@ func TestCheckpointResumeSampleTheta(t *testing.T) {
 		if code, _, e := runCLI(t, "train", "--resume", ck, "--data", f.train, "--model", out, "--quiet"); code != 0 {
 			t.Fatalf("resume: %d %s", code, e)
 		}
-		if got := predict(out); got != want {
+		if got := predictCSV(t, f, out); got != want {
 			t.Errorf("stop at %v: the resumed model predicts otherwise than the uninterrupted one", stop)
 		}
 	}
