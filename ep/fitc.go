@@ -119,7 +119,7 @@ func (u *fitcU) compute(lo, hi int, buf []float64) blas64.General {
 // oscillate at a step that suits the rest (USPS, digit 7 against the rest
 // with 300 inducing inputs: a relative site change of 0.005 after 100
 // sweeps at 0.9, converged within 100 more at 0.45). If that fails too,
-// it returns the last posterior with an error. It returns an error, too,
+// it returns the last posterior with a *FITCNotConvergedError. It returns an error, too,
 // for a K_MM or P that is not positive definite and for a cancelled ctx
 // (checked before every sweep and every block of rows).
 func InferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, xm *mat.Dense, warm *Sites, o *Options) (*FITC, error) {
@@ -262,9 +262,23 @@ func inferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 			if done {
 				return f, nil
 			}
-			return f, fmt.Errorf("ep: InferFITC not converged after %d sweeps (largest relative site change %.3g)", sweep, change)
+			return f, &FITCNotConvergedError{Sweeps: sweep, Change: change, FITC: f}
 		}
 	}
+}
+
+// FITCNotConvergedError is InferFITC's error where the sites still
+// change after all its sweeps (MaxSweeps, and as many after each halving
+// of the step). FITC is the last posterior, which InferFITC also returns:
+// usable, as a dense EP run's last iterate is (NotConvergedError).
+type FITCNotConvergedError struct {
+	Sweeps int
+	Change float64 // largest relative site change of the last sweep, on the first step's scale
+	FITC   *FITC
+}
+
+func (e *FITCNotConvergedError) Error() string {
+	return fmt.Sprintf("ep: InferFITC not converged after %d sweeps (largest relative site change %.3g)", e.Sweeps, e.Change)
 }
 
 // fitcHalvings is how often InferFITC halves its damping step when the

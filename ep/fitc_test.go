@@ -2,8 +2,10 @@ package ep
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -255,5 +257,15 @@ func TestFITCDampingHalved(t *testing.T) {
 			}
 		}
 		t.Logf("seed %d: %d sweeps, step %v", c.seed, f.Sweeps, f.Damping)
+	}
+	// With too few sweeps even for the halved steps, the last posterior
+	// comes back with a *FITCNotConvergedError that holds it.
+	x, y := clusters(300, 30, 2, 0.01, 0.1, 1)
+	xm := mat.DenseCopyOf(x.Slice(270, 300, 0, 2))
+	f, err := InferFITC(context.Background(), kernel.SE{Var: 1000, Len2: 1, Jitter: 1e-2}, x, y, xm, nil, &Options{MaxSweeps: 5})
+	var nc *FITCNotConvergedError
+	if !errors.As(err, &nc) || nc.FITC != f || f == nil || nc.Sweeps != 15 || f.Sweeps != 15 || f.Damping != DefaultDamping/4 ||
+		!strings.Contains(err.Error(), "InferFITC not converged after 15 sweeps") {
+		t.Errorf("5 sweeps per step: error %v, posterior %v", err, f != nil)
 	}
 }

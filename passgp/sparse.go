@@ -33,9 +33,16 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 	t0 := time.Now()
 	o := c.finalEPOptions()
 	f, err := ep.InferFITC(ctx, b.Kernel, x, y, b.X, nil, &o)
+	// A run whose sites still change after its halved steps gives its last
+	// posterior, which is used and reported (Result.FITCNotConverged).
+	var nc *ep.FITCNotConvergedError
+	if errors.As(err, &nc) {
+		err = nil
+	}
 	if err != nil {
 		return fmt.Errorf("passgp: FITC pass over %d points with %d inducing: %w", len(y), len(b.Y), err)
 	}
+	f0 := f
 	if !c.FixedTheta && !c.FITCKeepTheta {
 		if f, err = fitcTheta(ctx, c, f, x, y, b.X, &o); err != nil {
 			return err
@@ -58,6 +65,7 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 		}
 	}
 	b.Sparse = f
+	res.FITCNotConverged = nc != nil && f == f0
 	res.Elapsed += time.Since(t0)
 	return nil
 }

@@ -3,10 +3,14 @@ package passgp
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
 // TestFITCPass checks Options.FITC for every active set method: the
@@ -203,5 +207,43 @@ func TestFITCThetaDegenerate(t *testing.T) {
 		if lz < want-0.01*math.Abs(want) {
 			t.Errorf("log Z_EP %v from θ = %v, %v from the toy's", lz, th, want)
 		}
+	}
+}
+
+// TestFITCNotConverged: where the FITC pass's EP does not converge even
+// with halved steps (near-duplicate inputs with conflicting labels, 5
+// sweeps per step), train keeps its last iterate and says so
+// (Result.FITCNotConverged) instead of failing; where it converges, the
+// flag is clear.
+func TestFITCNotConverged(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 3))
+	const n, c = 300, 30
+	cen := make([][2]float64, c)
+	for i := range cen {
+		cen[i] = [2]float64{rng.NormFloat64(), rng.NormFloat64()}
+	}
+	x := mat.NewDense(n, 2, nil)
+	y := make([]float64, n)
+	for i := range n {
+		ci := i % c
+		y[i] = 1
+		if cen[ci][0] < 0 {
+			y[i] = -1
+		}
+		if rng.Float64() < 0.1 {
+			y[i] = -y[i]
+		}
+		x.Set(i, 0, cen[ci][0]+0.01*rng.NormFloat64())
+		x.Set(i, 1, cen[ci][1]+0.01*rng.NormFloat64())
+	}
+	o := Options{Method: Random, M: 30, Seed: 1, Threads: 1, FITC: true, FixedTheta: true,
+		Kernel: kernel.SE{Var: 1000, Len2: 1, Jitter: 1e-2}, EP: ep.Options{MaxSweeps: 5}}
+	res, err := Train(context.Background(), x, y, &o)
+	if err != nil || !res.FITCNotConverged || res.Model.Sparse == nil || res.Model.Sparse.Sweeps != 15 || res.Calibration == nil {
+		t.Fatalf("error %v, flag %v", err, res != nil && res.FITCNotConverged)
+	}
+	o.EP.MaxSweeps = 0
+	if res, err = Train(context.Background(), x, y, &o); err != nil || res.FITCNotConverged || res.Model.Sparse == nil {
+		t.Errorf("default sweeps: error %v, flag %v", err, res != nil && res.FITCNotConverged)
 	}
 }

@@ -149,6 +149,11 @@ type Result struct {
 	// SampleTheta records Options.SampleTheta's second classifier (nil:
 	// none was trained).
 	SampleTheta *ThetaChoice
+	// FITCNotConverged is set when the EP run of the FITC pass (Options.FITC
+	// or FITCFallback) that gave the classifier's posterior did not
+	// converge, even with halved steps (ep.FITCNotConvergedError): the
+	// classifier uses its last iterate.
+	FITCNotConverged bool
 	// NotConverged is set when the EP run that gave the classifier's
 	// sites hit its sweep cap (Options.EP.MaxSweeps, or FinalTol's run):
 	// the classifier uses the last iterate. Batches[i].NotConverged

@@ -712,7 +712,11 @@ func TestTrainWarnings(t *testing.T) {
 	if w := trainWarnings(res); len(w) != 1 || !strings.Contains(w[0], "final active set hit its sweep cap") {
 		t.Errorf("warnings %q for a final EP at its cap", w)
 	}
-	res.NotConverged, res.HypNotConverged = false, 3
+	res.NotConverged, res.FITCNotConverged = false, true
+	if w := trainWarnings(res); len(w) != 1 || !strings.Contains(w[0], "FITC pass hit its sweep cap, also with halved steps") {
+		t.Errorf("warnings %q for a FITC pass at its cap", w)
+	}
+	res.FITCNotConverged, res.HypNotConverged = false, 3
 	if w := trainWarnings(res); len(w) != 1 || !strings.Contains(w[0], "3 EP runs of the hyperparameter search") {
 		t.Errorf("warnings %q for the search's EP runs at their cap", w)
 	}

@@ -982,6 +982,9 @@ func trainWarnings(res *passgp.Result) []string {
 	if res.NotConverged {
 		w = append(w, "EP on the final active set hit its sweep cap: the classifier uses the last iterate")
 	}
+	if res.FITCNotConverged {
+		w = append(w, "EP of the FITC pass hit its sweep cap, also with halved steps: the classifier uses the last iterate")
+	}
 	if res.HeldOut != nil && res.HeldOutError >= res.MajorityRate {
 		s := fmt.Sprintf("on held-out predictions of its training points it errs %.2f%%, no better than always predicting the larger class (%.2f%%): its selection or hyperparameters failed (docs/passgp.md, \"Noise-robust selection\")",
 			100*res.HeldOutError, 100*res.MajorityRate)
