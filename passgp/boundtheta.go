@@ -33,20 +33,13 @@ func boundTheta(ctx context.Context, c *config, res *Result) (*Binary, error) {
 		res.Theta0 == nil || slices.Equal(res.Theta0, b.Kernel.Params()) {
 		return nil, nil
 	}
-	objective := func(p *ep.Posterior) float64 {
-		v := p.LogZ
-		if c.Prior != nil {
-			v += ep.LogPrior(c.Prior, p.Kernel.Params(), nil)
-		}
-		return v
-	}
 	epo := c.epOptions()
 	p0, err := ep.InferContext(ctx, b.Kernel.WithParams(res.Theta0), b.X, b.Y, nil, &epo)
 	var nc *ep.NotConvergedError
 	if errors.As(err, &nc) && nc.Post != nil {
 		p0, err = nc.Post, nil
 	}
-	if err != nil || !(objective(p0) > objective(b.Post)) {
+	if err != nil || !(c.objective(p0) > c.objective(b.Post)) {
 		return nil, ctx.Err()
 	}
 	warm := &ep.Sites{Tau: slices.Clone(p0.Sites.Tau), Nu: slices.Clone(p0.Sites.Nu)}
@@ -64,8 +57,20 @@ func boundTheta(ctx context.Context, c *config, res *Result) (*Binary, error) {
 			}
 		}
 	}
-	if !(objective(p2) > objective(b.Post)) {
+	if !(c.objective(p2) > c.objective(b.Post)) {
 		return nil, nil
 	}
 	return newBinary(opt.Kernel, b.X, b.Y, b.Active, p2.Sites)
+}
+
+// objective is what θ searches maximise for posterior p: log Z_EP, plus
+// the log prior of its θ with Options.Prior. The restarts of a stalled
+// search (trainer.restart) and of the FITC trial (boundTheta) compare
+// posteriors by it.
+func (c *config) objective(p *ep.Posterior) float64 {
+	v := p.LogZ
+	if c.Prior != nil {
+		v += ep.LogPrior(c.Prior, p.Kernel.Params(), nil)
+	}
+	return v
 }

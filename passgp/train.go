@@ -606,13 +606,6 @@ func (t *trainer) restart(ctx context.Context, xa *mat.Dense, ya []float64, post
 	if slices.Equal(t.theta0, t.k.Params()) {
 		return post, nil
 	}
-	objective := func(p *ep.Posterior) float64 {
-		v := p.LogZ
-		if t.c.Prior != nil {
-			v += ep.LogPrior(t.c.Prior, p.Kernel.Params(), nil)
-		}
-		return v
-	}
 	t0 := time.Now()
 	k0 := t.k.WithParams(t.theta0)
 	epo := t.c.epOptions()
@@ -629,7 +622,7 @@ func (t *trainer) restart(ctx context.Context, xa *mat.Dense, ya []float64, post
 	if err != nil {
 		return post, ctx.Err()
 	}
-	if !(objective(p0) > objective(post)) {
+	if !(t.c.objective(p0) > t.c.objective(post)) {
 		return post, nil
 	}
 	kept := t.k
@@ -643,7 +636,7 @@ func (t *trainer) restart(ctx context.Context, xa *mat.Dense, ya []float64, post
 		t.k = kept
 		return post, ctx.Err()
 	}
-	if !(objective(p2) > objective(post)) {
+	if !(t.c.objective(p2) > t.c.objective(post)) {
 		t.k = kept
 		return post, nil
 	}
