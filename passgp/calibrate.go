@@ -677,5 +677,18 @@ func CalibrateBinary(b *Binary, x *mat.Dense, y []float64) (*Calibration, error)
 	if err != nil {
 		return nil, err
 	}
+	return FitBinaryCalibration(z, rho, y)
+}
+
+// FitBinaryCalibration fits the Platt calibration of a binary classifier
+// on the held-out latents z and prior-variance shares rho of its training
+// points, whose labels are y (±1): the fit Train makes from
+// Result.HeldOut and HeldOutShare, for latents stored with a classifier
+// (a checkpoint's, say).
+func FitBinaryCalibration(z, rho, y []float64) (*Calibration, error) {
+	n := len(y)
+	if len(z) != n || len(rho) != n || n == 0 {
+		return nil, fmt.Errorf("passgp: FitBinaryCalibration: %d latents and %d shares for %d labels", len(z), len(rho), n)
+	}
 	return FitCalibration(mat.NewDense(n, 1, z), mat.NewDense(n, 1, rho), binaryTruth(y))
 }

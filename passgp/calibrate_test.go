@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -431,5 +432,23 @@ func TestCalibrationSlopes(t *testing.T) {
 		if got := mixedPosteriors(c.models); got != c.want {
 			t.Errorf("mixedPosteriors of %d classifiers: %v, want %v", len(c.models), got, c.want)
 		}
+	}
+}
+
+// TestFitBinaryCalibration: fitted on a trained classifier's stored
+// held-out latents it is the calibration Train made; bad lengths are an
+// error.
+func TestFitBinaryCalibration(t *testing.T) {
+	x, y := toy(200, 3)
+	res, err := Train(context.Background(), x, y, &Options{Init: 20, Sub: 3, Kernel: toyKernel(), FixedTheta: true, Seed: 1, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := FitBinaryCalibration(res.HeldOut, res.HeldOutShare, y)
+	if err != nil || !reflect.DeepEqual(c, res.Calibration) {
+		t.Errorf("refit %+v (%v), Train's %+v", c, err, res.Calibration)
+	}
+	if _, err := FitBinaryCalibration(res.HeldOut[1:], res.HeldOutShare, y); err == nil {
+		t.Error("no error for 199 latents and 200 labels")
 	}
 }

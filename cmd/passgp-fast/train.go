@@ -822,15 +822,8 @@ func (r *recorder) trainBinary(ctx context.Context, x *mat.Dense, y []float64, o
 		// its held-out latents as the uninterrupted run did where the
 		// checkpoint has them.
 		if h := r.cp.HeldOutOf(r.cp.Done[0].Class); h != nil {
-			n := len(y)
-			truth := make([]int, n)
-			for i, v := range y {
-				if v > 0 {
-					truth[i] = 1
-				}
-			}
 			var err error
-			r.cal, err = passgp.FitCalibration(mat.NewDense(n, 1, h.Z), mat.NewDense(n, 1, h.Share), truth)
+			r.cal, err = passgp.FitBinaryCalibration(h.Z, h.Share, y)
 			r.heldOut, r.heldShare = [][]float64{h.Z}, [][]float64{h.Share}
 			return err
 		}
