@@ -42,15 +42,38 @@ type FITCChoice struct {
 	SecondTheta []float64
 	SecondNLL   float64
 	Second      bool
+	// SearchTheta, when not nil, is the θ of Options.BoundSearch's search
+	// (boundSearch), SearchNLL its FITC posterior's held-out NLL and
+	// SearchSE the standard error of its per-point difference to the
+	// better of the other FITC posteriors; SearchError and FITCError are
+	// the two posteriors' held-out error rates (each calibration's
+	// decisions), SearchErrorSE the standard error of their per-point
+	// difference. Searched is set when both the NLL and the error were
+	// lower than the other's by more than two of their standard errors
+	// (clearlyBetter): Sweeps are then its, and if Kept, the classifier's θ
+	// is SearchTheta.
+	SearchTheta                           []float64
+	SearchNLL, SearchSE                   float64
+	SearchError, FITCError, SearchErrorSE float64
+	Searched                              bool
 }
 
 // bestNLL is the held-out NLL of the FITC posterior the choice weighs
 // against the active set's.
 func (ch *FITCChoice) bestNLL() float64 {
-	if ch.Second {
+	switch {
+	case ch.Searched:
+		return ch.SearchNLL
+	case ch.Second:
 		return ch.SecondNLL
 	}
 	return ch.FITCNLL
+}
+
+// boundSearch reports whether Options.BoundSearch applies to
+// Options.BoundFITC's trial: θ not fixed.
+func (c *config) boundSearch() bool {
+	return c.BoundSearch && !c.FixedTheta
 }
 
 // boundFITC reports whether Options.BoundFITC applies: PASS-GP, with
@@ -241,6 +264,9 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x *mat.De
 				}
 			}
 		}
+		if err := searchCandidate(ctx, c, r, ch, b, x, y, xm, idx, sub, sub, truth, &nb, &z, &rho, &lost, &cal); err != nil {
+			return err
+		}
 		if !(ch.bestNLL() < ch.ActiveNLL) {
 			return nil
 		}
@@ -253,7 +279,10 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x *mat.De
 	if !trial {
 		ch.FITCNLL = cal.MeanNLL(mat.NewDense(n, 1, z), mat.NewDense(n, 1, rho), truth)
 		ch.ActiveNLL = res.Calibration.MeanNLL(mat.NewDense(n, 1, res.HeldOut), mat.NewDense(n, 1, res.HeldOutShare), truth)
-		if !(ch.FITCNLL < ch.ActiveNLL) {
+		if err := searchCandidate(ctx, c, r, ch, b, x, y, xm, idx, sub, nil, truth, &nb, &z, &rho, &lost, &cal); err != nil {
+			return err
+		}
+		if !(ch.bestNLL() < ch.ActiveNLL) {
 			return nil
 		}
 	}
@@ -453,6 +482,17 @@ func (ch *FITCChoice) String() string {
 	s := fmt.Sprintf("FITC pass (%d inducing, %d points, %d sweeps, %v) %s: held-out NLL %.4f against the active set's %.4f", ch.Inducing, ch.Points, ch.Sweeps, ch.Elapsed.Round(time.Millisecond), verdict, ch.bestNLL(), ch.ActiveNLL)
 	if ch.SecondTheta != nil {
 		s += fmt.Sprintf(" (at the kept theta %.4f, at the second start's theta %s %.4f)", ch.FITCNLL, formatTheta(ch.SecondTheta), ch.SecondNLL)
+	}
+	if ch.SearchTheta != nil {
+		verdict := "not clearly better"
+		if ch.Searched {
+			verdict = "clearly better"
+		}
+		if ch.SecondTheta == nil {
+			s += fmt.Sprintf(" (at the kept theta %.4f)", ch.FITCNLL)
+		}
+		s += fmt.Sprintf("; at the theta of the FITC evidence %s %.4f (SE of the difference %.4f), held-out error %.2f%% against %.2f%% (SE %.2f%%): %s",
+			formatTheta(ch.SearchTheta), ch.SearchNLL, ch.SearchSE, 100*ch.SearchError, 100*ch.FITCError, 100*ch.SearchErrorSE, verdict)
 	}
 	return s
 }

@@ -44,7 +44,7 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 	}
 	f0 := f
 	if !c.FixedTheta && !c.FITCKeepTheta {
-		if f, err = fitcTheta(ctx, c, f, x, y, b.X, &o); err != nil {
+		if f, err = fitcTheta(ctx, c, f, x, y, b.X, &o, DefaultFITCHypEvals); err != nil {
 			return err
 		}
 		if !slices.Equal(f.Kernel.Params(), b.Kernel.Params()) {
@@ -72,7 +72,7 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 
 // fitcTheta maximises the FITC model's log Z_EP over log θ (the entries
 // not in c.Fixed, within c's bounds or ep's defaults: logBox) in at most
-// DefaultFITCHypEvals EP runs, each warm-started from the best sites so
+// evals EP runs, each warm-started from the best sites so
 // far, and returns the best posterior, f0 if none is better. The search
 // starts from f0's θ or from StartKernel's values for the free entries,
 // whichever has the larger evidence; the first half of the runs is
@@ -86,7 +86,7 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 // (docs/passgp.md, session 17). A run that does not converge counts as a
 // failed step. On IJCNN the evidence ranks θ as the held-out error does
 // (session 16).
-func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []float64, xm *mat.Dense, o *ep.Options) (*ep.FITC, error) {
+func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []float64, xm *mat.Dense, o *ep.Options, evals int) (*ep.FITC, error) {
 	best := f0
 	// eval runs EP at the free log-values u of box (with the gradient
 	// when grad is not nil) and returns -log Z, +Inf if EP failed.
@@ -121,7 +121,7 @@ func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []fl
 		return f0, nil
 	}
 	// EP runs of the two phases (Nelder-Mead's pays for the second start).
-	nm, lb := DefaultFITCHypEvals/2, DefaultFITCHypEvals-DefaultFITCHypEvals/2
+	nm, lb := evals/2, evals-evals/2
 	// A second start: train's start values for the free entries. The
 	// search begins at whichever of the two has the larger evidence.
 	_, d := x.Dims()

@@ -409,6 +409,7 @@ func cloneState(s *State) State {
 	if s.Bound != nil {
 		b := *s.Bound
 		b.SecondTheta = slices.Clone(b.SecondTheta)
+		b.SearchTheta = slices.Clone(b.SearchTheta)
 		c.Bound = &b
 	}
 	return c

@@ -1,0 +1,116 @@
+package passgp
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/passgp-fast/passgp-fast/kernel"
+)
+
+// TestBoundSearch: where the budget bound at a θ with a short length
+// scale (driftedRun) and the FITC posterior at that θ loses to the active
+// set's, the trial's third FITC posterior, at θ from the FITC evidence of
+// a random sample of 10 points per inducing input (boundSearch), is
+// clearly better on the held-out training labels and becomes the
+// classifier: its kernel, FITC and active-set posteriors are at that θ,
+// the held-out latents are its, and the trial is deterministic. Without
+// the option or with a fixed θ there is no search, and the trial is
+// session 30's.
+func TestBoundSearch(t *testing.T) {
+	r := &runner{threads: 1}
+	run := func(set func(c *config)) (*Result, *config) {
+		x, y, c, res := driftedRun(t, []float64{1, 2, 1e-4})
+		c.RestartStalled, c.BoundSearch = 0, true
+		set(c)
+		if err := boundPass(context.Background(), c, r, res, x, y, true); err != nil {
+			t.Fatal(err)
+		}
+		return res, c
+	}
+	res, _ := run(func(*config) {})
+	ch := res.BoundFITC
+	if ch == nil || ch.SearchTheta == nil || !ch.Searched || !ch.Kept || ch.Second {
+		t.Fatalf("trial %+v; want the searched θ's FITC posterior kept", ch)
+	}
+	if !(ch.FITCNLL > ch.ActiveNLL) || !(ch.SearchNLL < ch.FITCNLL-2*ch.SearchSE) || !(ch.SearchNLL < ch.ActiveNLL) {
+		t.Errorf("trial %+v: want the kept θ's FITC posterior worse than the active set's, the search's clearly better than both", ch)
+	}
+	t.Logf("%v", ch)
+	b := res.Model
+	if !slices.Equal(b.Kernel.Params(), ch.SearchTheta) || !slices.Equal(b.Sparse.Kernel.Params(), ch.SearchTheta) ||
+		!slices.Equal(b.Post.Kernel.Params(), ch.SearchTheta) {
+		t.Errorf("kernel %v, FITC %v, active set %v; want the searched θ %v", b.Kernel.Params(), b.Sparse.Kernel.Params(),
+			b.Post.Kernel.Params(), ch.SearchTheta)
+	}
+	if ch.SearchTheta[1] <= 0.2 {
+		t.Errorf("searched θ %v: want a longer length scale than the drifted 0.2", ch.SearchTheta)
+	}
+	if len(b.Inducing) != 20 || res.Calibration == nil || !(res.HeldOutError < res.MajorityRate) {
+		t.Errorf("inducing %v, calibration %v, held-out error %v, majority rate %v", b.Inducing, res.Calibration,
+			res.HeldOutError, res.MajorityRate)
+	}
+	x, _, _, _ := driftedRun(t, nil)
+	z, _, _, err := heldOutLatents(context.Background(), r, b, x, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(z, res.HeldOut) {
+		t.Error("held-out latents are not the searched θ's FITC posterior's")
+	}
+	again, _ := run(func(*config) {})
+	if !slices.Equal(again.Model.Sparse.Beta, b.Sparse.Beta) || !slices.Equal(again.HeldOut, res.HeldOut) {
+		t.Error("the trial with a search is not deterministic")
+	}
+
+	for _, tc := range []struct {
+		name string
+		set  func(c *config)
+	}{
+		{"off", func(c *config) { c.BoundSearch = false }},
+		{"fixed θ", func(c *config) { c.FixedTheta = true }},
+	} {
+		res, _ := run(tc.set)
+		if ch := res.BoundFITC; ch == nil || ch.SearchTheta != nil || ch.Searched || ch.Kept {
+			t.Errorf("%s: trial %+v; want one without a search, not kept", tc.name, ch)
+		}
+	}
+}
+
+// TestBoundSearchNotChosen: where the budget bound at a θ near the FITC
+// evidence's optimum, the search ends near it, its FITC posterior is not
+// clearly better, and the classifier is bit for bit the one of the trial
+// without the option.
+func TestBoundSearchNotChosen(t *testing.T) {
+	r := &runner{threads: 1}
+	run := func(search bool) *Result {
+		x, y, _ := noisy(t, 1500, 1)
+		o := boundOptions(0)
+		o.Kernel, o.FixedTheta = kernel.SE{Var: 0.82, Len2: 4.4, Jitter: 1e-3}, true
+		res, err := Train(context.Background(), x, y, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.FixedTheta, o.BoundFITC, o.BoundSearch = false, 40, search
+		c, err := resolve(&o, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.lower, c.upper = thetaBounds(&c, x)
+		if err := boundPass(context.Background(), &c, r, res, x, y, true); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	on, off := run(true), run(false)
+	ch := on.BoundFITC
+	if ch == nil || ch.SearchTheta == nil || ch.Searched || off.BoundFITC.SearchTheta != nil {
+		t.Fatalf("trial %+v; want a search that is not chosen", ch)
+	}
+	t.Logf("%v", ch)
+	if !slices.Equal(on.HeldOut, off.HeldOut) || !slices.Equal(on.Model.Kernel.Params(), off.Model.Kernel.Params()) ||
+		!slices.Equal(on.Model.Post.Sites.Nu, off.Model.Post.Sites.Nu) || (on.Model.Sparse == nil) != (off.Model.Sparse == nil) ||
+		on.BoundFITC.Kept != off.BoundFITC.Kept {
+		t.Error("a search that is not chosen changed the classifier")
+	}
+}
