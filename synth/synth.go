@@ -43,7 +43,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"strconv"
 
 	"github.com/passgp-fast/passgp-fast/data"
 )
@@ -233,14 +232,7 @@ func WriteLIBSVM(w io.Writer, t Task, n int, seed uint64) error {
 	var buf []byte
 	for i := 0; i < n; i++ {
 		_, o := g.Next(x)
-		buf = strconv.AppendFloat(buf[:0], t.Label(o), 'g', -1, 64)
-		for j, v := range x {
-			buf = append(buf, ' ')
-			buf = strconv.AppendInt(buf, int64(j+1), 10)
-			buf = append(buf, ':')
-			buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
-		}
-		buf = append(buf, '\n')
+		buf = appendRow(buf[:0], t.Label(o), x)
 		if _, err := bw.Write(buf); err != nil {
 			return err
 		}

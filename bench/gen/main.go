@@ -7,6 +7,11 @@
 //
 // Use different seeds for the training and test files. --pos sets the
 // positive rate of a binary task, --priors the class priors of any task.
+// --shape xor, circle or parabola writes a binary task separated by that
+// curve in the first two of the --d features instead (synth.Shape; --flip
+// applies, the other Task flags do not):
+//
+//	go run ./bench/gen --shape xor --n 5000 --d 12 --seed 1 --out train.libsvm
 package main
 
 import (
@@ -41,6 +46,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	priors := fs.String("priors", "", "class priors `p0,p1,...` (normalised)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	out := fs.String("out", "-", "output `FILE` (- for stdout)")
+	shape := fs.String("shape", "", "xor, circle or parabola: a binary task separated by that curve in the first two features (synth.Shape)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -64,8 +70,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 			t.Priors = append(t.Priors, v)
 		}
 	}
-	noisy, clean, err := t.BayesError()
-	if err != nil {
+	var noisy, clean float64
+	var err error
+	write := func(w io.Writer) error { return synth.WriteLIBSVM(w, t, *n, *seed) }
+	if *shape != "" {
+		s := synth.Shape{Kind: *shape, D: t.D, Flip: t.Flip}
+		if err := s.Validate(); err != nil {
+			return err
+		}
+		noisy, t.Relevant, t.Classes = s.Flip, 2, 2
+		write = func(w io.Writer) error { return synth.WriteShapeLIBSVM(w, s, *n, *seed) }
+	} else if noisy, clean, err = t.BayesError(); err != nil {
 		return err
 	}
 	w := stdout
@@ -77,7 +92,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		defer f.Close()
 		w = f
 	}
-	if err := synth.WriteLIBSVM(w, t, *n, *seed); err != nil {
+	if err := write(w); err != nil {
 		return err
 	}
 	if f, ok := w.(*os.File); ok && w != stdout {

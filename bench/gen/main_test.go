@@ -27,4 +27,13 @@ func TestRun(t *testing.T) {
 			t.Errorf("%v: no error", bad)
 		}
 	}
+	if err := run([]string{"--shape", "circle", "--n", "20", "--d", "4", "--flip", "0.1", "--out", p}, nil, &e); err != nil {
+		t.Fatal(err)
+	}
+	if b, err = os.ReadFile(p); err != nil || strings.Count(string(b), "\n") != 20 || !strings.Contains(e.String(), "Bayes error 0.1000") {
+		t.Errorf("shape: %v, %q, stderr %q", err, b, e.String())
+	}
+	if err := run([]string{"--shape", "spiral", "--out", p}, nil, &e); err == nil {
+		t.Error("--shape spiral: no error")
+	}
 }
