@@ -439,10 +439,16 @@ func budgetBound(bs []BatchStats) bool {
 // inducingSubset returns m distinct indices of [0, n) in ascending order,
 // drawn from seed, or nil when m >= n (all of them).
 func inducingSubset(seed uint64, n, m int) []int {
+	return randomSubset(seed, 0x6a09e667f3bcc909, n, m)
+}
+
+// randomSubset returns m distinct indices of [0, n) in ascending order,
+// drawn from seed and the stream salt, or nil when m >= n.
+func randomSubset(seed, salt uint64, n, m int) []int {
 	if m >= n {
 		return nil
 	}
-	rng := rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909))
+	rng := rand.New(rand.NewPCG(seed, seed^salt))
 	idx := rng.Perm(n)[:m]
 	slices.Sort(idx)
 	return idx

@@ -3,7 +3,6 @@ package passgp
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -137,13 +136,7 @@ func calibratedNLLs(z, rho []float64, truth, sub []int) (nll, errs []float64, ca
 // seed) of limit of the n training points in ascending order, else nil
 // (all of them).
 func searchPoints(seed uint64, n, limit int) []int {
-	if n <= limit {
-		return nil
-	}
-	rng := rand.New(rand.NewPCG(seed, seed^0x3c6ef372fe94f82b))
-	idx := rng.Perm(n)[:limit]
-	slices.Sort(idx)
-	return idx
+	return randomSubset(seed, 0x3c6ef372fe94f82b, n, limit)
 }
 
 // searchCandidate runs boundSearch from the FITC classifier *nb (the best

@@ -50,8 +50,8 @@ func TestBoundSearch(t *testing.T) {
 		t.Errorf("inducing %v, calibration %v, held-out error %v, majority rate %v", b.Inducing, res.Calibration,
 			res.HeldOutError, res.MajorityRate)
 	}
-	x, _, _, _ := driftedRun(t, nil)
-	z, _, _, err := heldOutLatents(context.Background(), r, b, x, nil, nil)
+	x0, _, _, _ := driftedRun(t, nil)
+	z, _, _, err := heldOutLatents(context.Background(), r, b, x0, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +61,16 @@ func TestBoundSearch(t *testing.T) {
 	again, _ := run(func(*config) {})
 	if !slices.Equal(again.Model.Sparse.Beta, b.Sparse.Beta) || !slices.Equal(again.HeldOut, res.HeldOut) {
 		t.Error("the trial with a search is not deterministic")
+	}
+	// The pass at the end of a run whose budget first bound in its last
+	// pass (no trial) weighs the search on every training point.
+	x, y, c, end := driftedRun(t, []float64{1, 2, 1e-4})
+	c.RestartStalled, c.BoundSearch = 0, true
+	if err := boundPass(context.Background(), c, r, end, x, y, false); err != nil {
+		t.Fatal(err)
+	}
+	if ch := end.BoundFITC; ch == nil || !ch.Searched || !ch.Kept || !slices.Equal(end.Model.Kernel.Params(), ch.SearchTheta) {
+		t.Errorf("pass at the end %+v; want the searched θ's FITC posterior kept", ch)
 	}
 
 	for _, tc := range []struct {
