@@ -32,6 +32,27 @@ func TestCheckpointResumeBoundFITC(t *testing.T) {
 	resumeEverywhere(t, f, args, full, []stopAt{{"batch", 0, 3}, {"batch", 0, 5}, {"classifier", 0, 1}, {"batch", 1, 3}, {"batch", 2, 2}})
 }
 
+// TestCheckpointResumeBoundSearch: TestCheckpointResumeBoundFITC with θ
+// free, so that the FITC pass also weighs the search of
+// --fitc-bound-search: interrupted anywhere and resumed, the same bytes.
+func TestCheckpointResumeBoundSearch(t *testing.T) {
+	f := newFixture(t)
+	args := []string{"train", "--data", f.train, "--kernel", "se", "--init", "30", "--sub", "3", "--passes", "2",
+		"--theta", "4,2,0.01", "--max-active", "20", "--fitc-bound", "10"}
+	full := filepath.Join(f.dir, "full.pgp")
+	code, _, e := runCLI(t, append(args, "--model", full, "--checkpoint", filepath.Join(f.dir, "full.ck"))...)
+	if code != 0 {
+		t.Fatal(e)
+	}
+	if !strings.Contains(e, "at the theta of the FITC evidence") {
+		t.Fatalf("want a FITC pass with the search:\n%s", e)
+	}
+	if testing.Verbose() {
+		t.Log(e)
+	}
+	resumeEverywhere(t, f, args, full, []stopAt{{"batch", 0, 3}, {"batch", 0, 5}, {"classifier", 0, 1}, {"batch", 1, 3}, {"batch", 2, 2}})
+}
+
 // TestCheckpointResumeSampleTheta: fpassgp with its second classifier at
 // the sample's θ (--sample-theta, θ free), interrupted anywhere (in its
 // own selection, after its last batch, before the second classifier
