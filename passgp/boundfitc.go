@@ -56,6 +56,11 @@ type FITCChoice struct {
 	SearchNLL, SearchSE                   float64
 	SearchError, FITCError, SearchErrorSE float64
 	Searched                              bool
+	// SearchScreened is set where the search stopped after its
+	// Nelder-Mead phase, at SearchTheta, because the leave-one-out
+	// predictions of its sample were not clearly better there than at
+	// the start (boundSearch); the other Search fields are then 0.
+	SearchScreened bool
 }
 
 // bestNLL is the held-out NLL of the FITC posterior the choice weighs
@@ -489,7 +494,9 @@ func (ch *FITCChoice) String() string {
 	if ch.SecondTheta != nil {
 		s += fmt.Sprintf(" (at the kept theta %.4f, at the second start's theta %s %.4f)", ch.FITCNLL, formatTheta(ch.SecondTheta), ch.SecondNLL)
 	}
-	if ch.SearchTheta != nil {
+	if ch.SearchScreened {
+		s += fmt.Sprintf("; the search of the FITC evidence stopped at %s: not clearly better on its sample", formatTheta(ch.SearchTheta))
+	} else if ch.SearchTheta != nil {
 		verdict := "not clearly better"
 		if ch.Searched {
 			verdict = "clearly better"
