@@ -337,19 +337,21 @@ func compareOn(ctx context.Context, r *runner, b *Binary, x *mat.Dense, truth, s
 // latents (z, rho) on the rows sub (nil: all), through a calibration fitted
 // there; and that calibration when it is the one of every row (sub nil).
 func calibratedNLL(z, rho []float64, truth, sub []int) (float64, *Calibration, error) {
-	if sub != nil {
-		z, rho, truth = gather(z, sub), gather(rho, sub), gather(truth, sub)
-	}
-	m := len(z)
-	c, err := FitCalibration(mat.NewDense(m, 1, z), mat.NewDense(m, 1, rho), truth)
+	each, _, c, err := calibratedNLLs(z, rho, truth, sub)
 	if err != nil {
 		return 0, nil, err
 	}
-	nll := c.MeanNLL(mat.NewDense(m, 1, z), mat.NewDense(m, 1, rho), truth)
-	if sub != nil {
-		c = nil
+	return meanInOrder(each), c, nil
+}
+
+// meanInOrder is the mean of v summed in order, as Calibration.MeanNLL
+// sums, so that a mean of calibratedNLLs' values is MeanNLL's to the bit.
+func meanInOrder(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x
 	}
-	return nll, c, nil
+	return s / float64(len(v))
 }
 
 // boundPointsPerInducing bounds the training points that the FITC pass of

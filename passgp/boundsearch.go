@@ -149,16 +149,13 @@ func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x *
 	if err != nil {
 		return nil, ctx.Err()
 	}
-	var mean float64
-	for _, v := range each {
-		mean += v
-	}
-	return &boundCandidate{b: nb, z: z, rho: rho, lost: lost, cal: cal, nll: mean / float64(len(each)), sweeps: f.Sweeps, perPoint: each, errs: errs}, nil
+	return &boundCandidate{b: nb, z: z, rho: rho, lost: lost, cal: cal, nll: meanInOrder(each), sweeps: f.Sweeps, perPoint: each, errs: errs}, nil
 }
 
-// calibratedNLLs is calibratedNLL with the per-point NLLs of the rows sub
-// (nil: all) instead of their mean, and the per-point errors (1 or 0) of
-// the calibration's decisions.
+// calibratedNLLs fits a calibration to the held-out latents (z, rho) of
+// the rows sub (nil: all) and returns the per-point NLLs of the labels
+// truth there, the per-point errors (1 or 0) of its decisions, and the
+// calibration when it is the one of every row (sub nil).
 func calibratedNLLs(z, rho []float64, truth, sub []int) (nll, errs []float64, cal *Calibration, err error) {
 	if sub != nil {
 		z, rho, truth = gather(z, sub), gather(rho, sub), gather(truth, sub)
