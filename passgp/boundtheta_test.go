@@ -50,11 +50,7 @@ func TestBoundTheta(t *testing.T) {
 	}
 	t.Logf("%v", ch)
 	b := res.Model
-	if !slices.Equal(b.Kernel.Params(), ch.SecondTheta) || !slices.Equal(b.Sparse.Kernel.Params(), ch.SecondTheta) ||
-		!slices.Equal(b.Post.Kernel.Params(), ch.SecondTheta) {
-		t.Errorf("kernel %v, FITC %v, active set %v; want the second θ %v", b.Kernel.Params(), b.Sparse.Kernel.Params(),
-			b.Post.Kernel.Params(), ch.SecondTheta)
-	}
+	wantFITCTheta(t, b, ch.SecondTheta, "the second θ")
 	if len(b.Inducing) != 20 || res.Calibration == nil || !(res.HeldOutError < res.MajorityRate) {
 		t.Errorf("inducing %v, calibration %v, held-out error %v, majority rate %v", b.Inducing, res.Calibration,
 			res.HeldOutError, res.MajorityRate)
@@ -107,5 +103,17 @@ func TestBoundTheta(t *testing.T) {
 	}
 	if res.Model.Sparse != nil || !slices.Equal(res.Model.Kernel.Params(), theta) {
 		t.Errorf("classifier: FITC %v, θ %v; want the active set's at %v", res.Model.Sparse != nil, res.Model.Kernel.Params(), theta)
+	}
+}
+
+// wantFITCTheta checks that the FITC classifier b is at θ theta (what
+// names it) throughout: its kernel, its FITC posterior and its active
+// set's posterior.
+func wantFITCTheta(t *testing.T, b *Binary, theta []float64, what string) {
+	t.Helper()
+	if !slices.Equal(b.Kernel.Params(), theta) || !slices.Equal(b.Sparse.Kernel.Params(), theta) ||
+		!slices.Equal(b.Post.Kernel.Params(), theta) {
+		t.Errorf("kernel %v, FITC %v, active set %v; want %s %v", b.Kernel.Params(), b.Sparse.Kernel.Params(),
+			b.Post.Kernel.Params(), what, theta)
 	}
 }

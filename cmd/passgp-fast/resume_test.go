@@ -13,44 +13,40 @@ import (
 // binding pass, before its trial; after a finished class; after a trial
 // that was not kept) and resumed predicts byte for byte as the
 // uninterrupted run: the finished classes' held-out latents travel in the
-// checkpoint, so the multi-class calibration is the same.
+// checkpoint, so the multi-class calibration is the same. With θ fixed
+// the run has a class whose pass is kept and one whose is not; with θ
+// free the pass also weighs the search of --fitc-bound-search.
 func TestCheckpointResumeBoundFITC(t *testing.T) {
-	f := newFixture(t)
-	args := []string{"train", "--data", f.train, "--kernel", "se", "--init", "30", "--sub", "3", "--passes", "2",
-		"--theta", "4,2,0.01", "--fixed-theta", "--max-active", "20", "--fitc-bound", "10"}
-	full := filepath.Join(f.dir, "full.pgp")
-	code, _, e := runCLI(t, append(args, "--model", full, "--checkpoint", filepath.Join(f.dir, "full.ck"))...)
-	if code != 0 {
-		t.Fatal(e)
+	for _, tc := range []struct {
+		name, want string
+		extra      []string
+		ok         func(e string) bool
+	}{
+		{"fixed θ", "a class whose FITC pass is kept and one whose is not", []string{"--fixed-theta"}, func(e string) bool {
+			return strings.Contains(e, ") kept: held-out NLL") && strings.Contains(e, "not kept: held-out NLL")
+		}},
+		{"search", "a FITC pass with the search", nil, func(e string) bool {
+			return strings.Contains(e, "at the theta of the FITC evidence") || strings.Contains(e, "the search of the FITC evidence stopped")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			args := append([]string{"train", "--data", f.train, "--kernel", "se", "--init", "30", "--sub", "3", "--passes", "2",
+				"--theta", "4,2,0.01", "--max-active", "20", "--fitc-bound", "10"}, tc.extra...)
+			full := filepath.Join(f.dir, "full.pgp")
+			code, _, e := runCLI(t, append(args, "--model", full, "--checkpoint", filepath.Join(f.dir, "full.ck"))...)
+			if code != 0 {
+				t.Fatal(e)
+			}
+			if !tc.ok(e) {
+				t.Fatalf("want %s:\n%s", tc.want, e)
+			}
+			if testing.Verbose() {
+				t.Log(e)
+			}
+			resumeEverywhere(t, f, args, full, []stopAt{{"batch", 0, 3}, {"batch", 0, 5}, {"classifier", 0, 1}, {"batch", 1, 3}, {"batch", 2, 2}})
+		})
 	}
-	if !strings.Contains(e, ") kept: held-out NLL") || !strings.Contains(e, "not kept: held-out NLL") {
-		t.Fatalf("want a class whose FITC pass is kept and one whose is not:\n%s", e)
-	}
-	if testing.Verbose() {
-		t.Log(e)
-	}
-	resumeEverywhere(t, f, args, full, []stopAt{{"batch", 0, 3}, {"batch", 0, 5}, {"classifier", 0, 1}, {"batch", 1, 3}, {"batch", 2, 2}})
-}
-
-// TestCheckpointResumeBoundSearch: TestCheckpointResumeBoundFITC with θ
-// free, so that the FITC pass also weighs the search of
-// --fitc-bound-search: interrupted anywhere and resumed, the same bytes.
-func TestCheckpointResumeBoundSearch(t *testing.T) {
-	f := newFixture(t)
-	args := []string{"train", "--data", f.train, "--kernel", "se", "--init", "30", "--sub", "3", "--passes", "2",
-		"--theta", "4,2,0.01", "--max-active", "20", "--fitc-bound", "10"}
-	full := filepath.Join(f.dir, "full.pgp")
-	code, _, e := runCLI(t, append(args, "--model", full, "--checkpoint", filepath.Join(f.dir, "full.ck"))...)
-	if code != 0 {
-		t.Fatal(e)
-	}
-	if !strings.Contains(e, "at the theta of the FITC evidence") && !strings.Contains(e, "the search of the FITC evidence stopped") {
-		t.Fatalf("want a FITC pass with the search:\n%s", e)
-	}
-	if testing.Verbose() {
-		t.Log(e)
-	}
-	resumeEverywhere(t, f, args, full, []stopAt{{"batch", 0, 3}, {"batch", 0, 5}, {"classifier", 0, 1}, {"batch", 1, 3}, {"batch", 2, 2}})
 }
 
 // TestCheckpointResumeSampleTheta: fpassgp with its second classifier at
