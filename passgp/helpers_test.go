@@ -85,3 +85,28 @@ func (k cancelKernel) TrainTo(dst, x *mat.Dense) {
 	}
 	k.Kernel.TrainTo(dst, x)
 }
+
+// pathTol is the relative tolerance of tests that compare two code paths
+// which reach the same value through differently shaped BLAS calls: a
+// multi-threaded or differently blocked kernel sums in another order, so
+// such paths agree to rounding, not to the bit.
+const pathTol = 1e-9
+
+// closeTo reports whether a and b agree to pathTol relative to their
+// magnitude (absolute near zero).
+func closeTo(a, b float64) bool {
+	return math.Abs(a-b) <= pathTol*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+// allClose is closeTo for every element of two equally long slices.
+func allClose(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !closeTo(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
