@@ -33,7 +33,7 @@
 // InferFITC runs parallel EP on all N training points under the FITC
 // prior (Snelson & Ghahramani 2006; Naish-Guzman & Holden 2008) with M
 // inducing inputs, at O(N M²) per sweep: the sparse pass that lets
-// the points outside an active set shape the posterior (docs/passgp.md).
+// the points outside an active set shape the posterior (docs/method.md).
 // InferFITCGrad also returns the gradient of that model's log Z_EP in
 // log θ, at the same cost order.
 //

@@ -18,7 +18,7 @@ import (
 // percent of A. EP on the new active set starts from the last batch's
 // sites (they are nearly at the new fixed point) and zero sites for the
 // included points, whose sites the sweeps then build up: three sweeps per
-// batch on the noisy 10-class task of docs/passgp.md, each an O(|A|³)
+// batch on the noisy 10-class task of docs/results.md, each an O(|A|³)
 // refresh. The batch has already scored each included point: its
 // predictive distribution under the batch's posterior, which is its
 // cavity in the next batch's posterior as long as the other sites stay.
@@ -27,9 +27,9 @@ import (
 // the first sweep mostly finds the sites at rest: on that task log Z_EP
 // changes by 6·10⁻⁶ to 4·10⁻³ in it, against 0.04 to 2.3 from zero sites,
 // and a batch's EP takes one or two sweeps instead of three
-// (docs/passgp.md, "Session 28"). Before the budget binds the sites warm-start θ
+// (docs/method.md). Before the budget binds the sites warm-start θ
 // searches, whose path a change in the last digits moves (IJCNN's is
-// fragile, docs/passgp.md), so the searches keep zero sites.
+// fragile, docs/method.md), so the searches keep zero sites.
 var adfSites = true
 
 // adfSite is the site ep.MatchSite gives label y for the cavity N(mean,

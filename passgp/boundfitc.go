@@ -168,7 +168,7 @@ func (t *trainer) calibrate(ctx context.Context, res *Result) error {
 // model is least sure of, not every point the inclusion rule wanted, and
 // its posterior sees none of the rest; on label-noise tasks this leaves the
 // decision function less accurate than one fitted to all points
-// (docs/passgp.md, session 29: the 10-class task 14.71% → 14.35% on the
+// (docs/method.md: the 10-class task 14.71% → 14.35% on the
 // test set). The leave-one-out cavities of the FITC posterior and the
 // held-out latents of the active set's (inactive points' predictions,
 // active points' cavities) both predict each training label without it,
@@ -361,7 +361,7 @@ func meanInOrder(v []float64) float64 {
 // determined by tens of points per dimension, and a sweep costs O(100·m³)
 // instead of O(N·m²): at N = 10⁶ the pass over all points took 35 s
 // (63 s without U stored), as long as PASS-GP itself, for a held-out NLL
-// of 0.2271 against the active set's 0.2276 (docs/passgp.md, session 29).
+// of 0.2271 against the active set's 0.2276 (docs/method.md).
 const boundPointsPerInducing = 100
 
 // fitcPoints returns, when n exceeds limit, the training points the FITC

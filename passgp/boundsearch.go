@@ -70,7 +70,7 @@ func cavityNLLs(f *ep.FITC, truth []int) (nll, errs []float64, err error) {
 // error 22.3%, against 12.2 and 9.0% for the full GPC at its evidence
 // optimum and 11.8% for LIBSVM; the evidence of a random sample of all
 // points, which does not see only the boundary, gives 9.4%
-// (docs/passgp.md, session 32).
+// (docs/method.md).
 func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x *mat.Dense, y []float64, xm *mat.Dense, idx []int, xs, rows []int, truth []int) (*boundCandidate, error) {
 	n := len(y)
 	m, _ := xm.Dims()

@@ -26,7 +26,7 @@ import (
 // the two apart. The trial's held-out likelihood of every training label
 // (boundPass) can, so the FITC posterior at this θ competes with the one
 // at the kept θ there, and the winner's θ becomes the classifier's
-// (docs/passgp.md, session 30).
+// (docs/method.md).
 func boundTheta(ctx context.Context, c *config, res *Result) (*Binary, error) {
 	b := res.Model
 	if c.FixedTheta || c.RestartStalled <= 0 || len(b.Y) < c.RestartStalled ||

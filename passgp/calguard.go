@@ -19,8 +19,7 @@ import (
 // points. Issue 14 asks that the decisions a calibration implies never
 // err more than the majority class; on IJCNN, fPASS-GP at M = 300 (seed
 // 1) had a held-out error of 10.09% against a majority rate of 9.71%
-// after the fit, and 11.41% on the test set against 9.50% (docs/passgp.md,
-// "Session 25"). With balance (c.Balance) the far field is kept.
+// after the fit, and 11.41% on the test set against 9.50% (docs/method.md). With balance (c.Balance) the far field is kept.
 func guardMajority(c *Calibration, z, rho *mat.Dense, truth []int) *Calibration {
 	n := len(truth)
 	pos := 0

@@ -32,7 +32,7 @@ import (
 // noise gives: a logistic map alone goes to 0 and 1 in the tails, while
 // with a fraction ε of flipped labels the true probabilities stay within
 // [ε, 1 − ε], so Platt scaling is over-confident there and, to fit the
-// tails, too flat in between (docs/passgp.md). The uniform mixture leaves
+// tails, too flat in between (docs/method.md). The uniform mixture leaves
 // the decision unchanged (it is monotone in s). For K = 1 the unexplained
 // labels need not be half positive: Kappa is their positive share, so the
 // probabilities stay within [ε·κ, 1 − ε·(1 − κ)], and the decision is
@@ -41,12 +41,11 @@ import (
 // the points in its upper tail, as fPASS-GP's at M = 200 on IJCNN, where
 // 85% of the test points above the 95th percentile of z are negative,
 // then gets a ceiling below 1/2 rather than a sigmoid that calls that
-// tail positive and errs more than the majority class (docs/passgp.md,
-// "Session 25"). It is fitted by FitCalibration on held-out latents of the
+// tail positive and errs more than the majority class (docs/method.md). It is fitted by FitCalibration on held-out latents of the
 // training points (Result.HeldOut), never on test data. The raw
 // one-against-the-rest probabilities Φ(z_k) are under-confident away from
 // the active set and, normalised over K classes, give too little mass to
-// the right class (docs/passgp.md); the fitted map corrects both.
+// the right class (docs/method.md); the fitted map corrects both.
 //
 // Balance holds the training labels' class shares π (K = 1: the share of
 // positives; K >= 2: one per class, summing to one), and L_k is the logit
@@ -55,7 +54,7 @@ import (
 // a point is far from every active point, its posterior is the prior
 // (ρ = 1) and the latent says nothing, so the probability falls back to
 // the class balance instead of to whatever the fit made of latent 0 near
-// the boundary (issue 13; docs/passgp.md, "Session 18"). With Balance nil
+// the boundary (issue 13; docs/method.md). With Balance nil
 // (models before format version 6) or ρ = 0 the map is A·z_k + B[k].
 type Calibration struct {
 	A       float64
@@ -72,7 +71,7 @@ type Calibration struct {
 	// share, and at and below which it gets the prior's, z = 0 and ρ = 1
 	// (Gate): far from the data the probabilities are then Balance,
 	// whatever the kernel's constant makes of the latent there
-	// (docs/passgp.md, session 26). FitCalibration sets 10⁻⁴ and 10⁻⁸
+	// (docs/method.md). FitCalibration sets 10⁻⁴ and 10⁻⁸
 	// where it sets Balance; both are 0 in model files before format
 	// version 9, which move no point, as a calibration without Balance
 	// does not.

@@ -19,7 +19,7 @@ import (
 // at most farAway is far from them and gets the prior's. For SE these are
 // 4.3 and 6.1 length scales from the nearest active point (exp(−r²/2)).
 // The test points of every judged task lie above farNear (the lowest,
-// 0.004, on the noisy 10-class task; docs/passgp.md, session 25), and
+// 0.004, on the noisy 10-class task; docs/method.md), and
 // their training points above 0.025 (session 26), so the gate leaves
 // their probabilities as they were.
 const (
@@ -40,7 +40,7 @@ const (
 // constant's, whose share of the prior variance stays below 1 and whose
 // mean is not 0, so that (z, ρ) alone give a mix of that posterior and
 // the class balance there (0.43 against a 0.136 positive share on the
-// imbalanced task of docs/passgp.md, session 22). The share cannot tell
+// imbalanced task of docs/results.md). The share cannot tell
 // such a point from one near data that leave the stationary part
 // uninformed (session 22); the correlation can (session 25).
 func (b *Binary) NearTo(near []float64, x *mat.Dense) {

@@ -112,7 +112,7 @@ func heldOutNear(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *shi
 // so that the calibration is fitted on inputs like those it is applied
 // to. near holds the rows' largest correlations with the active set
 // where they are known and -1 where they are not (nil: none is), which
-// it computes (NearTo). On the judged tasks of docs/passgp.md no training
+// it computes (NearTo). On the judged tasks of docs/results.md no training
 // point is that far (session 26: every largest correlation is at least
 // 0.025), and z and rho stay bit for bit.
 func farGate(ctx context.Context, r *runner, b *Binary, x *mat.Dense, z, rho, near []float64) error {
@@ -206,7 +206,7 @@ func (l *lastScores) near(i int) float64 {
 // IJCNN at M = 200 (the fixed θ of docs/results.md, seed 3) the
 // calibration fitted on the reused scores made 12.69% test error,
 // against 9.50% with the final posterior's predictions and the majority
-// rate of 9.50% (docs/passgp.md, "Session 25"). Its active sets are
+// rate of 9.50% (docs/method.md). Its active sets are
 // small, so the extra scoring pass costs little. near (nil: not read)
 // are the candidates' largest correlations with the batch's active set
 // (State.HeldNear).

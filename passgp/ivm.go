@@ -147,7 +147,7 @@ func ivmMoments(y, mu, s2 float64) (g, nu float64) {
 // ivmSiteHyp selects IVM's θ objective: the evidence with the ADF sites
 // held fixed (ivmSiteEvidence, as Lawrence et al.) instead of EP's log
 // Z_EP on the selected set, on which θ collapsed on USPS digits 4, 5 and 8
-// (docs/passgp.md). Tests switch it to cover both.
+// (docs/method.md). Tests switch it to cover both.
 var ivmSiteHyp = true
 
 func trainIVM(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner) (*Result, error) {

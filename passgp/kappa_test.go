@@ -70,7 +70,7 @@ func TestCalibrationKappa(t *testing.T) {
 }
 
 // tailLatents returns binary held-out latents like those of fPASS-GP at
-// M = 200 on IJCNN (docs/passgp.md, "Session 25"): P(y = 1 | z) rises with
+// M = 200 on IJCNN (docs/method.md): P(y = 1 | z) rises with
 // z up to about 0.5 and then falls in the upper tail, where 6% of the
 // points hold z in [1.3, 2] and only 15% of them are positive; 10%
 // positives in all.

@@ -273,7 +273,7 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 // and TrainMulti's calibration fits a slope per class instead of one
 // shared slope: on that task's seed 4, where class 6's pass was not kept,
 // test error 15.49% with a shared slope, 14.92% with one per class
-// (docs/passgp.md, session 29). Classifiers of one kind keep the shared
+// (docs/method.md). Classifiers of one kind keep the shared
 // slope, which did as well or better on USPS.
 func mixedPosteriors(models []*Binary) bool {
 	sparse := 0

@@ -55,7 +55,7 @@ func TestNoiseRobustSelection(t *testing.T) {
 		t.Fatal(err)
 	}
 	// IVM's ADF predictions are less sure of a point than PASS-GP's
-	// posteriors, so its skip threshold must be higher (docs/passgp.md).
+	// posteriors, so its skip threshold must be higher (docs/method.md).
 	for _, c := range []struct {
 		name   string
 		o      Options

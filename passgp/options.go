@@ -80,7 +80,7 @@ type Options struct {
 	// delete active points whose cavity probability falls below it; IVM
 	// never selects them. BatchStats counts both. Without it, every
 	// mislabelled point has q(y_i|x_i) < p_inc and is included and never
-	// deleted, so |A| grows with the noise rate times N (docs/passgp.md).
+	// deleted, so |A| grows with the noise rate times N (docs/method.md).
 	// Must lie in [0, 0.5).
 	PSkip float64
 	// MaxActive bounds PASS-GP's |A| (0: no bound, the paper's): when the
@@ -90,14 +90,14 @@ type Options struct {
 	// optimised (State.Frozen): the trimmed active set holds the points
 	// the model is least sure of, whose labels look like coin flips to
 	// it, and their evidence is highest for a flat function (signal
-	// variance or length scale to its bound; docs/passgp.md). θ then
+	// variance or length scale to its bound; docs/method.md). θ then
 	// stays as the evidence of the last untrimmed active set, one the
 	// paper's rule built, set it. With θ fixed, the points a batch
 	// includes from then on start EP at the sites of their own scores
 	// (one ADF step; see adfSites), which saves EP sweeps. Pair it with
 	// RankBoundary, as train does: ranked lowest-first, the budget fills
 	// with mislabelled points on noisy data (9.08% against 7.14% on
-	// docs/passgp.md's noisy task).
+	// docs/results.md's noisy task).
 	// The invariance stage (Augment) keeps the paper's rule, without a
 	// budget: its training set, (1+Augment)·|A| points, is bounded by the
 	// first stage's active set, and MNIST's second-stage active sets reach
@@ -105,22 +105,20 @@ type Options struct {
 	// With a budget, p_del also leaves at least Init/10 of a batch's
 	// active points, or a tenth of them if more: on a class of a few
 	// points in tens of thousands, deleting every deletable point at once
-	// left the prior, and the next batch came in whole (docs/passgp.md,
-	// "Session 24").
+	// left the prior, and the next batch came in whole (docs/method.md).
 	MaxActive int
 	// KeepInit keeps PASS-GP's N_init initial points, a random sample of
 	// the training data, in the active set for the whole run: they are
 	// never deleted and MaxActive does not count them, so |A| stays
 	// within MaxActive + Init (false: the paper's rule). With label noise
 	// the rest of the active set is all boundary, and the evidence of such
-	// a set barely depends on θ (on docs/passgp.md's 10-class task the
+	// a set barely depends on θ (on docs/results.md's 10-class task the
 	// summed log Z_EP,A of settings 0.4 points apart in validation error
 	// differ by 0.2%), so the searches drift to short length scales; the
 	// random sample keeps the input distribution in the evidence: on five
 	// noisy tasks it lowered validation and test error (10 classes:
 	// 14.57% against 14.79%), but on clean data it is worse and slower
-	// (USPS 5.24% against 4.91%), so train leaves it off (docs/passgp.md,
-	// "Session 20"). The invariance stage ignores it.
+	// (USPS 5.24% against 4.91%), so train leaves it off (docs/method.md). The invariance stage ignores it.
 	KeepInit bool
 	// Rank orders the points fPASS-GP's swaps and PASS-GP's budget bring
 	// in (zero: RankLowest, the paper's).
@@ -145,7 +143,7 @@ type Options struct {
 	// evaluations each; in a curved valley of log Z_EP they stop where the
 	// first trial steps overshoot, and an active set that grows towards the
 	// boundary can hold them there: on a noisy 10-class task
-	// (docs/passgp.md, "Session 27") one or three classes kept a θ 30-110
+	// (docs/results.md) one or three classes kept a θ 30-110
 	// nats below the evidence of their own active set. train sets 1: every
 	// stalled search. It also gives BoundFITC's pass its second θ.
 	RestartStalled int
@@ -154,7 +152,7 @@ type Options struct {
 	// HypPasses optimises θ during the first HypPasses passes only, then
 	// keeps it fixed (0 -> every pass for PASS-GP, 1 for fPASS-GP: its
 	// swaps fill A with the hardest points, on which the evidence pulls
-	// the length scale down; see docs/passgp.md). Negative: every pass.
+	// the length scale down; see docs/method.md). Negative: every pass.
 	HypPasses int
 	// HypMaxEvals caps the log Z_EP evaluations per optimisation
 	// (0 -> DefaultHypMaxEvals). The optimisation is warm-started from the
@@ -164,7 +162,7 @@ type Options struct {
 	// final active set, whose θ the classifier uses (0 ->
 	// DefaultFinalHypEvals; negative: HypMaxEvals like the batches). With
 	// a handful of evaluations L-BFGS has not finished its first line
-	// search (see docs/passgp.md), so the final θ gets a real optimisation.
+	// search (see docs/method.md), so the final θ gets a real optimisation.
 	FinalHypEvals int
 	// FinalSubset, when positive, starts PASS-GP's and fPASS-GP's last
 	// optimisation on a seeded random subset of FinalSubset active points
@@ -174,7 +172,7 @@ type Options struct {
 	// sets of at least 2·FinalSubset points take the detour. On the noisy
 	// 5-class task (|A| ≈ 1700-1950 per class) FinalSubset = 800 cut
 	// train's time by a third at the same validation error
-	// (docs/passgp.md, "Session 18"). 0 (the default): the whole active set
+	// (docs/method.md). 0 (the default): the whole active set
 	// from the start, as before.
 	FinalSubset int
 	// EP configures every EP run. A zero Tol means DefaultEPTol inside the
@@ -204,7 +202,7 @@ type Options struct {
 	// fitted on its leave-one-out cavities. The inactive points then
 	// shape the posterior too, which matters for small active sets: on a
 	// validation split of IJCNN at M = 100 the error fell from 36% to 5.7%
-	// for fPASS-GP (docs/passgp.md, session 16). It adds an |A|×|A| factor
+	// for fPASS-GP (docs/method.md). It adds an |A|×|A| factor
 	// to a model file.
 	FITC bool
 	// FITCKeepTheta makes the pass of FITC (and of FITCFallback) keep the
@@ -212,7 +210,7 @@ type Options struct {
 	// over all points): one EP run. On IJCNN, fPASS-GP at M = 1000 then
 	// erred 1.14% in 23 s (the search: 1.18% in 11 minutes);
 	// at small M the selection's θ can be useless (M = 100: 9.50%) and
-	// the search is what helps (docs/passgp.md, session 30).
+	// the search is what helps (docs/method.md).
 	FITCKeepTheta bool
 	// FITCFallback runs the pass of FITC for a classifier of fPASS-GP,
 	// IVM or a random active set (without FITC and Augment) whose
@@ -233,8 +231,7 @@ type Options struct {
 	// more than two standard errors of the paired difference in NLL, each
 	// classifier after its FITCFallback pass if it gets one. Why: the
 	// evidence of a set chosen for being uncertain under the current θ
-	// favours flatter functions as selection goes on (docs/passgp.md,
-	// "train's defaults"), which PASS-GP avoids by keeping θ once its budget
+	// favours flatter functions as selection goes on (docs/method.md), which PASS-GP avoids by keeping θ once its budget
 	// binds; a fixed-size method's budget binds from the start. On IJCNN at
 	// M = 1000, fPASS-GP's θ went from signal variance 2122 to 36 during
 	// its first pass (test error 2.44%), and IVM erred 2.67%; with the
@@ -242,7 +239,7 @@ type Options struct {
 	// with mislabelled points at any θ (a noisy binary task at M = 500:
 	// 41.3%, with the option 7.27%). On USPS, whose random samples of 300
 	// points hold a few dozen of a digit, the method's own classifiers
-	// stay (99 of 100 over seeds 1-10; docs/passgp.md, session 31). It
+	// stay (99 of 100 over seeds 1-10; docs/method.md). It
 	// costs a θ search on M points and the second selection, at a fixed θ
 	// (USPS fPASS-GP 2.2 times the time); Result.SampleTheta records the
 	// choice. train sets it.
@@ -261,12 +258,12 @@ type Options struct {
 	// cavities) have a lower calibrated negative log likelihood than the
 	// active set's (Result.BoundFITC): on IJCNN and where θ drifted to a
 	// short length scale the subset cannot carry the posterior, and the
-	// active set's stays (docs/passgp.md, session 29). Where it is not
+	// active set's stays (docs/method.md). Where it is not
 	// kept and RestartStalled applies to the active set, the pass also
 	// runs at the end of a search from the initial θ, if that has the
 	// higher evidence, and the better of the two FITC posteriors is
 	// weighed against the active set's; the θ of the one kept becomes the
-	// classifier's (docs/passgp.md, session 30).
+	// classifier's (docs/method.md).
 	BoundFITC int
 	// BoundSearch adds a further FITC posterior to BoundFITC's pass (θ
 	// not fixed): at θ chosen by the FITC evidence of a random sample of
@@ -281,7 +278,7 @@ type Options struct {
 	// binds, θ was kept from a search on the points the model is least
 	// sure of, which can prefer a length scale far too short (a task with
 	// 20 irrelevant features: test error 22.3% against 9.0% for the full
-	// GPC; docs/passgp.md, session 32). Result.BoundFITC records it. train
+	// GPC; docs/method.md). Result.BoundFITC records it. train
 	// sets it.
 	BoundSearch bool
 
@@ -333,7 +330,7 @@ type Options struct {
 	ClassWorkers int
 }
 
-// Defaults that the paper leaves open (see docs/passgp.md for how they were
+// Defaults that the paper leaves open (see docs/method.md for how they were
 // chosen).
 const (
 	DefaultInit          = 300
@@ -370,7 +367,7 @@ const (
 // one digit reaches it in its last pass.
 // On noisy tasks of 8,000-10,000 points, where the active set otherwise
 // fills to 1700-2000 points per classifier, it cut training 3-4x at the
-// same validation error (docs/passgp.md, session 19).
+// same validation error (docs/method.md).
 func SqrtBudget(n int) int {
 	if n <= 0 {
 		return 0

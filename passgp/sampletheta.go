@@ -62,7 +62,7 @@ func (c *config) sampleTheta() bool {
 // classifier no better than the majority rule can be the better one after
 // its FITC pass: IVM on IJCNN at M = 100 erred 3.43% with its own θ and
 // the pass, 7.05% at the sample's θ, which was better than the majority
-// rule and so got none (docs/passgp.md, session 31). The second run writes
+// rule and so got none (docs/method.md). The second run writes
 // no checkpoints: a run resumed after the first one finished (its state
 // at the last batch) trains the second again, from the same seed. If the
 // second classifier cannot be trained for any reason but ctx's, res stays,
@@ -131,7 +131,7 @@ func init() { sampleTrain = train }
 // method's own classifier (a) stays unless the other is measurably better
 // on the training points. On USPS, fPASS-GP's class 8 (seed 2) had 0.0462
 // against 0.0451 at the sample's θ, and the test error rose from 4.43% to
-// 4.73% where the lower mean won (docs/passgp.md, session 31).
+// 4.73% where the lower mean won (docs/method.md).
 func clearlyBetter(a, b []float64) (ma, mb, se float64, better bool) {
 	n := float64(len(a))
 	var sd, sd2 float64

@@ -150,7 +150,7 @@ func (r rule) keepFloor(m int) int {
 // which every candidate of the next batch has q near 1/2 < p_inc and comes
 // in. On the Shuttle data's rarest classes (7 of 40,600 training points)
 // the active set swung so between 1 and 2000 points, an EP run on 2000
-// points each time (docs/passgp.md, "Session 24").
+// points each time (docs/method.md).
 func (u *update) restore(cav []float64, fixed []bool, r rule, n int) int {
 	var del []int
 	for i, p := range cav {
@@ -299,7 +299,7 @@ const keepFloorShare = 10
 // labels are nearly random, and the evidence on such an active set
 // collapses (the signal variance goes to its lower bound); measured on the
 // noisy synth task: a batch of 20 times the budget gave 16.2% test error
-// against 7.1% for batches of 2 times (docs/passgp.md).
+// against 7.1% for batches of 2 times (docs/method.md).
 const budgetBatchFactor = 5
 
 // budgetCandidates returns the candidates of the current batch that PASS-GP

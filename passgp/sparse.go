@@ -24,7 +24,7 @@ const DefaultFITCHypEvals = 40
 // then carries the posterior of every training point instead of its own
 // only: on IJCNN at M = 100 and a fixed θ the validation error fell from
 // 9.8% (random active set) and 36% (fPASS-GP) to 4.3% and 5.7%
-// (docs/passgp.md, session 16). Unless θ is fixed, θ is then chosen by the FITC model's
+// (docs/method.md). Unless θ is fixed, θ is then chosen by the FITC model's
 // own evidence (fitcTheta) and the active set's posterior is rerun at
 // it, so that the classifier has one θ. Its time is added to
 // res.Elapsed.
@@ -87,7 +87,7 @@ var errScreened = errors.New("passgp: search stopped by its screen")
 // set's length scale at 1e5), where the gradient is flat: L-BFGS alone
 // does not move (validation error 10.0%, the majority rate), Nelder-Mead
 // alone stops short of the optimum and does not leave a plateau
-// (docs/passgp.md, session 17). A run that does not converge counts as a
+// (docs/method.md). A run that does not converge counts as a
 // failed step. On IJCNN the evidence ranks θ as the held-out error does
 // (session 16). A screen, if not nil, sees the best posterior after
 // Nelder-Mead; where it returns false, fitcTheta returns that posterior

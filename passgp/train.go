@@ -132,8 +132,7 @@ type Result struct {
 	// held-out latents, and MajorityRate that of always predicting the
 	// larger class: a classifier with HeldOutError >= MajorityRate has
 	// learned nothing its training data can confirm, e.g. because its
-	// selection rule or its hyperparameters failed (docs/passgp.md,
-	// "Noise-robust selection"). Both are 0 for a run stopped early.
+	// selection rule or its hyperparameters failed (docs/method.md). Both are 0 for a run stopped early.
 	HeldOutError, MajorityRate float64
 	// HeldOutLost counts the invariance stage's leave-group-out latents
 	// lost to rounding (groupHeldOut), taken as 0 in HeldOut and 1 in
@@ -593,7 +592,7 @@ func (t *trainer) stalled() bool {
 // restartEvals caps the evaluations of a stalled search's second start
 // (Options.RestartStalled). On the noisy 10-class and 5-class tasks ten
 // reached the evidence that 21-30 did to within 1.4 nats, at a third of
-// the cost (docs/passgp.md, "Session 27").
+// the cost (docs/method.md).
 const restartEvals = 10
 
 // restart is the second start of a search that stalled at the current θ

@@ -21,7 +21,7 @@ import (
 // boundary is deterministic, so the Bayes error is Flip against the
 // observed labels and 0 against the true classes. A kernel classifier
 // must find a length scale short enough for the curve in two directions
-// and long enough to ignore the D − 2 others (docs/passgp.md, session 32).
+// and long enough to ignore the D − 2 others (docs/method.md).
 type Shape struct {
 	Kind string
 	D    int     // number of features, at least 2

@@ -14,7 +14,7 @@
 //
 // Where these are no better than the model's own figures, the gap to
 // another classifier lies in the latents, not in their calibration
-// (docs/passgp.md, "Session 32"). It is a diagnostic only: nothing it
+// (docs/method.md). It is a diagnostic only: nothing it
 // fits is written anywhere.
 //
 //	go run ./bench/calbound --model usps.model --data ../shared/data/usps.test.bz2

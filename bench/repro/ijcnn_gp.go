@@ -35,7 +35,7 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 	// has a constant term t4 (se+bias, starting at 1): without it the
 	// latent mean returns to zero (q = 1/2) away from a small active set,
 	// and small-M classifiers do worse than predicting the majority class
-	// (docs/passgp.md, "IJCNN at small M").
+	// (docs/method.md).
 	paperSE := kernel.SE{Var: 1, Len2: 1.0 / 8, Jitter: 1.0 / 16}
 	evN := 2000
 	if cfg.Quick {
@@ -95,7 +95,7 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 			"p_exc = 0.02. IVM selects M points greedily from all training points. Training uses both cores; the time axis is training "+
 			"time (prediction of the %d test points is listed separately). The + FITC rows take each untagged row's classifier and add a final "+
 			"EP pass over all training points with its active set as FITC inducing inputs, at the same fixed theta (passgp.TrainFITC with "+
-			"FixedTheta, `train --fitc --fixed-theta`; docs/passgp.md, session 16); their training time is the selection's plus the pass's. The paper gives IJCNN results only as a figure (mean errors "+
+			"FixedTheta, `train --fitc --fixed-theta`; docs/method.md); their training time is the selection's plus the pass's. The paper gives IJCNN results only as a figure (mean errors "+
 			"of roughly 2-4%% over this range of M, fPASS-GP slightly below RSVM and IVM), so there is no paper column. For scale: "+
 			"always predicting the majority class gives %.2f%% test error. %s", thetaNote, sub, te.N(), majorityErr(te.Y), env.repsNote())
 		var t Table
@@ -227,7 +227,7 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 			}
 			// The paper's protocol fixes θ on IJCNN: the pass keeps the
 			// selection's (TrainFITC would otherwise choose θ by the FITC
-			// evidence, as train --fitc does; docs/passgp.md, session 17).
+			// evidence, as train --fitc does).
 			rf, err := passgp.TrainFITC(ctx, r.Model, tr.X, tr.Y, &passgp.Options{Threads: cfg.Threads, FixedTheta: true})
 			if err != nil {
 				if ctx.Err() != nil {

@@ -281,8 +281,8 @@ func (d *Doc) beyond() string {
 	var b strings.Builder
 	b.WriteString("## Beyond the paper: label noise and training time against N\n\n")
 	fmt.Fprintf(&b, "_Written by `go run ./bench/scaling --out %s` (train with its defaults, LIBSVM with a CV grid and `-b 1` in the same run, "+
-		"each run a separate process: wall time and peak RSS); not by bench/repro. The analysis behind "+
-		"train's defaults is in docs/passgp.md, \"train's defaults\"._\n\n", filepath.ToSlash(dir))
+		"each run a separate process: wall time and peak RSS); not by bench/repro. The method behind "+
+		"train's defaults is described in docs/method.md._\n\n", filepath.ToSlash(dir))
 	if !writeFile(&b, filepath.Join(dir, "scaling.md")) {
 		return ""
 	}

@@ -13,7 +13,6 @@
 //
 // With -test the classifiers are trained on all 7291 images and scored on
 // the 2007 test images instead (to measure a setting already chosen).
-// docs/passgp.md ("Why PASS-GP is above the paper", item 8) has the results.
 package main
 
 import (

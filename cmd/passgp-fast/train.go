@@ -93,7 +93,7 @@ type trainConfig struct {
 // 10-class task 300 and 400 gave the same validation error (14.26% and
 // 14.14%, 14.25% without the pass) at 8 s and 11 s for ten classes, 100
 // was worse (14.46%), 800 and the whole active set no better at 3 and 11
-// times the cost (docs/passgp.md, session 29).
+// times the cost (docs/method.md).
 const defaultBoundFITC = 300
 
 // defaultMaxActive is train's budget on PASS-GP's active set:
@@ -101,7 +101,7 @@ const defaultBoundFITC = 300
 // clean data rarely reaches it (USPS's digits need at most 444 points of
 // a budget of 1025; on MNIST one digit reaches 2000 in its last pass), small enough that a pass on
 // noisy data stays O(N·M²) with M a shrinking share of N: on the noisy
-// tasks of docs/passgp.md, 10,000 points train in 5 s (binary) and 25 s
+// tasks of docs/results.md, 10,000 points train in 5 s (binary) and 25 s
 // (5 classes) at the validation error of a budget of 2000, and 1e6 in 2
 // minutes. Until session 18 the budget was 2000 at every N, which let
 // noisy multi-class tasks of 10,000 points fill 1700-2000 points per
@@ -112,7 +112,7 @@ const defaultMaxActive = "auto"
 // paper's SE plus a constant term t4 (the variance of a shared offset,
 // the GP counterpart of an SVM's bias), learned by the evidence with the
 // rest of θ. Measured with train's other defaults against the SE kernel
-// (docs/passgp.md, session 13), it was better in error and Brier on every
+// (docs/method.md), it was better in error and Brier on every
 // data set tried (USPS seeds 1-10 5.00% against 5.08%, IJCNN 1.00%
 // against 1.11%, the noisy, imbalanced and 5-class tasks by 0.02-0.10
 // points), at up to 1.4x the time on the 5-class task. It does not make
@@ -128,7 +128,7 @@ const defaultKernel = "se+bias"
 
 // defaultSkipStalled is train's passgp.Options.SkipStalled: from 1000
 // active points on, a hyperparameter search that found no step is not
-// repeated in the same pass (on the noisy 5-class task of docs/passgp.md,
+// repeated in the same pass (on the noisy 5-class task of docs/results.md,
 // ten searches in a row at |A| ≈ 1700 that left θ bit for bit unchanged
 // took 17 s of a class's 30 s). USPS's digits need at most 444 points,
 // so they keep the paper's schedule exactly.
@@ -137,7 +137,7 @@ const defaultSkipStalled = 1000
 // defaultRestartStalled is train's passgp.Options.RestartStalled: every
 // search that found no step gets a second start at the initial θ when the
 // evidence is higher there. On the noisy 10- and 5-class tasks of
-// docs/passgp.md ("Session 27") it finds the classes whose θ had stalled
+// docs/results.md it finds the classes whose θ had stalled
 // 30-110 nats below their evidence (validation error 14.44% → 14.30%,
 // 14.93% → 14.27% and 10.51% → 10.26%); on USPS's validation split it is
 // neutral (1.55% either way, NLP 0.0661 → 0.0659). From 1000 points on
@@ -154,7 +154,7 @@ const defaultRestartStalled = 1
 // have 1600 active points. USPS (|A| < 450), IJCNN and the binary noisy and
 // imbalanced tasks (the budget binds, so θ is kept and there is no last
 // search) train bit for bit as without, MNIST with the same test
-// decisions (docs/passgp.md, session 18).
+// decisions (docs/method.md).
 const defaultFinalSubset = 800
 
 // trainFlags holds the command line of train.
@@ -190,10 +190,10 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.IntVar(&c.M, "m", 0, "active set size of fpassgp, ivm and random (0: --init)")
 	fs.IntVar(&c.HypEvery, "hyp-every", 1, "optimise the hyperparameters on every `K`-th batch")
 	fs.Float64Var(&c.Flip, "flip", 0, "label-flip probability `EPS` of the robust EP likelihood EPS + (1-2 EPS) Phi(y f), in [0, 0.5) (0: probit, as the paper; ivm's selection ignores it)")
-	fs.Float64Var(&c.PSkip, "p-skip", 0, "noise-robust selection: skip (and delete from the active set) points whose predictive probability of their own label is below `P`, the likely mislabelled ones; in [0, 0.5) (0: off, as the paper; see docs/passgp.md before using it)")
+	fs.Float64Var(&c.PSkip, "p-skip", 0, "noise-robust selection: skip (and delete from the active set) points whose predictive probability of their own label is below `P`, the likely mislabelled ones; in [0, 0.5) (0: off, as the paper)")
 	fs.StringVar(&t.scale, "scale", "auto", "input scaling fitted on the training data and stored in the model, which applies it to every input it predicts: minmax (each feature's training range to [-1, 1], as svm-scale), standard (each feature to mean 0 and standard deviation 1), none, or auto: minmax for every feature unless the data are on a unit scale already (every value in [-1, 1], as svm-scale writes them or images in [0, 1], or every feature's standard deviation in [1/4, 4]) or --augment is given; theta and --gamma refer to the scaled inputs")
 	fs.StringVar(&t.maxActive, "max-active", defaultMaxActive, "passgp: bound the active set to `M` points, chosen by --rank, so that a pass costs O(N M^2) on noisy data too; once the bound binds, theta is kept (auto: 12 sqrt(N), at most 2000; 0: no bound, the paper's rule)")
-	fs.BoolVar(&c.KeepInit, "keep-init", false, "passgp: keep the --init random points of the initial active set in it for the whole run, outside --max-active, so that the hyperparameters' evidence sees the input distribution and not only the boundary (noisy data: on a 10-class task test error 14.57% against 14.79%; on clean data such as USPS it is worse and slower, docs/passgp.md \"Session 20\")")
+	fs.BoolVar(&c.KeepInit, "keep-init", false, "passgp: keep the --init random points of the initial active set in it for the whole run, outside --max-active, so that the hyperparameters' evidence sees the input distribution and not only the boundary (noisy data: on a 10-class task test error 14.57% against 14.79%; on clean data such as USPS it is worse and slower)")
 	fs.IntVar(&c.FinalSubset, "final-subset", defaultFinalSubset, "passgp, fpassgp: start the last hyperparameter search on a random subset of `M` active points, then finish it on the whole active set in a few steps; only for active sets of at least 2M points (0: the whole active set throughout, the paper's schedule)")
 	fs.IntVar(&c.RestartStalled, "restart-stalled", defaultRestartStalled, "passgp: from `M` active points on, when a hyperparameter search found no step, run EP at the initial theta and, if the evidence is higher there, search again from there (at most 10 evaluations); 1: every such search, 0: never (the paper's schedule)")
 	fs.IntVar(&c.SkipStalled, "skip-stalled", defaultSkipStalled, "passgp, fpassgp: from `M` active points on, do not repeat in the same pass a hyperparameter search that found no step (theta unchanged) until the active set grows by 20% (0: search on every batch, the paper's schedule)")
@@ -204,7 +204,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.BoolVar(&c.SampleTheta, "sample-theta", true, "fpassgp, ivm: train a second classifier with theta fixed at the evidence optimum on a random sample of --m points (fpassgp's swaps ranked by the boundary), and keep it where its held-out predictions of the training points are clearly better (IJCNN at --m 1000: fpassgp 1.31% against 2.44%, ivm 1.28% against 2.67%; a noisy task: fpassgp 7.27% against 41.3%); costs the second selection; false: the method's own classifier only")
 	fs.IntVar(&c.BoundFITC, "fitc-bound", defaultBoundFITC, "passgp: where --max-active bound, run EP on all training points at the kept theta with `M` random active points as FITC inducing inputs, and keep that posterior where its held-out predictions of the training points are better than the active set's (label noise: on a 10-class task test error 14.35% against 14.71%, in less time); where it is not better, the same at the theta a search from the initial theta ends at, if --restart-stalled is on and the evidence is higher there; costs O(N M^2) per EP sweep and an MxM factor in the model file (0: off, the active set's posterior)")
 	fs.BoolVar(&c.BoundSearch, "fitc-bound-search", true, "passgp: in the --fitc-bound trial, also choose theta by the FITC evidence of a random sample of at most 10 training points per inducing input (40 EP runs; 20 where the sample's leave-one-out predictions are not clearly better by then), and use that FITC posterior where its held-out predictions of the training points are clearly better (a task with 20 irrelevant features: test error 9.4% against 22.3%); false: the kept theta and the second start only")
-	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8 (paper Section 6.3; on USPS, shift4 lowered the calibrated Brier score from 0.074 to 0.054 at 12-14 times the training time, docs/passgp.md)")
+	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8 (paper Section 6.3; on USPS, shift4 lowered the calibrated Brier score from 0.074 to 0.054 at 12-14 times the training time)")
 	fs.IntVar(&c.AugmentSub, "augment-sub", 0, "number of batches N_sub of the --augment stage (0: --sub); each batch runs EP on the augmented active set, up to 9 times the first stage's, so use few: bench/repro uses 5 on MNIST")
 	fs.IntVar(&c.AugmentPasses, "augment-passes", 0, "passes N_pass of the --augment stage (0: --passes; bench/repro uses 1 on MNIST)")
 	fs.StringVar(&t.image, "image", "", "image geometry `WxH` for --augment (default: from IDX files, or square)")
@@ -364,7 +364,7 @@ func (c *trainConfig) options(d int) (passgp.Options, error) {
 	if c.Rank == "" {
 		// PASS-GP's budget keeps the points nearest the boundary: the
 		// lowest-first order fills it with mislabelled points on noisy
-		// data (docs/passgp.md). fPASS-GP keeps the paper's swaps.
+		// data (docs/method.md). fPASS-GP keeps the paper's swaps.
 		c.Rank = passgp.RankLowest.String()
 		if o.Method == passgp.PASSGP {
 			c.Rank = passgp.RankBoundary.String()
@@ -414,8 +414,7 @@ se+bias, the paper's SE plus a learned constant, which was better on
 every data set measured; IVM's too (better on USPS and on IJCNN at
 --m 100 and 300, worse at 1000). --kernel se --max-active 0 --rank lowest
 --skip-stalled 0 --restart-stalled 0 --final-subset 0 gives the
-paper's rule exactly (docs/passgp.md, "train's defaults", "Session 13"
-and "Session 27"). Data far from a unit scale (values beyond [-1, 1] and some feature's standard
+paper's rule exactly (docs/method.md). Data far from a unit scale (values beyond [-1, 1] and some feature's standard
 deviation outside [1/4, 4]) have every feature mapped to [-1, 1] as
 svm-scale does, and the model applies the same map to every input it
 predicts (--scale). With more
@@ -428,7 +427,7 @@ Brier score, NLP and ECE: the calibrated probabilities of the training
 points' held-out predictions (each active point left out of the
 posterior, paper eq. 3; each inactive point's prediction, eq. 4), which
 needs no test data and reads none, like LIBSVM's cross-validation but
-free (docs/passgp.md, "Session 20").`)
+free (docs/method.md).`)
 	var t trainFlags
 	t.register(fs)
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
@@ -924,7 +923,7 @@ func (r *recorder) trainMulti(ctx context.Context, x *mat.Dense, labels []float6
 // final posterior never saw, through the calibration fitted on them. It
 // is an estimate of the test-set figures that needs no test data, the
 // counterpart of LIBSVM's cross-validation accuracy (svm-train -v),
-// computed as a by-product of training; on the tasks of docs/passgp.md
+// computed as a by-product of training; on the tasks of docs/results.md
 // ("Session 20") it ranked hyperparameter settings as a validation set
 // did. ok is false when the run has no held-out latents for every
 // classifier (a binary run resumed after its classifier finished).
@@ -986,19 +985,19 @@ func trainWarnings(res *passgp.Result) []string {
 		w = append(w, "EP of the FITC pass hit its sweep cap, also with halved steps: the classifier uses the last iterate")
 	}
 	if res.HeldOut != nil && res.HeldOutError >= res.MajorityRate {
-		s := fmt.Sprintf("on held-out predictions of its training points it errs %.2f%%, no better than always predicting the larger class (%.2f%%): its selection or hyperparameters failed (docs/passgp.md, \"Noise-robust selection\")",
+		s := fmt.Sprintf("on held-out predictions of its training points it errs %.2f%%, no better than always predicting the larger class (%.2f%%): its selection or hyperparameters failed (docs/method.md)",
 			100*res.HeldOutError, 100*res.MajorityRate)
 		if res.Model.Sparse == nil {
 			// What fixed fpassgp on IJCNN at --m 100: 9.50% (the majority
-			// rate) -> 3.06% on its test set (docs/passgp.md, session 17).
-			s += "; with a small active set, --fitc lets every training point shape the posterior (docs/passgp.md, \"Session 16\")"
+			// rate) -> 3.06% on its test set (docs/method.md).
+			s += "; with a small active set, --fitc lets every training point shape the posterior (docs/method.md)"
 		}
 		w = append(w, s)
 	}
 	if c := res.Calibration; c != nil && c.Classes() == 1 {
 		if lo, hi := c.Range(); hi <= 0.5 || lo >= 0.5 {
 			w = append(w, fmt.Sprintf("its calibrated probability of the positive class stays within [%.3g, %.3g], so it decides the larger class everywhere: "+
-				"a map that followed its latents further erred more often on the held-out points (docs/passgp.md, \"Session 25\")", lo, hi))
+				"a map that followed its latents further erred more often on the held-out points (docs/method.md)", lo, hi))
 		}
 	}
 	if res.HypNotConverged > 0 {
@@ -1069,8 +1068,7 @@ const unitSpread = 4
 // hundreds (the Satellite and Vehicle data) the SE kernel's initial
 // length scale sees every point as unrelated to every other, the search
 // never moves it, and the classifier learns nothing; data on a unit
-// scale, scaled anyway, train no better and differently (docs/passgp.md,
-// "Session 24", which also compares minmax with standard).
+// scale, scaled anyway, train no better and differently (docs/method.md).
 func resolveScale(flag string, ds *data.Dataset, augment bool) (string, error) {
 	switch flag {
 	case "auto":
