@@ -212,6 +212,11 @@ type Options struct {
 	// at small M the selection's θ can be useless (M = 100: 9.50%) and
 	// the search is what helps (docs/method.md).
 	FITCKeepTheta bool
+	// FITCSample, when positive and below N, chooses the FITC pass's θ by
+	// the FITC evidence of a seeded random sample of FITCSample training
+	// points (O(FITCSample·M²) per EP sweep) instead of all N; the pass
+	// then runs EP on all N points once at that θ.
+	FITCSample int
 	// FITCFallback runs the pass of FITC for a classifier of fPASS-GP,
 	// IVM or a random active set (without FITC and Augment) whose
 	// calibrated held-out decisions are no better than always deciding

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
 // DefaultFITCHypEvals caps the FITC evidence evaluations of the FITC
@@ -32,42 +33,89 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 	b := res.Model
 	t0 := time.Now()
 	o := c.finalEPOptions()
-	f, err := ep.InferFITC(ctx, b.Kernel, x, y, b.X, nil, &o)
-	// A run whose sites still change after its halved steps gives its last
-	// posterior, which is used and reported (Result.FITCNotConverged).
+	k := b.Kernel
+	var f *ep.FITC
+	if !c.FixedTheta && !c.FITCKeepTheta {
+		var sample []int
+		if c.FITCSample > 0 {
+			sample = randomSubset(c.Seed, fitcSampleSalt, len(y), c.FITCSample)
+		}
+		xs, ys := x, y
+		if sample != nil {
+			xs, ys = gatherRows(x, sample), gather(y, sample)
+		}
+		fs, stuck, err := fitcSearch(ctx, c, k, xs, ys, b.X, &o)
+		if err != nil {
+			return err
+		}
+		k = fs.Kernel
+		if sample == nil {
+			f = fs // the search ran on all N points: its best posterior
+			res.FITCNotConverged = stuck
+		}
+	}
+	var nc *ep.FITCNotConvergedError
+	if f == nil {
+		var err error
+		f, err = ep.InferFITC(ctx, k, x, y, b.X, nil, &o)
+		// A run whose sites still change after its halved steps gives its
+		// last posterior, which is used and reported
+		// (Result.FITCNotConverged).
+		if errors.As(err, &nc) {
+			err = nil
+		}
+		if err != nil {
+			return fmt.Errorf("passgp: FITC pass over %d points with %d inducing: %w", len(y), len(b.Y), err)
+		}
+	}
+	if !slices.Equal(k.Params(), b.Kernel.Params()) {
+		nb, err := activeAt(ctx, b, k, &o)
+		if err != nil {
+			return err
+		}
+		b = nb
+		res.Model = b
+	}
+	b.Sparse = f
+	if nc != nil {
+		res.FITCNotConverged = true
+	}
+	res.Elapsed += time.Since(t0)
+	return nil
+}
+
+// fitcSampleSalt seeds Options.FITCSample's random sample.
+const fitcSampleSalt = 0x5a3c
+
+// fitcSearch is the FITC pass's θ: the maximum of the FITC evidence of
+// x, y with inducing inputs xm (fitcTheta), from k. stuck reports that
+// the best posterior is the first run's and that run did not converge.
+func fitcSearch(ctx context.Context, c *config, k kernel.Kernel, x *mat.Dense, y []float64, xm *mat.Dense, o *ep.Options) (best *ep.FITC, stuck bool, err error) {
+	f0, err := ep.InferFITC(ctx, k, x, y, xm, nil, o)
 	var nc *ep.FITCNotConvergedError
 	if errors.As(err, &nc) {
 		err = nil
 	}
 	if err != nil {
-		return fmt.Errorf("passgp: FITC pass over %d points with %d inducing: %w", len(y), len(b.Y), err)
+		return nil, false, fmt.Errorf("passgp: FITC pass over %d points with %d inducing: %w", len(y), xm.RawMatrix().Rows, err)
 	}
-	f0 := f
-	if !c.FixedTheta && !c.FITCKeepTheta {
-		if f, err = fitcTheta(ctx, c, f, x, y, b.X, &o, DefaultFITCHypEvals, nil); err != nil {
-			return err
-		}
-		if !slices.Equal(f.Kernel.Params(), b.Kernel.Params()) {
-			post, err := ep.InferContext(ctx, f.Kernel, b.X, b.Y, &b.Post.Sites, &o)
-			var nc *ep.NotConvergedError
-			if errors.As(err, &nc) {
-				post, err = nc.Post, nil // usable; predictions come from f
-			}
-			if err != nil {
-				return fmt.Errorf("passgp: EP on the active set at the FITC pass's θ: %w", err)
-			}
-			nb, err := newBinary(f.Kernel, b.X, b.Y, b.Active, post.Sites)
-			if err != nil {
-				return err
-			}
-			b = nb
-			res.Model = b
-		}
+	best, err = fitcTheta(ctx, c, f0, x, y, xm, o, DefaultFITCHypEvals, nil)
+	return best, nc != nil && best == f0, err
+}
+
+// activeAt reruns EP on b's active set at k's θ, so that the classifier
+// has one θ; a run that does not converge is kept (predictions come from
+// the FITC posterior).
+func activeAt(ctx context.Context, b *Binary, k kernel.Kernel, o *ep.Options) (*Binary, error) {
+	post, err := ep.InferContext(ctx, k, b.X, b.Y, &b.Post.Sites, o)
+	var nc *ep.NotConvergedError
+	if errors.As(err, &nc) {
+		post, err = nc.Post, nil
 	}
-	b.Sparse = f
-	res.FITCNotConverged = nc != nil && f == f0
-	res.Elapsed += time.Since(t0)
-	return nil
+	if err != nil {
+		return nil, fmt.Errorf("passgp: EP on the active set at the FITC pass's θ: %w", err)
+	}
+	return newBinary(k, b.X, b.Y, b.Active, post.Sites)
 }
 
 // errScreened is fitcTheta's report that its screen stopped the search

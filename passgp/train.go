@@ -799,7 +799,10 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	// below may move it, and then no score of the last pass is at the
 	// final θ (lastScores).
 	before := t.k.Params()
-	optimise := !t.fixed && !t.st.Frozen && t.c.HypPasses >= t.c.Passes
+	// With Options.FITC the FITC pass chooses θ by the evidence of data
+	// the selection did not bias towards the boundary, so the active
+	// set's own evidence is not searched again here.
+	optimise := !t.fixed && !t.st.Frozen && t.c.HypPasses >= t.c.Passes && !t.c.FITC
 	evals := t.c.FinalHypEvals
 	var sub BatchStats
 	if optimise && t.c.FinalSubset > 0 && len(ya) >= 2*t.c.FinalSubset {
