@@ -3,6 +3,7 @@ package data
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ const (
 	LIBSVM Format = "libsvm" // LIBSVM/svmlight sparse text
 	CSV    Format = "csv"    // delimited text
 	IDX    Format = "idx"    // MNIST IDX image (and label) files
+	Binary Format = "binary" // passgp-fast binary data file (WriteBinary)
 )
 
 // ParseFormat returns the Format named s ("", "auto", "libsvm", "svmlight",
@@ -31,14 +33,16 @@ func ParseFormat(s string) (Format, error) {
 		return CSV, nil
 	case "idx", "mnist":
 		return IDX, nil
+	case "binary", "bin", "pgd":
+		return Binary, nil
 	}
-	return Auto, fmt.Errorf("unknown data format %q (want libsvm, csv or idx)", s)
+	return Auto, fmt.Errorf("unknown data format %q (want libsvm, csv, idx or binary)", s)
 }
 
 // Options controls Load. The zero value detects everything.
 type Options struct {
-	// Format forces a format; Auto detects it: IDX by its magic number,
-	// then .csv/.tsv/.libsvm/.svm names, then the content (index:value
+	// Format forces a format; Auto detects it: binary data files and IDX
+	// by their magic numbers, then .csv/.tsv/.libsvm/.svm names, then the content (index:value
 	// tokens mean LIBSVM, anything else delimited text).
 	Format Format
 	// Labels is the IDX label file for an IDX image file. Empty means the
@@ -60,8 +64,9 @@ type Options struct {
 	MaxBytes int64
 }
 
-// Load reads the data file at path in any supported format, plain or
-// gzip- or bzip2-compressed (detected by content). Errors about the content
+// Load reads the data file at path in any supported format, text and IDX
+// plain or gzip- or bzip2-compressed (detected by content), binary data
+// files (WriteBinary) uncompressed. Errors about the content
 // are *ParseError values naming path; errors opening files are those of
 // package os.
 func Load(path string, o Options) (*Dataset, error) {
@@ -70,6 +75,10 @@ func Load(path string, o Options) (*Dataset, error) {
 		return nil, err
 	}
 	defer f.Close()
+	var magic [len(BinaryMagic)]byte
+	if _, err := f.ReadAt(magic[:], 0); (err == nil && magic == BinaryMagic) || o.Format == Binary {
+		return loadBinary(path, o.Dim)
+	}
 	br, err := decompress(f, path)
 	if err != nil {
 		return nil, err
@@ -160,4 +169,16 @@ func sniff(path string, br *bufio.Reader) Format {
 		}
 	}
 	return LIBSVM
+}
+
+// loadBinary reads a binary data file for Load (its dim check included).
+func loadBinary(path string, dim int) (*Dataset, error) {
+	ds, err := ReadBinary(context.Background(), path)
+	if err != nil {
+		return nil, err
+	}
+	if dim > 0 && ds.D != dim {
+		return nil, errorf(path, 0, "%d features, want %d", ds.D, dim)
+	}
+	return ds, nil
 }
