@@ -29,7 +29,9 @@ func benchData() *Dataset {
 }
 
 // BenchmarkReadPass reads one pass of the same data from a binary file
-// (in the page cache) and by parsing LIBSVM text from memory. MB/s counts
+// and from a LIBSVM file (TextSource; both in the page cache) in batches
+// of 256 rows, and by parsing the LIBSVM text from memory into a Dataset
+// (ReadLIBSVM). MB/s counts
 // each format's own bytes; rows/s compares them.
 func BenchmarkReadPass(b *testing.B) {
 	ds := benchData()
@@ -48,6 +50,26 @@ func BenchmarkReadPass(b *testing.B) {
 		defer s.Close()
 		batch := NewBatch(256, ds.D)
 		b.SetBytes(st.Size())
+		for b.Loop() {
+			s.Reset()
+			for {
+				if err := s.Next(ctx, batch); err == io.EOF {
+					break
+				} else if err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(ds.N)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	})
+	b.Run("libsvm-stream", func(b *testing.B) {
+		s, err := OpenLIBSVM(ctx, writeFile(b, "bench.libsvm", text), LIBSVMOptions{Dim: ds.D})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		batch := NewBatch(256, ds.D)
+		b.SetBytes(int64(len(text)))
 		for b.Loop() {
 			s.Reset()
 			for {
