@@ -29,7 +29,7 @@ func benchData() *Dataset {
 }
 
 // BenchmarkReadPass reads one pass of the same data from a binary file
-// and from a LIBSVM file (TextSource; both in the page cache) in batches
+// and from a LIBSVM file (FileSource; both in the page cache) in batches
 // of 256 rows, and by parsing the LIBSVM text from memory into a Dataset
 // (ReadLIBSVM). MB/s counts
 // each format's own bytes; rows/s compares them.

@@ -292,7 +292,7 @@ func (b bytesReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// plainSource hides the RowReader of a source, as a text source has none.
+// plainSource hides the RowReader of a source, as a FileSource has none.
 type plainSource struct{ Source }
 
 func TestGather(t *testing.T) {

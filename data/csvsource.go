@@ -1,13 +1,16 @@
 package data
 
-import "os"
+import (
+	"bufio"
+	"os"
+)
 
-// OpenCSV returns a TextSource over the delimited text file at path, with
+// OpenCSV returns a FileSource over the delimited text file at path, with
 // the columns chosen by o. It reads the file up to its first data record
 // to find the width (so that an error in the layout, such as a missing
 // label column, is reported here); Len is -1 until a pass has ended.
 // o.MaxBytes does not apply.
-func OpenCSV(path string, o CSVOptions) (*TextSource, error) {
+func OpenCSV(path string, o CSVOptions) (*FileSource, error) {
 	if !ValidDelimiter(o.Delimiter) {
 		return nil, errorf(path, 0, "invalid CSV delimiter %q (want an ASCII character other than '\"' and line breaks)", o.Delimiter)
 	}
@@ -31,8 +34,10 @@ func OpenCSV(path string, o CSVOptions) (*TextSource, error) {
 	// Every pass must find the same layout: a file changed in between
 	// gets the "features, want" error.
 	o.Dim = p.d
-	s := &TextSource{path: path, d: p.d, n: -1, labelled: p.label >= 0, chunk: chunkRows(8 * (p.d + 1))}
-	s.newRows = func(lr *lineReader) textRows { return &csvRows{newCSVParser(lr, o)} }
+	s := &FileSource{path: path, d: p.d, n: -1, labelled: p.label >= 0, chunk: chunkRows(8 * (p.d + 1))}
+	s.newRows = func(br *bufio.Reader) (fileRows, error) {
+		return &csvRows{newCSVParser(&lineReader{br: br, name: path}, o)}, nil
+	}
 	return s, nil
 }
 
@@ -49,3 +54,4 @@ func (r *csvRows) row(row []float64, label *float64) (bool, error) {
 }
 
 func (r *csvRows) noExamples() error { return r.p.noExamples() }
+func (r *csvRows) close() error      { return nil }

@@ -1,11 +1,12 @@
 package data
 
 import (
+	"bufio"
 	"context"
 	"os"
 )
 
-// OpenLIBSVM returns a TextSource over the LIBSVM file at path. With
+// OpenLIBSVM returns a FileSource over the LIBSVM file at path. With
 // o.Dim set, rows have that width and nothing is read until the first
 // pass; Len is -1 until a pass has ended. Otherwise OpenLIBSVM reads the
 // file once to find the width (the largest feature index, at least
@@ -13,10 +14,10 @@ import (
 // reported here; a file much sparser than its width allows (DenseFactor) is
 // refused, as ReadLIBSVM refuses it. o.MaxBytes does not apply. The scan
 // checks ctx once per chunk of input.
-func OpenLIBSVM(ctx context.Context, path string, o LIBSVMOptions) (*TextSource, error) {
-	s := &TextSource{path: path, d: o.Dim, n: -1, labelled: true}
-	s.newRows = func(lr *lineReader) textRows {
-		return &libsvmRows{p: libsvmParser{lr: lr, dim: s.d}}
+func OpenLIBSVM(ctx context.Context, path string, o LIBSVMOptions) (*FileSource, error) {
+	s := &FileSource{path: path, d: o.Dim, n: -1, labelled: true}
+	s.newRows = func(br *bufio.Reader) (fileRows, error) {
+		return &libsvmRows{p: libsvmParser{lr: &lineReader{br: br, name: path}, dim: s.d}}, nil
 	}
 	if o.Dim <= 0 {
 		n, d, err := scanLIBSVM(ctx, path, o.MinDim)
@@ -113,6 +114,8 @@ func (r *libsvmRows) row(row []float64, label *float64) (bool, error) {
 	*label = r.label
 	return true, nil
 }
+
+func (r *libsvmRows) close() error { return nil }
 
 func (r *libsvmRows) noExamples() error {
 	if r.p.lr.bytes == 0 {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -119,15 +118,7 @@ func Load(path string, o Options) (*Dataset, error) {
 }
 
 func loadIDX(images *bufio.Reader, path, labels string) (*Dataset, error) {
-	if labels == "" {
-		base := filepath.Base(path)
-		if strings.Contains(base, "images-idx3") {
-			guess := filepath.Join(filepath.Dir(path), strings.Replace(base, "images-idx3", "labels-idx1", 1))
-			if _, err := os.Stat(guess); err == nil {
-				labels = guess
-			}
-		}
-	}
+	labels = idxLabelsPath(path, labels)
 	if labels == "" {
 		return ReadIDX(images, nil, path, "")
 	}

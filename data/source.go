@@ -44,7 +44,7 @@ type Source interface {
 
 // RowReader is a Source that reads rows by index without a pass, as a
 // trainer gathering its active set needs. MemSource and BinarySource
-// implement it; text sources do not (Gather reads them in a pass).
+// implement it; file sources do not (Gather reads them in a pass).
 type RowReader interface {
 	Source
 	// ReadRows fills b with the rows idx (in that order, repeats

@@ -1,69 +1,81 @@
 package data
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"io"
 	"os"
 )
 
-// TextSource streams a LIBSVM or CSV text file, plain or gzip- or
+// FileSource streams a LIBSVM, CSV or IDX file, plain or gzip- or
 // bzip2-compressed, re-reading (and re-parsing) the file in every pass:
-// its memory is one line and the decompressor's buffers, whatever the
-// file's size. Errors are those of ReadLIBSVM and ReadCSV, naming the file
-// and line, except that no bound applies to the whole matrix (only one
-// batch is held). It has no RowReader; Gather reads it in a pass. For
-// many passes, converting the file once with WriteBinary is much faster
-// (BenchmarkReadPass).
-type TextSource struct {
+// its memory is one line or image and the decompressor's buffers, whatever
+// the file's size. Errors are those of ReadLIBSVM, ReadCSV and ReadIDX,
+// naming the file and line, except that no bound applies to the whole
+// matrix (only one batch is held). It is not a RowReader; Gather reads it
+// in a pass. For many passes, converting the file once with WriteBinary is
+// much faster (BenchmarkReadPass).
+type FileSource struct {
 	path     string
 	d        int
 	n        int // -1 until a pass has ended
 	labelled bool
-	newRows  func(lr *lineReader) textRows
+	newRows  func(br *bufio.Reader) (fileRows, error)
 	chunk    int // rows between context checks
+	imgW     int
+	imgH     int
 
 	f    *os.File // open during a pass
-	lr   *lineReader
-	rows textRows
+	rows fileRows
 	next int
 	done bool
 }
 
-// textRows parses the examples of one pass of a text file.
-type textRows interface {
+// fileRows parses the examples of one pass of a file.
+type fileRows interface {
 	// row parses the next example into row (of the source's width)
 	// and its label; ok is false at the end of the file.
 	row(row []float64, label *float64) (ok bool, err error)
 	// noExamples is the error for a file without examples.
 	noExamples() error
+	// close releases what the pass opened besides the file.
+	close() error
 }
 
-func (s *TextSource) Name() string   { return s.path }
-func (s *TextSource) Dim() int       { return s.d }
-func (s *TextSource) Len() int       { return s.n }
-func (s *TextSource) Labelled() bool { return s.labelled }
+func (s *FileSource) Name() string   { return s.path }
+func (s *FileSource) Dim() int       { return s.d }
+func (s *FileSource) Len() int       { return s.n }
+func (s *FileSource) Labelled() bool { return s.labelled }
+
+// ImageShape returns the image geometry of an IDX image file (0, 0 for
+// other files).
+func (s *FileSource) ImageShape() (w, h int) { return s.imgW, s.imgH }
 
 // Reset closes the current pass; the next call to Next opens the file
 // again.
-func (s *TextSource) Reset() error {
+func (s *FileSource) Reset() error {
 	s.next, s.done = 0, false
 	return s.closePass()
 }
 
 // Close closes the file.
-func (s *TextSource) Close() error { return s.closePass() }
+func (s *FileSource) Close() error { return s.closePass() }
 
-func (s *TextSource) closePass() error {
+func (s *FileSource) closePass() error {
 	if s.f == nil {
 		return nil
 	}
 	err := s.f.Close()
-	s.f, s.lr, s.rows = nil, nil, nil
+	if s.rows != nil {
+		err = errors.Join(s.rows.close(), err)
+	}
+	s.f, s.rows = nil, nil
 	return err
 }
 
 // Next parses the next examples of the pass into b.
-func (s *TextSource) Next(ctx context.Context, b *Batch) error {
+func (s *FileSource) Next(ctx context.Context, b *Batch) error {
 	checkBatch(b, s.d)
 	b.n, b.Start = 0, s.next
 	if s.done {
@@ -95,7 +107,7 @@ func (s *TextSource) Next(ctx context.Context, b *Batch) error {
 
 // endPass ends the pass at the end of the file: the batch may hold the
 // last rows, and an empty file is an error.
-func (s *TextSource) endPass(b *Batch) error {
+func (s *FileSource) endPass(b *Batch) error {
 	if s.next == 0 {
 		return s.rows.noExamples()
 	}
@@ -110,7 +122,7 @@ func (s *TextSource) endPass(b *Batch) error {
 }
 
 // openPass opens the file for a new pass.
-func (s *TextSource) openPass() error {
+func (s *FileSource) openPass() error {
 	f, err := os.Open(s.path)
 	if err != nil {
 		return err
@@ -121,7 +133,9 @@ func (s *TextSource) openPass() error {
 		return err
 	}
 	s.f = f
-	s.lr = &lineReader{br: br, name: s.path}
-	s.rows = s.newRows(s.lr)
+	if s.rows, err = s.newRows(br); err != nil {
+		s.closePass()
+		return err
+	}
 	return nil
 }

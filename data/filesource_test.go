@@ -20,18 +20,18 @@ func writeFile(t testing.TB, name string, content []byte) string {
 	return p
 }
 
-// openText opens path as a TextSource of the given format.
-func openText(path, format string, lo LIBSVMOptions, co CSVOptions) (*TextSource, error) {
+// openText opens path as a FileSource of the given format.
+func openText(path, format string, lo LIBSVMOptions, co CSVOptions) (*FileSource, error) {
 	if format == "libsvm" {
 		return OpenLIBSVM(context.Background(), path, lo)
 	}
 	return OpenCSV(path, co)
 }
 
-// TestTextSources: streaming a text file gives, in any batch size and in
+// TestFileSources: streaming a text file gives, in any batch size and in
 // every pass, the rows that reading it whole gives, and so does its binary
 // conversion.
-func TestTextSources(t *testing.T) {
+func TestFileSources(t *testing.T) {
 	const libsvm = "# c\n1 1:0.5 3:2\n-1 2:-1\n\n2 1:1e-3 2:4 # x\n0\n1 3:7\n"
 	const csv = "y,a,b\n1,0.5,2\n-1,-1,0\n\n2,1e-3,4\n# c\n0,0,0\n1,7,7\n"
 	for _, tc := range []struct {
@@ -92,10 +92,10 @@ func TestTextSources(t *testing.T) {
 	}
 }
 
-// TestTextSourceErrors: bad content is reported with the file and line,
+// TestFileSourceErrors: bad content is reported with the file and line,
 // when the source is opened (what the scan or the first record shows) or
 // by Next in the pass that reaches it.
-func TestTextSourceErrors(t *testing.T) {
+func TestFileSourceErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, format, in string
 		lo               LIBSVMOptions
@@ -140,9 +140,9 @@ func TestTextSourceErrors(t *testing.T) {
 	}
 }
 
-// TestTextSourceChanged: a file whose layout changes between passes is an
+// TestFileSourceChanged: a file whose layout changes between passes is an
 // error, not a misread.
-func TestTextSourceChanged(t *testing.T) {
+func TestFileSourceChanged(t *testing.T) {
 	path := writeFile(t, "f.csv", []byte("1,2,3\n4,5,6\n"))
 	s, err := OpenCSV(path, CSVOptions{})
 	if err != nil {
@@ -158,9 +158,9 @@ func TestTextSourceChanged(t *testing.T) {
 	checkError(t, nil, err, path+":1: 1 features, want 2")
 }
 
-// TestTextSourceCancel: Next stops at the first chunk of rows after ctx
+// TestFileSourceCancel: Next stops at the first chunk of rows after ctx
 // is cancelled, as do the LIBSVM scan and the binary conversion.
-func TestTextSourceCancel(t *testing.T) {
+func TestFileSourceCancel(t *testing.T) {
 	path := writeFile(t, "f", []byte(strings.Repeat("1 1:1 2:2\n-1 2:3\n", 10)))
 	s, err := OpenLIBSVM(context.Background(), path, LIBSVMOptions{})
 	if err != nil {
