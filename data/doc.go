@@ -77,8 +77,9 @@
 // caller-owned Batch of at most B rows: memory O(B·D) whatever N, no
 // allocation per batch, the file's order in every pass, and ctx checked
 // once per chunk of about 1 MiB. MemSource serves a Dataset, BinarySource
-// a binary file, FileSource (OpenLIBSVM, OpenCSV) a text file re-parsed in
-// every pass; a trainer written against Source runs the same code on all
+// a binary file, FileSource (OpenLIBSVM, OpenCSV, OpenIDX) a text or IDX
+// file re-read in every pass, and OpenSource picks one by format as Load
+// does; a trainer written against Source runs the same code on all
 // of them. MemSource and BinarySource are RowReaders that also read rows
 // by index, as a trainer gathering its active set does; Gather copies
 // chosen rows of any Source into a Dataset. WriteBinary converts any

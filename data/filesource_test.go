@@ -3,6 +3,7 @@ package data
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -208,5 +209,71 @@ func TestConvertUSPS(t *testing.T) {
 	}
 	if got.N != 7291 || got.D != 256 || !sameBits(got.X, want.X) || !sameBits(got.Y, want.Y) {
 		t.Errorf("%dx%d, differs from the text", got.N, got.D)
+	}
+}
+
+// TestOpenSource: OpenSource detects the format as Load does and streams
+// what Load reads.
+func TestOpenSource(t *testing.T) {
+	dir := t.TempDir()
+	ds := randDataset(4, 6, 2, 2)
+	bin := filepath.Join(dir, "d.bin")
+	if err := WriteBinary(context.Background(), bin, NewMemSource(ds), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{
+		"a.txt":                  []byte("1 1:0.5 3:2\n-1 2:-1\n"),
+		"b.data":                 gz(t, []byte("y,a\n1,2\n0,3\n")),
+		"x-images-idx3-ubyte":    idxFile(8, []uint32{2, 1, 2}, []byte{0, 255, 51, 1}),
+		"x-labels-idx1-ubyte":    idxFile(8, []uint32{2}, []byte{7, 3}),
+		"forced.csv":             []byte("1 1:0.5\n"),
+		"x-labels-idx1-ubyte.gz": gz(t, idxFile(8, []uint32{2}, []byte{7, 3})),
+	}
+	for name, b := range files {
+		writeAt(t, filepath.Join(dir, name), b)
+	}
+	for _, tc := range []struct {
+		name string
+		o    Options
+		kind string
+		err  string
+	}{
+		{name: "d.bin", kind: "*data.BinarySource"},
+		{name: "a.txt", kind: "*data.FileSource"},
+		{name: "b.data", o: Options{Format: CSV}, kind: "*data.FileSource"},
+		{name: "x-images-idx3-ubyte", kind: "*data.FileSource"},
+		{name: "forced.csv", o: Options{Format: LIBSVM}, kind: "*data.FileSource"},
+		{name: "d.bin", o: Options{Dim: 3}, err: ": 2 features, want 3"},
+		{name: "a.txt", o: Options{Dim: 2}, err: ":1: feature index 3 beyond dimension 2"},
+		{name: "x-labels-idx1-ubyte.gz", err: ": an IDX label file"},
+		{name: "a.txt", o: Options{Format: Binary}, err: ": not a passgp-fast binary data file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.name)
+			src, err := OpenSource(context.Background(), path, tc.o)
+			if tc.err != "" {
+				if err == nil {
+					// A LIBSVM width error comes with the pass.
+					_, err = Gather(context.Background(), src, []int{1})
+				}
+				checkError(t, nil, err, path+tc.err)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer src.Close()
+			if got := fmt.Sprintf("%T", src); got != tc.kind {
+				t.Errorf("%T, want %s", src, tc.kind)
+			}
+			want, err := Load(path, tc.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := readPass(t, src, 4)
+			if !sameBits(p.x, want.X) || !sameBits(p.y, want.Y) {
+				t.Errorf("got %v %v, want %v %v", p.x, p.y, want.X, want.Y)
+			}
+		})
 	}
 }

@@ -21,7 +21,7 @@ const (
 )
 
 // ParseFormat returns the Format named s ("", "auto", "libsvm", "svmlight",
-// "csv", "idx").
+// "csv", "idx", "binary").
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(s) {
 	case "", "auto":
@@ -74,26 +74,12 @@ func Load(path string, o Options) (*Dataset, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var magic [len(BinaryMagic)]byte
-	if _, err := f.ReadAt(magic[:], 0); (err == nil && magic == BinaryMagic) || o.Format == Binary {
-		return loadBinary(path, o.Dim)
-	}
-	br, err := decompress(f, path)
+	format, br, err := detect(f, path, o.Format)
 	if err != nil {
 		return nil, err
 	}
-	format := o.Format
-	head, _ := br.Peek(4)
-	if len(head) == 4 && head[0] == 0 && head[1] == 0 && (format == Auto || format == IDX) {
-		// No text file starts with two NUL bytes: this is IDX (ReadIDX
-		// reports an unsupported data type).
-		if head[2] == idxUbyte && head[3] == 1 {
-			return nil, errorf(path, 0, "an IDX label file: give the images file as data and this one as the labels")
-		}
-		format = IDX
-	}
-	if format == Auto {
-		format = sniff(path, br)
+	if format == Binary {
+		return loadBinary(path, o.Dim)
 	}
 	var ds *Dataset
 	switch format {
@@ -115,6 +101,33 @@ func Load(path string, o Options) (*Dataset, error) {
 		return nil, errorf(path, 0, "%d features, want %d", ds.D, o.Dim)
 	}
 	return ds, nil
+}
+
+// detect returns the format of the file f opened at path (format, unless
+// that is Auto) and, for formats other than Binary, a reader of its
+// decompressed content.
+func detect(f *os.File, path string, format Format) (Format, *bufio.Reader, error) {
+	var magic [len(BinaryMagic)]byte
+	if _, err := f.ReadAt(magic[:], 0); (err == nil && magic == BinaryMagic && format == Auto) || format == Binary {
+		return Binary, nil, nil
+	}
+	br, err := decompress(f, path)
+	if err != nil {
+		return format, nil, err
+	}
+	head, _ := br.Peek(4)
+	if len(head) == 4 && head[0] == 0 && head[1] == 0 && (format == Auto || format == IDX) {
+		// No text file starts with two NUL bytes: this is IDX (ReadIDX
+		// reports an unsupported data type).
+		if head[2] == idxUbyte && head[3] == 1 {
+			return IDX, nil, errorf(path, 0, "an IDX label file: give the images file as data and this one as the labels")
+		}
+		format = IDX
+	}
+	if format == Auto {
+		format = sniff(path, br)
+	}
+	return format, br, nil
 }
 
 func loadIDX(images *bufio.Reader, path, labels string) (*Dataset, error) {
