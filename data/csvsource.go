@@ -34,7 +34,7 @@ func OpenCSV(path string, o CSVOptions) (*FileSource, error) {
 	// Every pass must find the same layout: a file changed in between
 	// gets the "features, want" error.
 	o.Dim = p.d
-	s := &FileSource{path: path, d: p.d, n: -1, labelled: p.label >= 0, chunk: chunkRows(8 * (p.d + 1))}
+	s := &FileSource{path: path, open: fileOpener(path), d: p.d, n: -1, labelled: p.label >= 0, chunk: chunkRows(8 * (p.d + 1))}
 	s.newRows = func(br *bufio.Reader) (fileRows, error) {
 		return &csvRows{newCSVParser(&lineReader{br: br, name: path}, o)}, nil
 	}

@@ -26,7 +26,8 @@ type FileSource struct {
 	imgW     int
 	imgH     int
 
-	f    *os.File // open during a pass
+	open func() (io.ReadCloser, error) // opens the file (os.Open of path)
+	f    io.ReadCloser                 // open during a pass
 	rows fileRows
 	next int
 	done bool
@@ -121,9 +122,14 @@ func (s *FileSource) endPass(b *Batch) error {
 	return nil
 }
 
+// fileOpener opens path.
+func fileOpener(path string) func() (io.ReadCloser, error) {
+	return func() (io.ReadCloser, error) { return os.Open(path) }
+}
+
 // openPass opens the file for a new pass.
 func (s *FileSource) openPass() error {
-	f, err := os.Open(s.path)
+	f, err := s.open()
 	if err != nil {
 		return err
 	}

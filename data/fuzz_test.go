@@ -289,3 +289,43 @@ func checkFuzzErr(t *testing.T, err error) {
 		checkFuzz(t, nil, err, false)
 	}
 }
+
+// FuzzLIBSVMSource checks that streaming a LIBSVM file (OpenLIBSVM's
+// scan, then two passes) fails exactly when ReadLIBSVM fails and otherwise gives its
+// rows.
+func FuzzLIBSVMSource(f *testing.F) {
+	for _, s := range []string{
+		"1 1:0.5 3:2\n-1 2:-1\n",
+		"# c\n\n3 qid:7 1:1 # note\n5.5 2:2e-1#x",
+		"0\n1 2:3\n",
+		"1 5:1 3:2\n",
+		"1 1:inf\n",
+		"1 99999999:1\n",
+		"",
+	} {
+		f.Add([]byte(s), uint8(0), uint8(1))
+		f.Add([]byte(s), uint8(3), uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, dim, rows uint8) {
+		o := LIBSVMOptions{Dim: int(dim % 8)}
+		want, werr := ReadLIBSVM(bytes.NewReader(in), "f", o)
+		open := func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(in)), nil }
+		s, err := newLIBSVMSource(context.Background(), "f", open, o)
+		checkFuzzErr(t, err)
+		if err == nil {
+			defer s.Close()
+			b := NewBatch(int(rows%4)+1, s.Dim())
+			var p pass
+			for k := 0; k < 2 && err == nil; k++ {
+				p, err = fuzzPass(s, b)
+				checkFuzzErr(t, err)
+			}
+			if err == nil && werr == nil && (!sameBits(p.x, want.X) || !sameBits(p.y, want.Y) || s.Len() != want.N) {
+				t.Fatalf("stream %v %v (Len %d), ReadLIBSVM %v %v", p.x, p.y, s.Len(), want.X, want.Y)
+			}
+		}
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("stream error %v, ReadLIBSVM error %v", err, werr)
+		}
+	})
+}

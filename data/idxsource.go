@@ -17,7 +17,7 @@ import (
 // reaches its end. An image of more than DefaultMaxBytes is refused.
 func OpenIDX(images, labels string) (*FileSource, error) {
 	labels = idxLabelsPath(images, labels)
-	s := &FileSource{path: images, labelled: labels != ""}
+	s := &FileSource{path: images, open: fileOpener(images), labelled: labels != ""}
 	s.newRows = func(br *bufio.Reader) (fileRows, error) { return s.newIDXRows(br, labels) }
 	// The first pass is opened now: that reads and checks the headers.
 	if err := s.openPass(); err != nil {

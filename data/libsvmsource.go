@@ -3,6 +3,7 @@ package data
 import (
 	"bufio"
 	"context"
+	"io"
 	"os"
 )
 
@@ -15,27 +16,36 @@ import (
 // refused, as ReadLIBSVM refuses it. o.MaxBytes does not apply. The scan
 // checks ctx once per chunk of input.
 func OpenLIBSVM(ctx context.Context, path string, o LIBSVMOptions) (*FileSource, error) {
-	s := &FileSource{path: path, d: o.Dim, n: -1, labelled: true}
+	if o.Dim > 0 {
+		if _, err := os.Stat(path); err != nil {
+			return nil, err
+		}
+	}
+	return newLIBSVMSource(ctx, path, fileOpener(path), o)
+}
+
+// newLIBSVMSource is OpenLIBSVM reading the file that open opens; path
+// names it.
+func newLIBSVMSource(ctx context.Context, path string, open func() (io.ReadCloser, error), o LIBSVMOptions) (*FileSource, error) {
+	s := &FileSource{path: path, d: o.Dim, n: -1, labelled: true, open: open}
 	s.newRows = func(br *bufio.Reader) (fileRows, error) {
 		return &libsvmRows{p: libsvmParser{lr: &lineReader{br: br, name: path}, dim: s.d}}, nil
 	}
 	if o.Dim <= 0 {
-		n, d, err := scanLIBSVM(ctx, path, o.MinDim)
+		n, d, err := scanLIBSVM(ctx, path, open, o.MinDim)
 		if err != nil {
 			return nil, err
 		}
 		s.n, s.d = n, d
-	} else if _, err := os.Stat(path); err != nil {
-		return nil, err
 	}
 	s.chunk = chunkRows(8 * (s.d + 1))
 	return s, nil
 }
 
-// scanLIBSVM reads the LIBSVM file at path once and returns its number of
-// examples and width.
-func scanLIBSVM(ctx context.Context, path string, minDim int) (n, d int, err error) {
-	f, err := os.Open(path)
+// scanLIBSVM reads the LIBSVM file that open opens once and returns its
+// number of examples and width.
+func scanLIBSVM(ctx context.Context, path string, open func() (io.ReadCloser, error), minDim int) (n, d int, err error) {
+	f, err := open()
 	if err != nil {
 		return 0, 0, err
 	}
