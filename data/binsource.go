@@ -39,7 +39,7 @@ type BinarySource struct {
 	buf    []byte
 	next   int    // next record of the pass
 	crc    uint32 // payload checksum of records [0, next)
-	ended  error  // io.EOF or the checksum error, once the pass has ended
+	ended  error  // io.EOF, the checksum error or the error that ended the pass
 }
 
 // OpenBinary opens the binary data file at path and checks its header and
@@ -137,9 +137,18 @@ func (s *BinarySource) Close() error {
 func (s *BinarySource) Next(ctx context.Context, b *Batch) error {
 	checkBatch(b, s.h.d)
 	b.n, b.Start = 0, s.next
-	if s.next == s.h.n {
+	if s.ended != nil || s.next == s.h.n {
 		return s.end()
 	}
+	if err := s.fill(ctx, b); err != nil {
+		s.ended = err
+		return err
+	}
+	return nil
+}
+
+// fill decodes the next records into b.
+func (s *BinarySource) fill(ctx context.Context, b *Batch) error {
 	want := min(b.Cap(), s.h.n-s.next)
 	for b.n < want {
 		if err := ctx.Err(); err != nil {

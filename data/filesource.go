@@ -31,6 +31,7 @@ type FileSource struct {
 	rows fileRows
 	next int
 	done bool
+	err  error // the error that ended the pass
 }
 
 // fileRows parses the examples of one pass of a file.
@@ -56,7 +57,7 @@ func (s *FileSource) ImageShape() (w, h int) { return s.imgW, s.imgH }
 // Reset closes the current pass; the next call to Next opens the file
 // again.
 func (s *FileSource) Reset() error {
-	s.next, s.done = 0, false
+	s.next, s.done, s.err = 0, false, nil
 	return s.closePass()
 }
 
@@ -79,9 +80,21 @@ func (s *FileSource) closePass() error {
 func (s *FileSource) Next(ctx context.Context, b *Batch) error {
 	checkBatch(b, s.d)
 	b.n, b.Start = 0, s.next
-	if s.done {
+	switch {
+	case s.err != nil:
+		return s.err
+	case s.done:
 		return io.EOF
 	}
+	err := s.fill(ctx, b)
+	if err != nil && err != io.EOF {
+		s.err = err
+	}
+	return err
+}
+
+// fill parses the next examples into b.
+func (s *FileSource) fill(ctx context.Context, b *Batch) error {
 	if s.f == nil {
 		if err := s.openPass(); err != nil {
 			return err

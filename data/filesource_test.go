@@ -176,6 +176,9 @@ func TestFileSourceCancel(t *testing.T) {
 		if !errors.Is(err, context.Canceled) || b.Len() != 3*checks {
 			t.Errorf("after %d checks: %d rows, error %v", checks, b.Len(), err)
 		}
+		if err := s.Next(context.Background(), b); !errors.Is(err, context.Canceled) {
+			t.Errorf("Next after the error: %v", err)
+		}
 	}
 	if _, err := OpenLIBSVM(&cancelAfter{context.Background(), 0}, path, LIBSVMOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("scan: error %v", err)

@@ -12,7 +12,8 @@ import (
 type MemSource struct {
 	ds    *Dataset
 	next  int
-	chunk int // rows copied between context checks
+	chunk int   // rows copied between context checks
+	err   error // the error that ended the pass
 }
 
 // NewMemSource returns a Source over ds, which must not change while the
@@ -29,7 +30,7 @@ func (s *MemSource) Name() string   { return s.ds.Source }
 func (s *MemSource) Dim() int       { return s.ds.D }
 func (s *MemSource) Len() int       { return s.ds.N }
 func (s *MemSource) Labelled() bool { return s.ds.Y != nil }
-func (s *MemSource) Reset() error   { s.next = 0; return nil }
+func (s *MemSource) Reset() error   { s.next, s.err = 0, nil; return nil }
 func (s *MemSource) Close() error   { return nil }
 
 // ImageShape returns the Dataset's image geometry.
@@ -39,6 +40,9 @@ func (s *MemSource) ImageShape() (w, h int) { return s.ds.ImageW, s.ds.ImageH }
 func (s *MemSource) Next(ctx context.Context, b *Batch) error {
 	checkBatch(b, s.ds.D)
 	b.n, b.Start = 0, s.next
+	if s.err != nil {
+		return s.err
+	}
 	want := min(b.Cap(), s.ds.N-s.next)
 	if want == 0 {
 		return io.EOF
@@ -46,6 +50,7 @@ func (s *MemSource) Next(ctx context.Context, b *Batch) error {
 	d := s.ds.D
 	for b.n < want {
 		if err := ctx.Err(); err != nil {
+			s.err = err
 			return err
 		}
 		k := min(want-b.n, s.chunk)

@@ -35,8 +35,8 @@ type Source interface {
 	// b.Cap() of them, and sets b.Start to the index of the first. At
 	// the end of the pass it returns io.EOF with b.Len() == 0. Any other
 	// error (bad data, an I/O failure, ctx's error) leaves b's content
-	// unspecified and the pass unfinished. It panics when b.Dim() !=
-	// Dim().
+	// unspecified and ends the pass: Next returns that error again until
+	// Reset. It panics when b.Dim() != Dim().
 	Next(ctx context.Context, b *Batch) error
 	// Close releases the source's resources (files).
 	io.Closer
