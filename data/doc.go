@@ -55,8 +55,8 @@
 // The optional label file has magic 0x00000801 and as many byte labels as
 // there are images.
 //
-// Load opens a path and picks the format: IDX by its leading zero bytes,
-// then by name (.csv, .tsv; .libsvm, .svm, .svmlight; a compression
+// Load opens a path and picks the format: a binary data file by its
+// magic, IDX by its leading zero bytes, then by name (.csv, .tsv; .libsvm, .svm, .svmlight; a compression
 // suffix is ignored), then by content (index:value tokens mean LIBSVM,
 // other multi-field lines delimited text). For IDX it reads the label
 // file Options.Labels, or the MNIST sibling (train-images-idx3-ubyte →
@@ -68,8 +68,7 @@
 // geometry, CRC-32C checksums of the header and of the payload), N
 // fixed-size records (the label, then D features) and the sorted table of
 // distinct labels; docs/data-format.md gives the layout. It is never
-// compressed, so that rows can be read by index. Load recognises it by its
-// magic.
+// compressed, so that rows can be read by index.
 //
 // # Streaming
 //
