@@ -67,98 +67,151 @@ func ReadCSV(r io.Reader, name string, o CSVOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	lr := &lineReader{br: br, name: name}
+	p := newCSVParser(&lineReader{br: br, name: name}, o)
 	ds := &Dataset{Source: name}
-	sp := splitter{delim: byte(o.Delimiter)}
-	var (
-		rec      [][]byte
-		ncol     = -1 // columns per record, from the first record
-		firstRec int  // line of the first record
-		label    = -1 // label column
-		header   = o.Header
-		rows     rowBuf
-	)
-	if o.LabelName != "" {
-		header = HeaderYes
-	}
+	var rows rowBuf
 	for {
-		line, ok, err := lr.next()
+		rec, err := p.next()
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		if rec == nil {
 			break
+		}
+		if ds.N == 0 {
+			ds.D, rows.stride = p.d, p.d
+			if p.label >= 0 {
+				ds.Y = []float64{}
+			}
+		}
+		if !checkSize(int64(ds.N)+1, int64(ds.D), maxElems) {
+			return nil, p.lr.errorf("%d examples x %d features is too large to hold densely (more than %d MiB; CSVOptions.MaxBytes)", ds.N+1, ds.D, maxElems*8>>20)
+		}
+		y, err := p.values(rec, rows.add())
+		if err != nil {
+			return nil, err
+		}
+		if ds.Y != nil {
+			ds.Y = append(ds.Y, y)
+		}
+		ds.N++
+	}
+	if ds.N == 0 {
+		return nil, p.noExamples()
+	}
+	ds.X = rows.dense(ds.D)
+	return ds, nil
+}
+
+// csvParser splits the records of delimited text and parses their
+// values: the first record fixes the delimiter (when detected), the number
+// of columns, the label column and whether it is a header.
+type csvParser struct {
+	lr       *lineReader
+	o        CSVOptions
+	sp       splitter
+	rec      [][]byte
+	ncol     int // columns per record, from the first record; -1 before
+	firstRec int // line of the first record
+	label    int // label column, -1 for none
+	d        int // features per record
+}
+
+func newCSVParser(lr *lineReader, o CSVOptions) *csvParser {
+	return &csvParser{lr: lr, o: o, sp: splitter{delim: byte(o.Delimiter)}, ncol: -1, label: -1}
+}
+
+// next returns the fields of the next data record, nil at the end of the
+// input. The slices are valid until the next call.
+func (p *csvParser) next() ([][]byte, error) {
+	for {
+		line, ok, err := p.lr.next()
+		if err != nil || !ok {
+			return nil, err
 		}
 		t := trimBlank(line)
 		if len(t) == 0 || t[0] == '#' {
 			continue
 		}
-		if o.Delimiter == 0 && ncol < 0 {
-			sp.delim = detectDelim(t)
+		if p.o.Delimiter == 0 && p.ncol < 0 {
+			p.sp.delim = detectDelim(t)
 		}
-		rec, err = sp.split(rec[:0], line)
-		if err != nil {
-			return nil, lr.errorf("%v", err)
+		if p.rec, err = p.sp.split(p.rec[:0], line); err != nil {
+			return nil, p.lr.errorf("%v", err)
 		}
-		if ncol < 0 {
-			ncol, firstRec = len(rec), lr.line
-			isHeader := header == HeaderYes || (header == HeaderAuto && !allNumeric(rec))
-			label, err = labelColumn(rec, isHeader, o)
+		if p.ncol < 0 {
+			isHeader, err := p.layout(p.rec)
 			if err != nil {
-				return nil, lr.errorf("%v", err)
-			}
-			ds.D = ncol
-			if !o.NoLabel {
-				ds.D--
-				ds.Y = []float64{}
-			}
-			if ds.D == 0 {
-				return nil, lr.errorf("no feature columns (%d column(s))", ncol)
-			}
-			rows.stride = ds.D
-			if o.Dim > 0 && ds.D != o.Dim {
-				return nil, lr.errorf("%d features, want %d", ds.D, o.Dim)
+				return nil, err
 			}
 			if isHeader {
 				continue
 			}
 		}
-		if len(rec) != ncol {
-			return nil, lr.errorf("%d fields, want %d as on line %d", len(rec), ncol, firstRec)
+		if len(p.rec) != p.ncol {
+			return nil, p.lr.errorf("%d fields, want %d as on line %d", len(p.rec), p.ncol, p.firstRec)
 		}
-		if !checkSize(int64(ds.N)+1, int64(ds.D), maxElems) {
-			return nil, lr.errorf("%d examples x %d features is too large to hold densely (more than %d MiB; CSVOptions.MaxBytes)", ds.N+1, ds.D, maxElems*8>>20)
-		}
-		row, k := rows.add(), 0
-		for c, f := range rec {
-			v, bad := parseFloat(f)
-			if bad != 0 {
-				what := "value in column " + strconv.Itoa(c+1)
-				if c == label {
-					what = "label in column " + strconv.Itoa(c+1)
-				}
-				return nil, lr.errorf("%s", floatMsg(bad, what, f))
-			}
-			if c == label {
-				ds.Y = append(ds.Y, v)
-			} else {
-				row[k] = v
-				k++
-			}
-		}
-		ds.N++
+		return p.rec, nil
 	}
-	if ds.N == 0 {
-		switch {
-		case lr.bytes == 0:
-			return nil, errorf(name, 0, "empty file")
-		case ncol >= 0:
-			return nil, errorf(name, 0, "no examples (only a header)")
-		}
-		return nil, errorf(name, 0, "no examples (%d lines, all blank or comments)", lr.line)
+}
+
+// layout takes the columns from the first record rec and reports whether
+// it is a header.
+func (p *csvParser) layout(rec [][]byte) (isHeader bool, err error) {
+	p.ncol, p.firstRec = len(rec), p.lr.line
+	header := p.o.Header
+	if p.o.LabelName != "" {
+		header = HeaderYes
 	}
-	ds.X = rows.dense(ds.D)
-	return ds, nil
+	isHeader = header == HeaderYes || (header == HeaderAuto && !allNumeric(rec))
+	if p.label, err = labelColumn(rec, isHeader, p.o); err != nil {
+		return false, p.lr.errorf("%v", err)
+	}
+	p.d = p.ncol
+	if p.label >= 0 {
+		p.d--
+	}
+	if p.d == 0 {
+		return false, p.lr.errorf("no feature columns (%d column(s))", p.ncol)
+	}
+	if p.o.Dim > 0 && p.d != p.o.Dim {
+		return false, p.lr.errorf("%d features, want %d", p.d, p.o.Dim)
+	}
+	return isHeader, nil
+}
+
+// values parses the fields of rec into row (p.d values) and returns the
+// label (0 without a label column).
+func (p *csvParser) values(rec [][]byte, row []float64) (label float64, err error) {
+	k := 0
+	for c, f := range rec {
+		v, bad := parseFloat(f)
+		if bad != 0 {
+			what := "value in column " + strconv.Itoa(c+1)
+			if c == p.label {
+				what = "label in column " + strconv.Itoa(c+1)
+			}
+			return 0, p.lr.errorf("%s", floatMsg(bad, what, f))
+		}
+		if c == p.label {
+			label = v
+		} else {
+			row[k] = v
+			k++
+		}
+	}
+	return label, nil
+}
+
+// noExamples is the error for input without data records.
+func (p *csvParser) noExamples() error {
+	switch {
+	case p.lr.bytes == 0:
+		return errorf(p.lr.name, 0, "empty file")
+	case p.ncol >= 0:
+		return errorf(p.lr.name, 0, "no examples (only a header)")
+	}
+	return errorf(p.lr.name, 0, "no examples (%d lines, all blank or comments)", p.lr.line)
 }
 
 // labelColumn returns the label column of records like rec (-1 for none).

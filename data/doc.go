@@ -1,6 +1,8 @@
 // Package data reads classification data sets into dense float64 rows:
 // LIBSVM/svmlight sparse text, delimited text (CSV) and MNIST IDX
-// image/label pairs, each plain or gzip- or bzip2-compressed.
+// image/label pairs, each plain or gzip- or bzip2-compressed, and
+// passgp-fast's binary data files; and it streams them in batches
+// (Source) for training on data larger than memory.
 //
 // # Result
 //
@@ -53,12 +55,43 @@
 // The optional label file has magic 0x00000801 and as many byte labels as
 // there are images.
 //
-// Load opens a path and picks the format: IDX by its leading zero bytes,
-// then by name (.csv, .tsv; .libsvm, .svm, .svmlight; a compression
+// Load opens a path and picks the format: a binary data file by its
+// magic, IDX by its leading zero bytes, then by name (.csv, .tsv; .libsvm, .svm, .svmlight; a compression
 // suffix is ignored), then by content (index:value tokens mean LIBSVM,
 // other multi-field lines delimited text). For IDX it reads the label
 // file Options.Labels, or the MNIST sibling (train-images-idx3-ubyte →
 // train-labels-idx1-ubyte) if present.
+//
+// Binary (WriteBinary, OpenBinary, ReadBinary): passgp-fast's own file
+// for data read many times: a 64-byte header (magic "PASSGPD\x00",
+// version, N, D, feature type float64 or float32, label count, image
+// geometry, CRC-32C checksums of the header and of the payload), N
+// fixed-size records (the label, then D features) and the sorted table of
+// distinct labels; docs/data-format.md gives the layout. It is never
+// compressed, so that rows can be read by index.
+//
+// # Streaming
+//
+// A Source yields a data set in batches, one pass at a time, into a
+// caller-owned Batch of at most B rows: memory O(B·D) whatever N, no
+// allocation per batch, the file's order in every pass, and ctx checked
+// once per chunk of about 1 MiB. MemSource serves a Dataset, BinarySource
+// a binary file, FileSource (OpenLIBSVM, OpenCSV, OpenIDX) a text or IDX
+// file re-read in every pass, and OpenSource picks one by format as Load
+// does; a trainer written against Source runs the same code on all
+// of them. MemSource and BinarySource are RowReaders that also read rows
+// by index, as a trainer gathering its active set does; Gather copies
+// chosen rows of any Source into a Dataset. WriteBinary converts any
+// Source to a binary file in one pass, so text larger than memory is
+// converted without holding it; a pass over the binary file is about ten
+// times faster than parsing the text (BenchmarkReadPass).
+//
+// A binary file's header and size are checked when it is opened; its
+// payload checksum at the end of every complete pass, where a mismatch
+// takes the place of io.EOF (a caller that trusts a pass only once it has
+// ended never uses corrupted data), or up front with BinaryOptions.Verify,
+// at the cost of an extra read. Each value and label is also checked as it
+// is decoded.
 //
 // # Errors
 //
@@ -70,6 +103,14 @@
 //	usps.train.bz2:17: feature index 3 not greater than previous 5
 //	a.csv:4: 3 fields, want 257 as on line 1
 //	train-images-idx3-ubyte.gz: truncated: image 5 of 60000 has 100 of 784 bytes
+//
+// A binary data file is refused with one line naming the file and the
+// problem, wrapping ErrNotBinary (a foreign file), ErrTruncated (shorter
+// than its header promises, however large the header's counts: nothing
+// is allocated from them), ErrCorrupt (a checksum mismatch, a bad header
+// field, trailing bytes, a non-finite value) or ErrVersion, for example
+//
+//	train.pgd: file is truncated (1000 bytes, the header promises 2064)
 //
 // Problems reported: an empty file or one with no examples; a malformed
 // label, value, index or token; a feature index of 0, not increasing, or

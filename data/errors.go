@@ -9,7 +9,8 @@ import (
 // reader), the 1-based line of a text file or 0 when no line applies (IDX
 // files, whole-file problems; the message then names the record), and the
 // problem. Err holds an underlying error, such as a decompression or I/O
-// failure, when there is one.
+// failure or one of the binary format's sentinel errors (ErrCorrupt, ...),
+// when there is one; Msg may then be empty.
 //
 // Its Error method gives one line, for example
 //
@@ -29,7 +30,9 @@ func (e *ParseError) Error() string {
 	if e.Line > 0 {
 		s += ":" + strconv.Itoa(e.Line)
 	}
-	s += ": " + e.Msg
+	if e.Msg != "" {
+		s += ": " + e.Msg
+	}
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}

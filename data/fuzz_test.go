@@ -2,8 +2,13 @@ package data
 
 import (
 	"bytes"
+	"context"
+	"encoding/binary"
 	"errors"
+	"io"
 	"math"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -176,4 +181,151 @@ func sameData(a, b *Dataset) bool {
 		}
 	}
 	return true
+}
+
+// FuzzBinary opens any bytes as a binary data file (with its checksums
+// made to match when fix is set) and reads two passes and some rows by
+// index: either a one-line *ParseError or finite rows
+// whose labels are in the label table, which written again and re-read
+// are the same bits.
+func FuzzBinary(f *testing.F) {
+	raw := validFile(f)
+	small := &Dataset{N: 2, D: 2, X: []float64{0.5, -1, 3, 4}, Source: "s", ImageW: 2, ImageH: 1}
+	f32, err := os.ReadFile(writeTemp(f, NewMemSource(small), WriteOptions{Float32: true}))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, in := range [][]byte{
+		raw, f32, raw[:70], raw[:len(raw)-1], edit(raw, true, put64(16, 1<<40)),
+		edit(raw, false, put64(binHeaderSize+16, math.Float64bits(math.NaN()))),
+		edit(raw, true, put32(36, 1)), []byte("PASSGPD\x00"), []byte("1 1:1\n"), nil,
+	} {
+		f.Add(in, uint8(1), false)
+		f.Add(in, uint8(2), true)
+	}
+	f.Fuzz(func(t *testing.T, in []byte, rows uint8, fix bool) {
+		ctx := context.Background()
+		if fix && len(in) >= binHeaderSize {
+			// Checksums that match let mutations reach the field checks
+			// and the decoder.
+			binary.LittleEndian.PutUint32(in[48:], castagnoliSum(in[binHeaderSize:]))
+			binary.LittleEndian.PutUint32(in[60:], castagnoliSum(in[:60]))
+		}
+		s, err := NewBinarySource(ctx, bytes.NewReader(in), int64(len(in)), "f", BinaryOptions{})
+		checkFuzzErr(t, err)
+		if err != nil {
+			return
+		}
+		b := NewBatch(int(rows%8)+1, s.Dim())
+		var first pass
+		for k := range 2 {
+			p, err := fuzzPass(s, b)
+			checkFuzzErr(t, err)
+			if err != nil {
+				return
+			}
+			if k == 0 {
+				first = p
+			} else if !sameBits(p.x, first.x) || !sameBits(p.y, first.y) {
+				t.Fatal("two passes differ")
+			}
+		}
+		if len(first.x) != s.Len()*s.Dim() {
+			t.Fatalf("%d values for %dx%d", len(first.x), s.Len(), s.Dim())
+		}
+		ds := &Dataset{N: s.Len(), D: s.Dim(), X: first.x, Y: first.y}
+		if err := ds.Validate(0); err != nil {
+			t.Fatal(err)
+		}
+		for _, y := range first.y {
+			if _, ok := slices.BinarySearch(s.Labels(), y); !ok {
+				t.Fatalf("label %v not in %v", y, s.Labels())
+			}
+		}
+		if err := s.ReadRows(ctx, []int{s.Len() - 1, 0}[:min(b.Cap(), 2)], b); err != nil {
+			t.Fatal(err)
+		}
+		var w bytes.Buffer
+		w.Write(make([]byte, binHeaderSize))
+		hdr, err := encodeBinary(ctx, &w, s, WriteOptions{Float32: s.Float32()})
+		if err != nil {
+			t.Fatalf("writing again: %v", err)
+		}
+		again := w.Bytes()
+		copy(again, hdr)
+		s2, err := NewBinarySource(ctx, bytes.NewReader(again), int64(len(again)), "g", BinaryOptions{Verify: true})
+		if err != nil {
+			t.Fatalf("re-reading: %v", err)
+		}
+		if p, err := fuzzPass(s2, b); err != nil || !sameBits(p.x, first.x) || !sameBits(p.y, first.y) {
+			t.Fatalf("re-read data differ (%v)", err)
+		}
+	})
+}
+
+// fuzzPass reads a pass of s, returning its error instead of failing.
+func fuzzPass(s Source, b *Batch) (pass, error) {
+	var p pass
+	s.Reset()
+	for {
+		err := s.Next(context.Background(), b)
+		if err == io.EOF {
+			return p, nil
+		}
+		if err != nil {
+			return p, err
+		}
+		p.x = append(p.x, b.X()...)
+		if s.Labelled() {
+			p.y = append(p.y, b.Y()...)
+		}
+	}
+}
+
+// checkFuzzErr checks that err, if any, is a one-line *ParseError.
+func checkFuzzErr(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		checkFuzz(t, nil, err, false)
+	}
+}
+
+// FuzzLIBSVMSource checks that streaming a LIBSVM file (OpenLIBSVM's
+// scan, then two passes) fails exactly when ReadLIBSVM fails and otherwise gives its
+// rows.
+func FuzzLIBSVMSource(f *testing.F) {
+	for _, s := range []string{
+		"1 1:0.5 3:2\n-1 2:-1\n",
+		"# c\n\n3 qid:7 1:1 # note\n5.5 2:2e-1#x",
+		"0\n1 2:3\n",
+		"1 5:1 3:2\n",
+		"1 1:inf\n",
+		"1 99999999:1\n",
+		"",
+	} {
+		f.Add([]byte(s), uint8(0), uint8(1))
+		f.Add([]byte(s), uint8(3), uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, dim, rows uint8) {
+		o := LIBSVMOptions{Dim: int(dim % 8)}
+		want, werr := ReadLIBSVM(bytes.NewReader(in), "f", o)
+		open := func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(in)), nil }
+		s, err := newLIBSVMSource(context.Background(), "f", open, o)
+		checkFuzzErr(t, err)
+		if err == nil {
+			defer s.Close()
+			b := NewBatch(int(rows%4)+1, s.Dim())
+			var p pass
+			for k := 0; k < 2 && err == nil; k++ {
+				p, err = fuzzPass(s, b)
+				checkFuzzErr(t, err)
+			}
+			if err == nil && werr == nil && (!sameBits(p.x, want.X) || !sameBits(p.y, want.Y) || s.Len() != want.N) {
+				t.Fatalf("stream %v %v (Len %d), ReadLIBSVM %v %v", p.x, p.y, s.Len(), want.X, want.Y)
+			}
+		}
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("stream error %v, ReadLIBSVM error %v", err, werr)
+		}
+	})
 }

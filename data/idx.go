@@ -35,21 +35,9 @@ func ReadIDX(images, labels io.Reader, imagesName, labelsName string) (*Dataset,
 	if err != nil {
 		return nil, err
 	}
-	if len(dims) == 1 {
-		return nil, errorf(imagesName, 0, "IDX file has 1 dimension (a label file?); want images (count, rows, columns)")
-	}
-	n, d := int64(dims[0]), int64(1)
-	for _, k := range dims[1:] {
-		d *= int64(k) // at most 2^64 after two factors < 2^32; checked below
-		if d > maxElements {
-			break
-		}
-	}
-	if n == 0 {
-		return nil, errorf(imagesName, 0, "no examples (IDX image count 0)")
-	}
-	if d == 0 {
-		return nil, errorf(imagesName, 0, "IDX images of size 0 (dimensions %v)", dims)
+	n, d, err := idxShape(dims, imagesName)
+	if err != nil {
+		return nil, err
 	}
 	if !checkSize(n, d, maxElements) {
 		return nil, errorf(imagesName, 0, "IDX header claims %d images of %v: too large", n, dims[1:])
@@ -64,15 +52,8 @@ func ReadIDX(images, labels io.Reader, imagesName, labelsName string) (*Dataset,
 		if lb, err = decompress(labels, labelsName); err != nil {
 			return nil, err
 		}
-		ld, err := idxHeader(lb, labelsName)
-		if err != nil {
+		if err := idxLabelHeader(lb, labelsName, n, imagesName); err != nil {
 			return nil, err
-		}
-		if len(ld) != 1 {
-			return nil, errorf(labelsName, 0, "IDX label file has %d dimensions %v; want 1 (count)", len(ld), ld)
-		}
-		if int64(ld[0]) != n {
-			return nil, errorf(labelsName, 0, "%d labels for %d images in %s", ld[0], n, imagesName)
 		}
 		// The labels are few; read them before the pixels so that a
 		// mismatch is reported without reading the large image file.
@@ -122,6 +103,45 @@ func ReadIDX(images, labels io.Reader, imagesName, labelsName string) (*Dataset,
 		return nil, err
 	}
 	return ds, nil
+}
+
+// idxShape returns the number of images and the features per image of
+// an IDX image file with dimensions dims. An image must have at most
+// maxElements features, the bound on a whole Dataset.
+func idxShape(dims []uint32, name string) (n, d int64, err error) {
+	if len(dims) == 1 {
+		return 0, 0, errorf(name, 0, "IDX file has 1 dimension (a label file?); want images (count, rows, columns)")
+	}
+	n, d = int64(dims[0]), 1
+	for _, k := range dims[1:] {
+		d *= int64(k) // at most 2^64 after two factors < 2^32; checked below
+		if d > maxElements {
+			return 0, 0, errorf(name, 0, "IDX header claims %d images of %v: too large", n, dims[1:])
+		}
+	}
+	if n == 0 {
+		return 0, 0, errorf(name, 0, "no examples (IDX image count 0)")
+	}
+	if d == 0 {
+		return 0, 0, errorf(name, 0, "IDX images of size 0 (dimensions %v)", dims)
+	}
+	return n, d, nil
+}
+
+// idxLabelHeader reads and checks the header of the label file for n
+// images.
+func idxLabelHeader(lb *bufio.Reader, labelsName string, n int64, imagesName string) error {
+	ld, err := idxHeader(lb, labelsName)
+	if err != nil {
+		return err
+	}
+	if len(ld) != 1 {
+		return errorf(labelsName, 0, "IDX label file has %d dimensions %v; want 1 (count)", len(ld), ld)
+	}
+	if int64(ld[0]) != n {
+		return errorf(labelsName, 0, "%d labels for %d images in %s", ld[0], n, imagesName)
+	}
+	return nil
 }
 
 // idxHeader reads and checks an IDX header and returns its dimensions.

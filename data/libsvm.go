@@ -53,18 +53,13 @@ func ReadLIBSVM(r io.Reader, name string, o LIBSVMOptions) (*Dataset, error) {
 	var (
 		y    []float64
 		ptr  = []int{0}
-		col  []int32
-		val  []float64
 		maxI int
 	)
 	maxElems := maxElements
 	if o.MaxBytes > 0 {
 		maxElems = o.MaxBytes / 8
 	}
-	limit := int64(math.MaxInt32)
-	if o.Dim > 0 {
-		limit = int64(o.Dim)
-	}
+	p := &libsvmParser{lr: lr, dim: o.Dim}
 	for {
 		line, ok, err := lr.next()
 		if err != nil {
@@ -73,68 +68,25 @@ func ReadLIBSVM(r io.Reader, name string, o LIBSVMOptions) (*Dataset, error) {
 		if !ok {
 			break
 		}
-		if k := bytes.IndexByte(line, '#'); k >= 0 {
-			line = line[:k]
+		label, last, ok, err := p.parse(line)
+		if err != nil {
+			return nil, err
 		}
-		f := fields{b: line}
-		tok := f.next()
-		if tok == nil {
+		if !ok {
 			continue // blank or comment-only line
 		}
-		label, bad := parseFloat(tok)
-		if bad != 0 {
-			return nil, lr.errorf("%s", floatMsg(bad, "label", tok))
-		}
-		prev := int64(0)
-		for tok = f.next(); tok != nil; tok = f.next() {
-			c := bytes.IndexByte(tok, ':')
-			if c < 0 {
-				return nil, lr.errorf("malformed feature %s (want index:value)", quote(tok))
-			}
-			is, vs := tok[:c], tok[c+1:]
-			if string(is) == "qid" {
-				continue // svmlight query id: irrelevant to classification
-			}
-			i, ok := parseIndex(is)
-			if !ok {
-				var err error
-				i, err = strconv.ParseInt(string(is), 10, 64)
-				if err != nil {
-					if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-						return nil, lr.errorf("feature index %s too large", quote(is))
-					}
-					return nil, lr.errorf("malformed feature index %s in %s", quote(is), quote(tok))
-				}
-			}
-			switch {
-			case i <= 0:
-				return nil, lr.errorf("feature index %d (indices start at 1)", i)
-			case i <= prev:
-				return nil, lr.errorf("feature index %d not greater than previous %d", i, prev)
-			case i > limit && o.Dim > 0:
-				return nil, lr.errorf("feature index %d beyond dimension %d", i, o.Dim)
-			case i > limit:
-				return nil, lr.errorf("feature index %d too large", i)
-			}
-			v, bad := parseFloat(vs)
-			if bad != 0 {
-				return nil, lr.errorf("%s", floatMsg(bad, "value of feature "+strconv.FormatInt(i, 10), vs))
-			}
-			prev = i
-			col = append(col, int32(i-1))
-			val = append(val, v)
-		}
-		maxI = max(maxI, int(prev))
+		maxI = max(maxI, int(last))
 		n, d := int64(len(y)+1), int64(max(maxI, o.MinDim, o.Dim))
 		if !checkSize(n, d, maxElems) {
 			return nil, lr.errorf("%d examples x %d features is too large to hold densely (more than %d MiB; LIBSVMOptions.MaxBytes)", n, d, maxElems*8>>20)
 		}
-		if held := int64(len(val)) + n; n*d > minDenseCheck && n*d/held > DenseFactor {
-			return nil, lr.errorf("%d examples x %d features would be %d times larger as a dense matrix than the %d values in the file (limit %d): data this sparse cannot be held densely", n, d, n*d/held, held, DenseFactor)
+		if err := checkDensity(lr, n, d, int64(len(p.val))); err != nil {
+			return nil, err
 		}
-		ptr = append(ptr, len(col))
+		ptr = append(ptr, len(p.col))
 		y = append(y, label)
 	}
+	col, val := p.col, p.val
 	n := len(y)
 	if n == 0 {
 		if lr.bytes == 0 {
@@ -159,6 +111,97 @@ func ReadLIBSVM(r io.Reader, name string, o LIBSVMOptions) (*Dataset, error) {
 		}
 	}
 	return &Dataset{N: n, D: d, X: x, Y: y, Source: name}, nil
+}
+
+// checkDensity refuses n examples of d features held in values
+// index:value entries when the dense matrix would exceed DenseFactor times
+// what the file holds.
+func checkDensity(lr *lineReader, n, d, values int64) error {
+	if held := values + n; n*d > minDenseCheck && n*d/held > DenseFactor {
+		return lr.errorf("%d examples x %d features would be %d times larger as a dense matrix than the %d values in the file (limit %d): data this sparse cannot be held densely", n, d, n*d/held, held, DenseFactor)
+	}
+	return nil
+}
+
+// libsvmParser parses LIBSVM lines, appending the features of each to col
+// (0-based) and val; a caller that wants one line at a time truncates them
+// first.
+type libsvmParser struct {
+	lr  *lineReader
+	dim int // LIBSVMOptions.Dim: indices beyond it are errors when positive
+	col []int32
+	val []float64
+}
+
+// parse parses line. ok is false for a blank or comment-only line; last is
+// the line's largest feature index (0 for none).
+func (p *libsvmParser) parse(line []byte) (label float64, last int64, ok bool, err error) {
+	lr := p.lr
+	limit := int64(math.MaxInt32)
+	if p.dim > 0 {
+		limit = int64(p.dim)
+	}
+	if k := bytes.IndexByte(line, '#'); k >= 0 {
+		line = line[:k]
+	}
+	f := fields{b: line}
+	tok := f.next()
+	if tok == nil {
+		return 0, 0, false, nil
+	}
+	label, bad := parseFloat(tok)
+	if bad != 0 {
+		return 0, 0, false, lr.errorf("%s", floatMsg(bad, "label", tok))
+	}
+	for tok = f.next(); tok != nil; tok = f.next() {
+		c := bytes.IndexByte(tok, ':')
+		if c < 0 {
+			return 0, 0, false, lr.errorf("malformed feature %s (want index:value)", quote(tok))
+		}
+		is, vs := tok[:c], tok[c+1:]
+		if string(is) == "qid" {
+			continue // svmlight query id: irrelevant to classification
+		}
+		i, err := featureIndex(lr, is, tok, last, limit, p.dim)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		v, bad := parseFloat(vs)
+		if bad != 0 {
+			return 0, 0, false, lr.errorf("%s", floatMsg(bad, "value of feature "+strconv.FormatInt(i, 10), vs))
+		}
+		last = i
+		p.col = append(p.col, int32(i-1))
+		p.val = append(p.val, v)
+	}
+	return label, last, true, nil
+}
+
+// featureIndex parses and checks the index is of token tok, which must
+// exceed prev and be at most limit (dim, when positive).
+func featureIndex(lr *lineReader, is, tok []byte, prev, limit int64, dim int) (int64, error) {
+	i, ok := parseIndex(is)
+	if !ok {
+		var err error
+		i, err = strconv.ParseInt(string(is), 10, 64)
+		if err != nil {
+			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+				return 0, lr.errorf("feature index %s too large", quote(is))
+			}
+			return 0, lr.errorf("malformed feature index %s in %s", quote(is), quote(tok))
+		}
+	}
+	switch {
+	case i <= 0:
+		return 0, lr.errorf("feature index %d (indices start at 1)", i)
+	case i <= prev:
+		return 0, lr.errorf("feature index %d not greater than previous %d", i, prev)
+	case i > limit && dim > 0:
+		return 0, lr.errorf("feature index %d beyond dimension %d", i, dim)
+	case i > limit:
+		return 0, lr.errorf("feature index %d too large", i)
+	}
+	return i, nil
 }
 
 // parseIndex parses a plain decimal index of up to 9 digits; anything

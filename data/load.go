@@ -3,9 +3,9 @@ package data
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -17,10 +17,11 @@ const (
 	LIBSVM Format = "libsvm" // LIBSVM/svmlight sparse text
 	CSV    Format = "csv"    // delimited text
 	IDX    Format = "idx"    // MNIST IDX image (and label) files
+	Binary Format = "binary" // passgp-fast binary data file (WriteBinary)
 )
 
 // ParseFormat returns the Format named s ("", "auto", "libsvm", "svmlight",
-// "csv", "idx").
+// "csv", "idx", "binary").
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(s) {
 	case "", "auto":
@@ -31,14 +32,16 @@ func ParseFormat(s string) (Format, error) {
 		return CSV, nil
 	case "idx", "mnist":
 		return IDX, nil
+	case "binary", "bin", "pgd":
+		return Binary, nil
 	}
-	return Auto, fmt.Errorf("unknown data format %q (want libsvm, csv or idx)", s)
+	return Auto, fmt.Errorf("unknown data format %q (want libsvm, csv, idx or binary)", s)
 }
 
 // Options controls Load. The zero value detects everything.
 type Options struct {
-	// Format forces a format; Auto detects it: IDX by its magic number,
-	// then .csv/.tsv/.libsvm/.svm names, then the content (index:value
+	// Format forces a format; Auto detects it: binary data files and IDX
+	// by their magic numbers, then .csv/.tsv/.libsvm/.svm names, then the content (index:value
 	// tokens mean LIBSVM, anything else delimited text).
 	Format Format
 	// Labels is the IDX label file for an IDX image file. Empty means the
@@ -60,8 +63,9 @@ type Options struct {
 	MaxBytes int64
 }
 
-// Load reads the data file at path in any supported format, plain or
-// gzip- or bzip2-compressed (detected by content). Errors about the content
+// Load reads the data file at path in any supported format, text and IDX
+// plain or gzip- or bzip2-compressed (detected by content), binary data
+// files (WriteBinary) uncompressed. Errors about the content
 // are *ParseError values naming path; errors opening files are those of
 // package os.
 func Load(path string, o Options) (*Dataset, error) {
@@ -70,22 +74,12 @@ func Load(path string, o Options) (*Dataset, error) {
 		return nil, err
 	}
 	defer f.Close()
-	br, err := decompress(f, path)
+	format, br, err := detect(f, path, o.Format)
 	if err != nil {
 		return nil, err
 	}
-	format := o.Format
-	head, _ := br.Peek(4)
-	if len(head) == 4 && head[0] == 0 && head[1] == 0 && (format == Auto || format == IDX) {
-		// No text file starts with two NUL bytes: this is IDX (ReadIDX
-		// reports an unsupported data type).
-		if head[2] == idxUbyte && head[3] == 1 {
-			return nil, errorf(path, 0, "an IDX label file: give the images file as data and this one as the labels")
-		}
-		format = IDX
-	}
-	if format == Auto {
-		format = sniff(path, br)
+	if format == Binary {
+		return loadBinary(path, o.Dim)
 	}
 	var ds *Dataset
 	switch format {
@@ -109,16 +103,35 @@ func Load(path string, o Options) (*Dataset, error) {
 	return ds, nil
 }
 
-func loadIDX(images *bufio.Reader, path, labels string) (*Dataset, error) {
-	if labels == "" {
-		base := filepath.Base(path)
-		if strings.Contains(base, "images-idx3") {
-			guess := filepath.Join(filepath.Dir(path), strings.Replace(base, "images-idx3", "labels-idx1", 1))
-			if _, err := os.Stat(guess); err == nil {
-				labels = guess
-			}
-		}
+// detect returns the format of the file f opened at path (format, unless
+// that is Auto) and, for formats other than Binary, a reader of its
+// decompressed content.
+func detect(f *os.File, path string, format Format) (Format, *bufio.Reader, error) {
+	var magic [len(BinaryMagic)]byte
+	if _, err := f.ReadAt(magic[:], 0); (err == nil && magic == BinaryMagic && format == Auto) || format == Binary {
+		return Binary, nil, nil
 	}
+	br, err := decompress(f, path)
+	if err != nil {
+		return format, nil, err
+	}
+	head, _ := br.Peek(4)
+	if len(head) == 4 && head[0] == 0 && head[1] == 0 && (format == Auto || format == IDX) {
+		// No text file starts with two NUL bytes: this is IDX (ReadIDX
+		// reports an unsupported data type).
+		if head[2] == idxUbyte && head[3] == 1 {
+			return IDX, nil, errorf(path, 0, "an IDX label file: give the images file as data and this one as the labels")
+		}
+		format = IDX
+	}
+	if format == Auto {
+		format = sniff(path, br)
+	}
+	return format, br, nil
+}
+
+func loadIDX(images *bufio.Reader, path, labels string) (*Dataset, error) {
+	labels = idxLabelsPath(path, labels)
 	if labels == "" {
 		return ReadIDX(images, nil, path, "")
 	}
@@ -160,4 +173,16 @@ func sniff(path string, br *bufio.Reader) Format {
 		}
 	}
 	return LIBSVM
+}
+
+// loadBinary reads a binary data file for Load (its dim check included).
+func loadBinary(path string, dim int) (*Dataset, error) {
+	ds, err := ReadBinary(context.Background(), path)
+	if err != nil {
+		return nil, err
+	}
+	if dim > 0 && ds.D != dim {
+		return nil, errorf(path, 0, "%d features, want %d", ds.D, dim)
+	}
+	return ds, nil
 }

@@ -229,7 +229,7 @@ func TestLoad(t *testing.T) {
 }
 
 func TestParseFormat(t *testing.T) {
-	for s, want := range map[string]Format{"": Auto, "auto": Auto, "LIBSVM": LIBSVM, "svmlight": LIBSVM, "csv": CSV, "idx": IDX} {
+	for s, want := range map[string]Format{"": Auto, "auto": Auto, "LIBSVM": LIBSVM, "svmlight": LIBSVM, "csv": CSV, "idx": IDX, "binary": Binary, "pgd": Binary} {
 		if f, err := ParseFormat(s); f != want || err != nil {
 			t.Errorf("ParseFormat(%q) = %v, %v; want %v", s, f, err, want)
 		}
