@@ -1,0 +1,182 @@
+package passgpfast
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/model"
+	"github.com/passgp-fast/passgp-fast/passgp"
+)
+
+// Metrics are a classifier's figures on labelled data (Classifier.Evaluate,
+// the held-out estimate of Fit; `passgp-fast eval` prints them).
+type Metrics struct {
+	N     int     `json:"n"`
+	Error float64 `json:"error"` // fraction misclassified (argmax)
+	// Brier is the mean over points of Σ_c (p_c - [y = c])² with the class
+	// probabilities of predict; for two classes it is twice the binary
+	// Brier score (p - [y=+1])².
+	Brier float64 `json:"brier"`
+	// NLP is the mean negative log predictive probability of the true
+	// class (natural log), computed from the latents in log space
+	// (passgp.LatentNLP, LatentNLPMulti, Calibration.MeanNLL), so that a
+	// confident mistake is not clamped.
+	NLP float64 `json:"nlp"`
+	// ECE is the expected calibration error of the predicted class's
+	// probability over 15 equal-width bins (passgp.ECE).
+	ECE float64 `json:"ece"`
+	// Calibrated says whether the probabilities are the model's
+	// calibrated ones (false: the raw q's, --raw or a version 1 model).
+	Calibrated bool     `json:"calibrated"`
+	Classes    []string `json:"classes"`
+	// PerClassError is the error among the test points of each class
+	// (NaN-free: a class without test points gets 0 and PerClassN 0).
+	PerClassError []float64 `json:"per_class_error"`
+	PerClassN     []int     `json:"per_class_n"`
+	// Confusion[t][p] counts points of true class t predicted as p.
+	Confusion [][]int `json:"confusion"`
+	// BinaryError is, for one-vs-rest models, the error of each binary
+	// classifier (class c against the rest, q > 0.5) on all points: the
+	// paper's per-digit error.
+	BinaryError []float64 `json:"binary_error,omitempty"`
+	// BinaryBrier and BinaryNLP are, for one-vs-rest models, each binary
+	// classifier's Brier score (q - [y = c])² and negative log predictive
+	// probability on all points, from its own q(y=+1|x) (paper eq. 4).
+	BinaryBrier []float64 `json:"binary_brier,omitempty"`
+	BinaryNLP   []float64 `json:"binary_nlp,omitempty"`
+	ActiveSize  []int     `json:"active_size"`
+}
+
+// truthIndex maps labels to output columns of m (see model.Outputs);
+// file names the labels in errors.
+func truthIndex(m *model.Model, y []float64, file string) ([]int, error) {
+	t := make([]int, len(y))
+	for i, v := range y {
+		switch m.Mode {
+		case model.PositiveVsRest:
+			t[i] = 1
+			if v == m.Classes[0] {
+				t[i] = 0
+			}
+		default:
+			k, ok := slices.BinarySearch(m.Classes, v)
+			if !ok {
+				return nil, fmt.Errorf("%s: example %d: label %v is not a class of the model (classes %s)", file, i+1, v, strings.Join(m.Outputs(), ", "))
+			}
+			t[i] = k
+		}
+	}
+	return t, nil
+}
+
+// computeMetrics evaluates class probabilities prob (n×K) against truth;
+// lat are the model's latents at the same rows (Classifier.Predict). Decisions
+// are the model's (model.DecideFromLatent), and the negative log
+// probabilities are computed from the latents in log space
+// (Calibration.MeanNLL; passgp.LatentNLP, LatentNLPMulti for the raw
+// q's), so that they are exact for confident mistakes.
+func computeMetrics(m *model.Model, prob *mat.Dense, lat *Predictions, truth []int) Metrics {
+	n, k := prob.Dims()
+	z := lat.Z
+	pred := make([]int, n)
+	m.DecideFromLatent(pred, lat.CZ, lat.CRho)
+	r := Metrics{N: n, Classes: m.Outputs(), PerClassError: make([]float64, k), PerClassN: make([]int, k), Confusion: make([][]int, k)}
+	for i := range r.Confusion {
+		r.Confusion[i] = make([]int, k)
+	}
+	wrong := make([]int, k)
+	var nerr int
+	conf, correct := make([]float64, n), make([]bool, n)
+	for i := 0; i < n; i++ {
+		row := prob.RawRowView(i)
+		t := truth[i]
+		conf[i], correct[i] = row[pred[i]], pred[i] == t
+		r.Confusion[t][pred[i]]++
+		r.PerClassN[t]++
+		if pred[i] != t {
+			nerr++
+			wrong[t]++
+		}
+		for c, p := range row {
+			d := p
+			if c == t {
+				d = p - 1
+			}
+			r.Brier += d * d
+		}
+	}
+	if n > 0 {
+		r.Error = float64(nerr) / float64(n)
+		r.Brier /= float64(n)
+		r.Calibrated = m.Calibration != nil
+		switch {
+		case r.Calibrated:
+			r.NLP = m.Calibration.MeanNLL(lat.CZ, lat.CRho, calibrationTruth(m, truth))
+		case m.Mode == model.OneVsRest:
+			r.NLP = passgp.LatentNLPMulti(z, truth)
+		default:
+			r.NLP = passgp.LatentNLP(mat.Col(nil, 0, z), binaryTargets(m, truth, 0))
+		}
+		r.ECE = passgp.ECE(conf, correct, eceBins)
+	}
+	for c := range wrong {
+		if r.PerClassN[c] > 0 {
+			r.PerClassError[c] = float64(wrong[c]) / float64(r.PerClassN[c])
+		}
+	}
+	if m.Mode == model.OneVsRest {
+		nb := len(m.Binaries)
+		r.BinaryError, r.BinaryBrier, r.BinaryNLP = make([]float64, nb), make([]float64, nb), make([]float64, nb)
+		for c := range m.Binaries {
+			if n == 0 {
+				continue
+			}
+			zc, y := mat.Col(nil, c, z), binaryTargets(m, truth, c)
+			r.BinaryError[c], r.BinaryBrier[c], r.BinaryNLP[c] = passgp.LatentErrorRate(zc, y), passgp.LatentBrier(zc, y), passgp.LatentNLP(zc, y)
+		}
+	}
+	for _, b := range m.Binaries {
+		r.ActiveSize = append(r.ActiveSize, len(b.Y))
+	}
+	return r
+}
+
+// eceBins is the number of bins of the expected calibration error.
+const eceBins = 15
+
+// calibrationTruth maps true output indices to the classes of m's
+// calibration (passgp.FitCalibration's: 1 for the positive class of a
+// binary model).
+func calibrationTruth(m *model.Model, truth []int) []int {
+	if m.Mode != model.PositiveVsRest {
+		return truth
+	}
+	t := make([]int, len(truth))
+	for i, v := range truth {
+		t[i] = 1 - v
+	}
+	return t
+}
+
+// binaryTargets returns the ±1 labels of binary classifier c of m for the
+// true output indices truth.
+func binaryTargets(m *model.Model, truth []int, c int) []float64 {
+	pos := c
+	switch m.Mode {
+	case model.Binary:
+		pos = 1
+	case model.PositiveVsRest:
+		pos = 0
+	}
+	y := make([]float64, len(truth))
+	for i, t := range truth {
+		y[i] = -1
+		if t == pos {
+			y[i] = 1
+		}
+	}
+	return y
+}
