@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/model"
 )
 
@@ -101,14 +102,14 @@ func LoadFile(path string, o model.LoadOptions) (*Classifier, error) {
 	return &Classifier{m: m}, nil
 }
 
-// Evaluate predicts the rows of x and scores them against the labels y
-// (file names them in errors).
-func (c *Classifier) Evaluate(ctx context.Context, x *mat.Dense, y []float64, file string) (*Metrics, *Predictions, error) {
-	truth, err := truthIndex(c.m, y, file)
+// Evaluate predicts the rows of the labelled data set ds and scores them
+// against its labels; errors name ds.Source.
+func (c *Classifier) Evaluate(ctx context.Context, ds *data.Dataset) (*Metrics, *Predictions, error) {
+	truth, err := truthIndex(c.m, ds.Y, ds.Source)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := c.Predict(ctx, x)
+	p, err := c.PredictDataset(ctx, ds)
 	if err != nil {
 		return nil, nil, err
 	}

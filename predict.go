@@ -36,6 +36,16 @@ type Predictions struct {
 // stops with ctx's error when ctx ends. A row whose scaled values would
 // overflow is an error.
 func (c *Classifier) Predict(ctx context.Context, x *mat.Dense) (*Predictions, error) {
+	return c.predict(ctx, x, nil)
+}
+
+// PredictDataset is Predict on the rows of ds; errors name ds.Source.
+func (c *Classifier) PredictDataset(ctx context.Context, ds *data.Dataset) (*Predictions, error) {
+	return c.predict(ctx, ds.Dense(), ds)
+}
+
+// predict is Predict; ds, when not nil, is x as a data set.
+func (c *Classifier) predict(ctx context.Context, x *mat.Dense, ds *data.Dataset) (*Predictions, error) {
 	n, d := x.Dims()
 	if n == 0 {
 		return nil, errNoRows
@@ -45,7 +55,10 @@ func (c *Classifier) Predict(ctx context.Context, x *mat.Dense) (*Predictions, e
 	}
 	m := c.m
 	if m.Scaling != nil {
-		if err := m.Scaling.Check(view(x)); err != nil {
+		if ds == nil {
+			ds = view(x)
+		}
+		if err := m.Scaling.Check(ds); err != nil {
 			return nil, err
 		}
 	}

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/ep"
-	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
 // dataFlags are the flags that select a data file.
@@ -142,62 +142,14 @@ type kernelFlags struct {
 // register adds the kernel flags; def is --kernel's default ("" for the
 // training method's own, passgp.DefaultKernel).
 func (k *kernelFlags) register(fs *flagSet, def, thetaHelp string) {
-	help := "covariance function: se, se+lin, se+bias (SE plus a constant t4), seard (SE with one length scale per feature, ARD), seard+bias or poly"
+	help := "covariance function: " + passgpfast.KernelNames
 	if def == "" {
-		help += " (default: se+bias for passgp and ivm; se for fpassgp, random and full)"
+		help += " (default: se+bias for passgp, ivm; se otherwise)"
 	}
 	fs.StringVar(&k.name, "kernel", def, help)
-	fs.IntVar(&k.degree, "degree", 9, "polynomial degree p of the poly kernel (the paper's MNIST setting)")
+	fs.IntVar(&k.degree, "degree", 9, "polynomial degree p of the poly kernel")
 	fs.Float64Var(&k.gamma, "gamma", 0, "input scale g of the poly kernel (default 1/d, as LIBSVM)")
 	fs.StringVar(&k.theta, "theta", "", thetaHelp)
-}
-
-// isARD reports whether name is one of the ARD kernels, whose number of
-// hyperparameters depends on the input dimension.
-func isARD(name string) bool { return name == "seard" || name == "seard+bias" }
-
-// ardKernel returns the ARD kernel name with θ for d features; θ must
-// have d+2 values (d+3 with the bias).
-func ardKernel(name string, theta []float64, d int) (kernel.Kernel, error) {
-	np := d + 2
-	if name == "seard+bias" {
-		np++
-	}
-	if len(theta) != np {
-		return nil, errUsage("--theta: kernel %s for %d features takes %d hyperparameters [t1, t2_1..t2_%d, t3%s], got %d", name, d, np, d, map[bool]string{true: ", t4"}[np == d+3], len(theta))
-	}
-	k, err := kernel.New(name, theta, 0, 0)
-	if err != nil {
-		return nil, errUsage("--theta: %v", strings.TrimPrefix(err.Error(), "kernel: "))
-	}
-	return k, nil
-}
-
-// kernel returns the kernel named by the flags with the given θ (nil θ:
-// the kernel's own start values). For the ARD kernels, whose θ length
-// depends on d, a nil θ gives a nil kernel (passgp.StartKernel builds it
-// once d is known, ardKernel checks a θ against d).
-func (k *kernelFlags) kernel(theta []float64) (kernel.Kernel, error) {
-	switch k.name {
-	case "se", "se+lin", "se+bias", "poly":
-	case "seard", "seard+bias":
-		if theta == nil {
-			return nil, nil
-		}
-	default:
-		return nil, errUsage("--kernel: unknown kernel %q (want se, se+lin, se+bias, seard, seard+bias or poly)", k.name)
-	}
-	if k.degree < 1 {
-		return nil, errUsage("--degree must be a positive integer, got %d", k.degree)
-	}
-	if k.gamma < 0 || math.IsNaN(k.gamma) || math.IsInf(k.gamma, 0) {
-		return nil, errUsage("--gamma must be >= 0, got %v", k.gamma)
-	}
-	kern, err := kernel.New(k.name, theta, k.degree, k.gamma)
-	if err != nil {
-		return nil, errUsage("--theta: %v", strings.TrimPrefix(err.Error(), "kernel: "))
-	}
-	return kern, nil
 }
 
 // parseImage parses WxH.

@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"time"
 
+	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/model"
@@ -49,7 +49,7 @@ func demoDataNoise(seed uint64, n, k, dim int, noise float64) *data.Dataset {
 type demoResult struct {
 	Train, Test int     `json:"-"`
 	Seconds     float64 `json:"seconds"`
-	metrics
+	passgpfast.Metrics
 }
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -95,52 +95,41 @@ rest), evaluates on a held-out test set and prints a summary. Takes seconds.`)
 	train := demoDataNoise(*seed, *n, *classes, *dim, *noise)
 	test := demoDataNoise(*seed+1000003, *nTest, *classes, *dim, *noise)
 
-	t := trainFlags{quiet: *quiet || *asJSON}
-	t.cfg = trainConfig{Method: *method, Degree: 9, Init: *initN, Sub: 10, PInc: 0.6, PDel: 0.99, PExc: 0.02, HypEvery: *hypEvery, Seed: *seed, N: *n, D: *dim, Data: "demo"}
-	o, err := t.cfg.options(*dim)
+	cfg := passgpfast.Config{Method: *method, Degree: 9, Init: *initN, Sub: 10, PInc: 0.6, PDel: 0.99, PExc: 0.02, HypEvery: *hypEvery, Seed: *seed, Scale: "none"}
+	train.Source = "demo"
+	pr := newProgress(stderr, *quiet || *asJSON, 1)
+	pr.logf("demo: %d classes of curved bands in %d dimensions, %d training and %d test points; %s one-vs-rest", *classes, *dim, *n, *nTest, *method)
+	start := time.Now()
+	// The same library call as train, without checkpoints.
+	opts := []passgpfast.Option{passgpfast.WithConfig(cfg), passgpfast.WithThreads(*threads), passgpfast.WithScaleInPlace(),
+		passgpfast.WithProgress(func(p passgpfast.Progress) { pr.update(p.Classifier, p.Progress) }),
+		passgpfast.WithReport(func(r passgpfast.Report) { reportClassifier(pr, r) })}
+	if la.Threads() > 1 && *method != "full" {
+		restore := la.LimitBLAS(1)
+		opts = append(opts, passgpfast.WithClassesSideBySide())
+		defer restore()
+	}
+	clf, err := passgpfast.FitDataset(ctx, train, opts...)
+	pr.done()
 	if err != nil {
 		return exitFor(stderr, "demo", err)
 	}
-	o.Threads = *threads
-	cl := train.Classes()
-	cp := &model.Checkpoint{Mode: model.OneVsRest, Classes: cl, N: *n, D: *dim}
-	if len(cl) == 2 {
-		cp.Mode = model.Binary
-	}
-	cp.Options, _ = json.Marshal(t.cfg)
-	K := nClassifiers(cp)
-	pr := newProgress(stderr, t.quiet, K)
-	pr.logf("demo: %d classes of curved bands in %d dimensions, %d training and %d test points; %s one-vs-rest", *classes, *dim, *n, *nTest, *method)
-	start := time.Now()
-	// The same library calls as train, without checkpoints.
-	rec := &recorder{t: &t, cp: cp, pr: pr, save: func() error { return nil }, lastSave: new(time.Time), cancel: func() {}}
-	if err := rec.train(ctx, train.Dense(), train.Y, o); err != nil {
-		pr.done()
-		return fail(stderr, "demo", err)
-	}
-	pr.done()
-	m, err := buildModel(cp)
-	if err != nil {
-		return fail(stderr, "demo", err)
-	}
-	m.Calibration = rec.cal
 	elapsed := time.Since(start)
-	truth, err := truthIndex(m, test.Y, "demo test set")
+	m := clf.Model()
+	test.Source = "demo test set"
+	met, p, err := clf.Evaluate(ctx, test)
 	if err != nil {
 		return fail(stderr, "demo", err)
 	}
-	prob, lat, err := predictAll(ctx, m, test)
-	if err != nil {
-		return fail(stderr, "demo", err)
-	}
-	met := computeMetrics(m, prob, lat, truth)
+	truth, _ := clf.Truth(test.Y, "demo test set")
+	K := len(m.Binaries)
 	if *modelOut != "" {
 		if err := model.Save(*modelOut, m); err != nil {
 			return fail(stderr, "demo", err)
 		}
 	}
 	if *plotDir != "" {
-		if err := testPlots(*plotDir, m, prob, lat, truth, &met); err != nil {
+		if err := testPlots(*plotDir, m, p, truth, met); err != nil {
 			return fail(stderr, "demo", err)
 		}
 		if err := trainingPlots(*plotDir, m); err != nil {
@@ -148,12 +137,12 @@ rest), evaluates on a held-out test set and prints a summary. Takes seconds.`)
 		}
 	}
 	if *asJSON {
-		return printJSON(stdout, stderr, "demo", demoResult{Seconds: elapsed.Seconds(), metrics: met})
+		return printJSON(stdout, stderr, "demo", demoResult{Seconds: elapsed.Seconds(), Metrics: *met})
 	}
 	fmt.Fprintf(stdout, "passgp-fast demo: %d classes, %d features, %d training / %d test points, method %s\n",
 		*classes, *dim, *n, *nTest, *method)
 	fmt.Fprintf(stdout, "trained %d classifiers in %s; total active set %d of %d points\n\n", K, fmtDur(elapsed), sum(met.ActiveSize), *n)
-	met.print(stdout)
+	printMetrics(stdout, met)
 	if *plotDir != "" {
 		fmt.Fprintf(stdout, "\nfigures written to %s\n", *plotDir)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 
+	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/ep"
 )
 
@@ -74,7 +75,7 @@ func evidence(ctx context.Context, df *dataFlags, kf *kernelFlags, schedule stri
 	if err != nil {
 		return nil, errUsage("--theta: %v", err)
 	}
-	k, err := kf.kernel(theta)
+	k, err := passgpfast.NewKernel(kf.name, theta, kf.degree, kf.gamma, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -106,10 +107,8 @@ func evidence(ctx context.Context, df *dataFlags, kf *kernelFlags, schedule stri
 	if need := 3 * 8 * float64(ds.N) * float64(ds.N) / 1e9; need > maxGB {
 		return nil, fmt.Errorf("%s: EP on all %d points needs about %.1f GB for its n×n matrices (limit --max-gb %g); use a subset, or train with an active set method", df.path, ds.N, need, maxGB)
 	}
-	if isARD(kf.name) {
-		if k, err = ardKernel(kf.name, theta, ds.D); err != nil {
-			return nil, err
-		}
+	if k, err = passgpfast.NewKernel(kf.name, theta, kf.degree, kf.gamma, ds.D); err != nil {
+		return nil, err
 	}
 	y, err := ds.BinaryLabels(nil)
 	if err != nil {

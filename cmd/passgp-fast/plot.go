@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/plots"
@@ -65,7 +66,7 @@ func plotAll(ctx context.Context, models string, df *dataFlags, out, xAxis strin
 		if err != nil {
 			return nil, err
 		}
-		m, met := sc.m, &sc.met
+		m, met := sc.m, sc.met
 		total := 0
 		for _, a := range met.ActiveSize {
 			total += a
@@ -86,7 +87,7 @@ func plotAll(ctx context.Context, models string, df *dataFlags, out, xAxis strin
 			first = sc
 		}
 	}
-	if err := testPlots(out, first.m, first.prob, first.lat, first.truth, &first.met); err != nil {
+	if err := testPlots(out, first.m, first.p, first.truth, first.met); err != nil {
 		return nil, err
 	}
 	files := []string{"per_class.png", "densities.png", "reliability.png", "calibration.png"}
@@ -126,11 +127,9 @@ func plotAll(ctx context.Context, models string, df *dataFlags, out, xAxis strin
 
 // testPlots writes per_class.png, densities.png, reliability.png and, for a
 // one-vs-rest model, error_vs_size.png with one point per classifier.
-func testPlots(dir string, m *model.Model, prob *mat.Dense, lat latents, truth []int, met *metrics) error {
+func testPlots(dir string, m *model.Model, p *passgpfast.Predictions, truth []int, met *passgpfast.Metrics) error {
+	prob, z, pred := p.Prob, p.Z, p.Decision
 	n, _ := prob.Dims()
-	z := lat.z
-	pred := make([]int, n)
-	m.DecideFromLatent(pred, lat.cz, lat.crho)
 	// Per class: the binary error of each classifier (one-vs-rest) or the
 	// error per true class.
 	names := met.Classes

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/model"
 )
@@ -152,7 +153,7 @@ func TestResolveScale(t *testing.T) {
 		{"narrow spread", ds([]float64{-3, 0, 3}, []float64{0, 0.1, 0}), false, "minmax"},
 		{"augment", ds([]float64{0, 255, 128}), true, ""},
 	} {
-		got, err := resolveScale("auto", c.ds, c.augment)
+		got, err := passgpfast.ResolveScale("auto", c.ds, c.augment)
 		if err != nil || got != c.want {
 			t.Errorf("%s: %q, %v; want %q", c.name, got, err, c.want)
 		}

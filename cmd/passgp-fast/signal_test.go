@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/model"
 )
 
@@ -296,13 +297,14 @@ func TestPredictAllCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	big := demoData(5, 3*predictChunk, 3, 3)
+	big := demoData(5, 3*4096, 3, 3).Dense()
+	clf := passgpfast.NewClassifier(mod)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := predictAll(ctx, mod, big); !errors.Is(err, context.Canceled) {
+	if _, err := clf.Predict(ctx, big); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled prediction: err = %v", err)
 	}
-	if _, _, err := predictAll(context.Background(), mod, big); err != nil {
+	if _, err := clf.Predict(context.Background(), big); err != nil {
 		t.Error(err)
 	}
 }
