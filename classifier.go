@@ -17,16 +17,20 @@ import (
 // held-out estimate of its training run.
 //
 // Serving: every prediction method only reads the Classifier, so any
-// number of goroutines may call them at once, and each row's result does
-// not depend on the others in its call or on concurrent calls. Each call
-// scores its rows in chunks through passgp.Binary's prediction, whose
-// kernel blocks and triangular solves are BLAS calls: with a
-// multi-threaded BLAS (OpenBLAS's default, one thread per core) one call
-// uses every core and concurrent calls queue inside OpenBLAS, so a
-// service that predicts from several goroutines gets the most points per
-// second with a single-threaded BLAS, la.SetThreads(1) at start-up
-// (docs/performance.md, "Concurrent prediction"). That setting is
-// process-wide and the application's: this package never changes it.
+// number of goroutines may call them at once, and each result is the one
+// the call computes alone (bit for bit). Each call scores its rows in
+// chunks through passgp.Binary's prediction, whose kernel blocks and
+// triangular solves are BLAS calls. While the BLAS library is
+// multi-threaded (OpenBLAS's default: one thread per core) one call uses
+// every core, and concurrent calls take turns at that work instead of
+// contending for OpenBLAS's threads, which lost a quarter of the
+// throughput: a service that shares one Classifier between goroutines
+// gets the points per second of one multi-threaded caller with no
+// process-wide setting. An application that prefers one core per call
+// (lower latency under many small concurrent requests) makes BLAS
+// single-threaded at start-up, la.SetThreads(1); the calls then run side
+// by side. That setting is process-wide and the application's: this
+// package never changes it.
 type Classifier struct {
 	m *model.Model
 	// heldOut is the held-out estimate of the training run (nil for a

@@ -78,7 +78,9 @@ func (c *Classifier) predict(ctx context.Context, x *mat.Dense, ds *data.Dataset
 		if near != nil {
 			nc = near.Slice(lo, hi, 0, nb).(*mat.Dense)
 		}
-		m.LatentShareNearTo(z.Slice(lo, hi, 0, nb).(*mat.Dense), rho.Slice(lo, hi, 0, nb).(*mat.Dense), nc, xs)
+		inTurn(func() {
+			m.LatentShareNearTo(z.Slice(lo, hi, 0, nb).(*mat.Dense), rho.Slice(lo, hi, 0, nb).(*mat.Dense), nc, xs)
+		})
 	}
 	p := &Predictions{Z: z, CZ: z, CRho: rho, Decision: make([]int, n)}
 	if near != nil {
@@ -135,7 +137,7 @@ func (c *Classifier) DecideTo(ctx context.Context, dst []int, x *mat.Dense) erro
 // RawTo sets dst (n×K) to the paper's raw q(y=+1|x) of each binary
 // classifier (eq. 4), uncalibrated.
 func (c *Classifier) RawTo(dst, x *mat.Dense) {
-	c.m.RawTo(dst, x)
+	inTurn(func() { c.m.RawTo(dst, x) })
 }
 
 // LatentMeanVarTo sets mean and variance (n×K, either may be nil) to the
@@ -151,7 +153,7 @@ func (c *Classifier) LatentMeanVarTo(mean, variance, x *mat.Dense) {
 	}
 	mu, v := make([]float64, n), make([]float64, n)
 	for k, b := range c.m.Binaries {
-		b.PredictMeanVarTo(mu, v, xs)
+		inTurn(func() { b.PredictMeanVarTo(mu, v, xs) })
 		if mean != nil {
 			mean.SetCol(k, mu)
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/passgp-fast/passgp-fast/synth"
 	"math"
 	"os"
 	"os/exec"
@@ -70,8 +71,8 @@ func newFixture(t *testing.T) *fixture {
 	f := &fixture{dir: t.TempDir()}
 	p := func(n string) string { return filepath.Join(f.dir, n) }
 	f.train, f.test, f.bin, f.binTest, f.oneClass = p("train.libsvm"), p("test.libsvm"), p("bin.libsvm"), p("bintest.libsvm"), p("one.libsvm")
-	tr := demoData(11, 240, 3, 3)
-	te := demoData(12, 120, 3, 3)
+	tr := synth.Bands(11, 240, 3, 3, synth.BandsNoise)
+	te := synth.Bands(12, 120, 3, 3, synth.BandsNoise)
 	writeLIBSVM(t, f.train, tr)
 	writeLIBSVM(t, f.test, te)
 	pick := func(ds *data.Dataset) *data.Dataset {
@@ -580,8 +581,8 @@ func TestDemoSmall(t *testing.T) {
 }
 
 func TestDemoData(t *testing.T) {
-	a := demoData(3, 500, 5, 4)
-	b := demoData(3, 500, 5, 4)
+	a := synth.Bands(3, 500, 5, 4, synth.BandsNoise)
+	b := synth.Bands(3, 500, 5, 4, synth.BandsNoise)
 	if !slicesEqual(a.X, b.X) || !slicesEqual(a.Y, b.Y) {
 		t.Fatal("demo data not deterministic")
 	}

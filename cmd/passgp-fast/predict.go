@@ -153,7 +153,7 @@ classifier's error: the paper's per-digit error) and the confusion matrix.`)
 	if *asJSON {
 		return printJSON(stdout, stderr, "eval", r)
 	}
-	printMetrics(stdout, r)
+	r.Report(stdout)
 	return exitOK
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/passgp-fast/passgp-fast/synth"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,7 +104,7 @@ func TestSignalExitCodes(t *testing.T) {
 	bin := buildBinary(t)
 	f := newFixture(t)
 	big := filepath.Join(f.dir, "big.libsvm")
-	writeLIBSVM(t, big, demoData(21, 2500, 2, 4))
+	writeLIBSVM(t, big, synth.Bands(21, 2500, 2, 4, synth.BandsNoise))
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -297,7 +298,7 @@ func TestPredictAllCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	big := demoData(5, 3*4096, 3, 3).Dense()
+	big := synth.Bands(5, 3*4096, 3, 3, synth.BandsNoise).Dense()
 	clf := passgpfast.NewClassifier(mod)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

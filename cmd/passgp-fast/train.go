@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/plots/figures"
 )
 
 // trainFlags holds the command line of train.
@@ -120,7 +120,7 @@ func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
 			return nil, nil, err
 		}
 	}
-	if c.Prior, err = parsePrior(t.prior); err != nil {
+	if c.Prior, err = passgpfast.ParsePrior(t.prior); err != nil {
 		return nil, nil, errUsage("--prior: %v", err)
 	}
 	if t.positive != "" {
@@ -280,16 +280,16 @@ func (t *trainFlags) finish(ctx context.Context, clf *passgpfast.Classifier, tes
 			return 0, err
 		}
 		fmt.Fprintf(stdout, "\nevaluation on %s:\n", t.test)
-		printMetrics(stdout, met)
+		met.Report(stdout)
 		if t.plots != "" {
 			truth, _ := clf.Truth(test.Y, t.test)
-			if err := testPlots(t.plots, m, p, truth, met); err != nil {
+			if err := figures.Test(t.plots, m, p, truth, met); err != nil {
 				return 0, err
 			}
 		}
 	}
 	if t.plots != "" {
-		if err := trainingPlots(t.plots, m); err != nil {
+		if err := figures.Training(t.plots, m); err != nil {
 			return 0, err
 		}
 		fmt.Fprintf(stdout, "figures written to %s\n", filepath.Clean(t.plots))
@@ -303,11 +303,4 @@ func activeSizes(m *model.Model) []int {
 		s[i] = len(b.Y)
 	}
 	return s
-}
-
-// storedConfig is the training configuration stored in a model file.
-func storedConfig(m *model.Model) (passgpfast.Config, error) {
-	var c passgpfast.Config
-	err := json.Unmarshal(m.Options, &c)
-	return c, err
 }
