@@ -142,8 +142,8 @@ func (c *Classifier) RawTo(dst, x *mat.Dense) {
 
 // LatentMeanVarTo sets mean and variance (n×K, either may be nil) to the
 // predictive latent mean and variance of each binary classifier at the
-// rows of x (paper eq. 4, in the scaled inputs the classifiers were
-// trained on).
+// rows of x (paper eq. 4; x as in the training data, the classifier
+// applies its scaling).
 func (c *Classifier) LatentMeanVarTo(mean, variance, x *mat.Dense) {
 	n, _ := x.Dims()
 	xs := x
