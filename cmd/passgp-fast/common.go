@@ -36,10 +36,10 @@ func (d *dataFlags) register(fs *flagSet, required bool) {
 		req = " (required)"
 	}
 	fs.StringVar(&d.path, "data", "", "data `FILE`: LIBSVM, CSV or MNIST IDX images; plain, .gz or .bz2"+req)
-	fs.StringVar(&d.labels, "labels", "", "label `FILE` for IDX image data (default: the MNIST sibling ...-labels-idx1-... if present)")
+	fs.StringVar(&d.labels, "labels", "", "label `FILE` for IDX images (default: the MNIST sibling labels file)")
 	fs.StringVar(&d.format, "format", "auto", "data format: auto, libsvm, csv or idx")
 	fs.IntVar(&d.labelCol, "label-col", 0, "CSV label column, 0-based; negative counts from the end")
-	fs.Float64Var(&d.maxMemGiB, "max-mem", 16, "refuse a data file whose dense matrix, or a model whose posteriors, would take more than `GiB` of memory")
+	fs.Float64Var(&d.maxMemGiB, "max-mem", 16, "memory limit in `GiB` for the data's dense matrix or a model's posteriors")
 }
 
 // load reads the data file; dim > 0 fixes the number of features (a
@@ -113,9 +113,9 @@ type kernelFlags struct {
 // register adds the kernel flags; def is --kernel's default ("" for the
 // training method's own, passgp.DefaultKernel).
 func (k *kernelFlags) register(fs *flagSet, def, thetaHelp string) {
-	help := "covariance function: " + passgpfast.KernelNames
+	help := "kernel: " + passgpfast.KernelNames
 	if def == "" {
-		help += " (default: se+bias for passgp, ivm; se otherwise)"
+		help += " (default: se+bias, se for fpassgp, random, full)"
 	}
 	fs.StringVar(&k.name, "kernel", def, help)
 	fs.IntVar(&k.degree, "degree", 9, "polynomial degree p of the poly kernel")
