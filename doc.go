@@ -23,8 +23,10 @@
 // for bit what the trained one did.
 //
 // A Classifier is safe for concurrent use: its prediction methods only
-// read it. How the calls use the cores (the serving policy) is documented
-// with the prediction methods.
+// read it, and concurrent calls take turns at multi-threaded BLAS work
+// instead of contending for OpenBLAS's threads; Classifier's
+// documentation gives this serving policy and its one process-wide
+// alternative, which is the application's to choose.
 //
 // Imports point one way: the command (cmd/passgp-fast) uses this package,
 // which uses passgp, model and data, which use ep and la.
