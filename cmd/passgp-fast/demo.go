@@ -2,54 +2,22 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"math/rand/v2"
 	"time"
 
-	"github.com/passgp-fast/passgp-fast/data"
+	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/model"
+	"github.com/passgp-fast/passgp-fast/plots/figures"
+	"github.com/passgp-fast/passgp-fast/synth"
 )
-
-// demoData generates n points of a k-class problem in dim >= 2 dimensions:
-// each class is a noisy curved band. In the first two coordinates the
-// classes are interleaved arcs of a spiral whose neighbours overlap; the
-// other coordinates bend with the arc position, so no class is linearly
-// separable from the rest and the Bayes error is a few percent.
-func demoData(seed uint64, n, k, dim int) *data.Dataset {
-	return demoDataNoise(seed, n, k, dim, demoNoise)
-}
-
-// demoNoise is the default noise level of the demo problem.
-const demoNoise = 0.2
-
-func demoDataNoise(seed uint64, n, k, dim int, noise float64) *data.Dataset {
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	ds := &data.Dataset{N: n, D: dim, X: make([]float64, n*dim), Y: make([]float64, n), Source: "demo"}
-	for i := 0; i < n; i++ {
-		c := rng.IntN(k)
-		t := rng.Float64() // position along the band
-		ang := 2*math.Pi*float64(c)/float64(k) + 2.2*t
-		r := 0.6 + 1.6*t
-		row := ds.X[i*dim : (i+1)*dim]
-		row[0] = r*math.Cos(ang) + noise*rng.NormFloat64()
-		row[1] = r*math.Sin(ang) + noise*rng.NormFloat64()
-		for j := 2; j < dim; j++ {
-			row[j] = 0.7*math.Sin(3*t+float64(c)+0.9*float64(j)) + noise*rng.NormFloat64()
-		}
-		ds.Y[i] = float64(c)
-	}
-	return ds
-}
 
 // demoResult is the JSON output of demo.
 type demoResult struct {
 	Train, Test int     `json:"-"`
 	Seconds     float64 `json:"seconds"`
-	metrics
+	passgpfast.Metrics
 }
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -65,7 +33,7 @@ rest), evaluates on a held-out test set and prints a summary. Takes seconds.`)
 	method := fs.String("method", "passgp", "active set method: passgp, fpassgp, ivm, random or full")
 	initN := fs.Int("init", 100, "initial active set size N_init")
 	hypEvery := fs.Int("hyp-every", 1, "optimise the hyperparameters on every `K`-th batch")
-	noise := fs.Float64("noise", demoNoise, "standard deviation of the noise around the bands")
+	noise := fs.Float64("noise", synth.BandsNoise, "standard deviation of the noise around the bands")
 	plotDir := fs.String("plots", "", "write PNG figures to `DIR`")
 	modelOut := fs.String("model", "", "also write the model to `FILE`")
 	threads := fs.Int("threads", 0, "worker and BLAS threads (0: all cores)")
@@ -92,68 +60,57 @@ rest), evaluates on a held-out test set and prints a summary. Takes seconds.`)
 	if !(*noise >= 0 && *noise <= 10) {
 		return usageErr(stderr, "demo", "--noise must be in [0, 10], got %v", *noise)
 	}
-	train := demoDataNoise(*seed, *n, *classes, *dim, *noise)
-	test := demoDataNoise(*seed+1000003, *nTest, *classes, *dim, *noise)
+	train := synth.Bands(*seed, *n, *classes, *dim, *noise)
+	test := synth.Bands(*seed+1000003, *nTest, *classes, *dim, *noise)
 
-	t := trainFlags{quiet: *quiet || *asJSON}
-	t.cfg = trainConfig{Method: *method, Degree: 9, Init: *initN, Sub: 10, PInc: 0.6, PDel: 0.99, PExc: 0.02, HypEvery: *hypEvery, Seed: *seed, N: *n, D: *dim, Data: "demo"}
-	o, err := t.cfg.options(*dim)
+	cfg := passgpfast.Config{Method: *method, Degree: 9, Init: *initN, Sub: 10, PInc: 0.6, PDel: 0.99, PExc: 0.02, HypEvery: *hypEvery, Seed: *seed, Scale: "none"}
+	train.Source = "demo"
+	pr := newProgress(stderr, *quiet || *asJSON, 1)
+	pr.logf("demo: %d classes of curved bands in %d dimensions, %d training and %d test points; %s one-vs-rest", *classes, *dim, *n, *nTest, *method)
+	start := time.Now()
+	// The same library call as train, without checkpoints.
+	opts := []passgpfast.Option{passgpfast.WithConfig(cfg), passgpfast.WithThreads(*threads), passgpfast.WithScaleInPlace(),
+		passgpfast.WithProgress(func(p passgpfast.Progress) { pr.update(p.Classifier, p.Progress) }),
+		passgpfast.WithReport(func(r passgpfast.Report) { reportClassifier(pr, r) })}
+	if la.Threads() > 1 && *method != "full" {
+		restore := la.LimitBLAS(1)
+		opts = append(opts, passgpfast.WithClassesSideBySide())
+		defer restore()
+	}
+	clf, err := passgpfast.FitDataset(ctx, train, opts...)
+	pr.done()
 	if err != nil {
 		return exitFor(stderr, "demo", err)
 	}
-	o.Threads = *threads
-	cl := train.Classes()
-	cp := &model.Checkpoint{Mode: model.OneVsRest, Classes: cl, N: *n, D: *dim}
-	if len(cl) == 2 {
-		cp.Mode = model.Binary
-	}
-	cp.Options, _ = json.Marshal(t.cfg)
-	K := nClassifiers(cp)
-	pr := newProgress(stderr, t.quiet, K)
-	pr.logf("demo: %d classes of curved bands in %d dimensions, %d training and %d test points; %s one-vs-rest", *classes, *dim, *n, *nTest, *method)
-	start := time.Now()
-	// The same library calls as train, without checkpoints.
-	rec := &recorder{t: &t, cp: cp, pr: pr, save: func() error { return nil }, lastSave: new(time.Time), cancel: func() {}}
-	if err := rec.train(ctx, train.Dense(), train.Y, o); err != nil {
-		pr.done()
-		return fail(stderr, "demo", err)
-	}
-	pr.done()
-	m, err := buildModel(cp)
-	if err != nil {
-		return fail(stderr, "demo", err)
-	}
-	m.Calibration = rec.cal
 	elapsed := time.Since(start)
-	truth, err := truthIndex(m, test.Y, "demo test set")
+	m := clf.Model()
+	test.Source = "demo test set"
+	met, p, err := clf.Evaluate(ctx, test)
 	if err != nil {
 		return fail(stderr, "demo", err)
 	}
-	prob, lat, err := predictAll(ctx, m, test)
-	if err != nil {
-		return fail(stderr, "demo", err)
-	}
-	met := computeMetrics(m, prob, lat, truth)
+	truth, _ := clf.Truth(test.Y, "demo test set")
+	K := len(m.Binaries)
 	if *modelOut != "" {
 		if err := model.Save(*modelOut, m); err != nil {
 			return fail(stderr, "demo", err)
 		}
 	}
 	if *plotDir != "" {
-		if err := testPlots(*plotDir, m, prob, lat, truth, &met); err != nil {
+		if err := figures.Test(*plotDir, m, p, truth, met); err != nil {
 			return fail(stderr, "demo", err)
 		}
-		if err := trainingPlots(*plotDir, m); err != nil {
+		if err := figures.Training(*plotDir, m); err != nil {
 			return fail(stderr, "demo", err)
 		}
 	}
 	if *asJSON {
-		return printJSON(stdout, stderr, "demo", demoResult{Seconds: elapsed.Seconds(), metrics: met})
+		return printJSON(stdout, stderr, "demo", demoResult{Seconds: elapsed.Seconds(), Metrics: *met})
 	}
 	fmt.Fprintf(stdout, "passgp-fast demo: %d classes, %d features, %d training / %d test points, method %s\n",
 		*classes, *dim, *n, *nTest, *method)
 	fmt.Fprintf(stdout, "trained %d classifiers in %s; total active set %d of %d points\n\n", K, fmtDur(elapsed), sum(met.ActiveSize), *n)
-	met.print(stdout)
+	met.Report(stdout)
 	if *plotDir != "" {
 		fmt.Fprintf(stdout, "\nfigures written to %s\n", *plotDir)
 	}

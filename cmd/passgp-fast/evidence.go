@@ -2,28 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 
+	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/ep"
 )
-
-// evidenceResult is the JSON output of `evidence`.
-type evidenceResult struct {
-	N            int       `json:"n"`
-	D            int       `json:"d"`
-	Kernel       string    `json:"kernel"`
-	Theta        []float64 `json:"theta"`
-	ThetaNames   []string  `json:"theta_names"`
-	LogZ         float64   `json:"log_z"`
-	GradLogTheta []float64 `json:"grad_log_theta"`
-	Sweeps       int       `json:"sweeps"`
-	Schedule     string    `json:"schedule"`
-	Positive     float64   `json:"positive_label"`
-	NPositive    int       `json:"n_positive"`
-}
 
 func runEvidence(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("evidence", "--data FILE --kernel se|se+lin|se+bias|seard|seard+bias|poly [--degree P] [--gamma G] --theta t1,t2,... [--json]",
@@ -63,7 +48,7 @@ log θ, in the order of --theta (SPEC.md section 1):
 	return exitOK
 }
 
-func evidence(ctx context.Context, df *dataFlags, kf *kernelFlags, schedule string, tol float64, maxSweeps int, maxGB float64) (*evidenceResult, error) {
+func evidence(ctx context.Context, df *dataFlags, kf *kernelFlags, schedule string, tol float64, maxSweeps int, maxGB float64) (*passgpfast.EvidenceResult, error) {
 	if df.path == "" {
 		return nil, errUsage("--data FILE is required")
 	}
@@ -74,7 +59,7 @@ func evidence(ctx context.Context, df *dataFlags, kf *kernelFlags, schedule stri
 	if err != nil {
 		return nil, errUsage("--theta: %v", err)
 	}
-	k, err := kf.kernel(theta)
+	k, err := passgpfast.NewKernel(kf.name, theta, kf.degree, kf.gamma, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -101,39 +86,10 @@ func evidence(ctx context.Context, df *dataFlags, kf *kernelFlags, schedule stri
 	if err != nil {
 		return nil, err
 	}
-	// EP on all points holds about three n×n float64 matrices (K, the
-	// Cholesky factor and a workspace).
-	if need := 3 * 8 * float64(ds.N) * float64(ds.N) / 1e9; need > maxGB {
-		return nil, fmt.Errorf("%s: EP on all %d points needs about %.1f GB for its n×n matrices (limit --max-gb %g); use a subset, or train with an active set method", df.path, ds.N, need, maxGB)
-	}
-	if isARD(kf.name) {
-		if k, err = ardKernel(kf.name, theta, ds.D); err != nil {
-			return nil, err
-		}
-	}
-	y, err := ds.BinaryLabels(nil)
+	k, err = passgpfast.NewKernel(kf.name, theta, kf.degree, kf.gamma, ds.D)
 	if err != nil {
 		return nil, err
 	}
-	post, err := ep.InferContext(ctx, k, ds.Dense(), y, nil, &o)
-	if err != nil {
-		var nc *ep.NotConvergedError
-		if errors.As(err, &nc) {
-			return nil, fmt.Errorf("%s: %v (raise --max-sweeps or --tol)", df.path, err)
-		}
-		return nil, fmt.Errorf("%s: %w", df.path, err)
-	}
-	r := &evidenceResult{N: ds.N, D: ds.D, Kernel: k.Name(), Theta: k.Params(), ThetaNames: k.ParamNames(),
-		LogZ: post.LogZ, GradLogTheta: post.GradientTo(nil), Sweeps: post.Sweeps, Schedule: o.Schedule.String()}
-	cl := ds.Classes()
-	r.Positive = cl[len(cl)-1]
-	for _, v := range y {
-		if v > 0 {
-			r.NPositive++
-		}
-	}
-	if math.IsNaN(r.LogZ) || math.IsInf(r.LogZ, 0) {
-		return nil, fmt.Errorf("%s: log Z_EP is %v", df.path, r.LogZ)
-	}
-	return r, nil
+	ds.Source = df.path
+	return passgpfast.Evidence(ctx, ds, k, o, maxGB)
 }

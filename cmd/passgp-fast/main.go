@@ -6,12 +6,10 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -215,58 +213,6 @@ Data files: LIBSVM/svmlight, CSV or MNIST IDX, plain, .gz or .bz2.
 Exit status: 0 success, 1 error, 2 bad command line, 130 (SIGINT) or 143
 (SIGTERM) when stopped by a signal; train then writes the partial model.
 `)
-}
-
-// flagSet is a flag.FlagSet that prints --help to stdout and a one-line
-// error otherwise.
-type flagSet struct {
-	*flag.FlagSet
-	cmd, synopsis, about string
-}
-
-func newFlags(cmd, synopsis, about string) *flagSet {
-	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return &flagSet{FlagSet: fs, cmd: cmd, synopsis: synopsis, about: about}
-}
-
-// parse parses args. It returns ok=false with the exit code to use when
-// the command should stop (help printed or a usage error).
-func (f *flagSet) parse(args []string, stdout, stderr io.Writer) (int, bool) {
-	err := f.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		f.help(stdout)
-		return exitOK, false
-	}
-	if err != nil {
-		return usageErr(stderr, f.cmd, "%v (see 'passgp-fast %s --help')", err, f.cmd), false
-	}
-	if f.NArg() > 0 {
-		return usageErr(stderr, f.cmd, "unexpected argument %q (see 'passgp-fast %s --help')", f.Arg(0), f.cmd), false
-	}
-	return 0, true
-}
-
-func (f *flagSet) help(w io.Writer) {
-	fmt.Fprintf(w, "Usage: passgp-fast %s %s\n\n%s\n\nFlags:\n", f.cmd, f.synopsis, strings.TrimSpace(f.about))
-	var names []string
-	f.VisitAll(func(fl *flag.Flag) { names = append(names, fl.Name) })
-	sort.Strings(names)
-	for _, n := range names {
-		fl := f.Lookup(n)
-		typ, u := flag.UnquoteUsage(fl)
-		line := "  --" + n
-		if typ != "" {
-			line += " " + typ
-		}
-		fmt.Fprintln(w, line)
-		u = strings.ReplaceAll(u, "\n", "\n    \t")
-		def := ""
-		if fl.DefValue != "" && fl.DefValue != "false" && fl.DefValue != "0" {
-			def = fmt.Sprintf(" (default %s)", fl.DefValue)
-		}
-		fmt.Fprintf(w, "    \t%s%s\n", u, def)
-	}
 }
 
 // usageErr prints a one-line command-line error and returns exitUsage.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/passgp-fast/passgp-fast/synth"
 	"math"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/kernel"
 	"github.com/passgp-fast/passgp-fast/la"
@@ -69,8 +71,8 @@ func newFixture(t *testing.T) *fixture {
 	f := &fixture{dir: t.TempDir()}
 	p := func(n string) string { return filepath.Join(f.dir, n) }
 	f.train, f.test, f.bin, f.binTest, f.oneClass = p("train.libsvm"), p("test.libsvm"), p("bin.libsvm"), p("bintest.libsvm"), p("one.libsvm")
-	tr := demoData(11, 240, 3, 3)
-	te := demoData(12, 120, 3, 3)
+	tr := synth.Bands(11, 240, 3, 3, synth.BandsNoise)
+	te := synth.Bands(12, 120, 3, 3, synth.BandsNoise)
 	writeLIBSVM(t, f.train, tr)
 	writeLIBSVM(t, f.test, te)
 	pick := func(ds *data.Dataset) *data.Dataset {
@@ -579,8 +581,8 @@ func TestDemoSmall(t *testing.T) {
 }
 
 func TestDemoData(t *testing.T) {
-	a := demoData(3, 500, 5, 4)
-	b := demoData(3, 500, 5, 4)
+	a := synth.Bands(3, 500, 5, 4, synth.BandsNoise)
+	b := synth.Bands(3, 500, 5, 4, synth.BandsNoise)
 	if !slicesEqual(a.X, b.X) || !slicesEqual(a.Y, b.Y) {
 		t.Fatal("demo data not deterministic")
 	}
@@ -634,8 +636,7 @@ func TestEndToEnd(t *testing.T) {
 func TestProgressLines(t *testing.T) {
 	var b bytes.Buffer
 	p := newProgress(&b, false, 2)
-	p.setClass(1)
-	p.update(passgp.Progress{Class: "3", Pass: 0, Passes: 2, Batch: 4, Batches: 10, Active: 123, LogZ: -45.5, Theta: []float64{4, 64, 0.01}})
+	p.update(1, passgp.Progress{Class: "3", Pass: 0, Passes: 2, Batch: 4, Batches: 10, Active: 123, LogZ: -45.5, Theta: []float64{4, 64, 0.01}})
 	s := b.String()
 	for _, w := range []string{"class 3 (2/2)", "pass 1/2", "batch 5/10", "|A|=123", "logZ=-45.5", "theta=[4 64 0.01]", "elapsed", "ETA"} {
 		if !strings.Contains(s, w) {
@@ -647,7 +648,7 @@ func TestProgressLines(t *testing.T) {
 	}
 	b.Reset()
 	q := newProgress(&b, true, 1)
-	q.update(passgp.Progress{Passes: 1, Batches: 1})
+	q.update(0, passgp.Progress{Passes: 1, Batches: 1})
 	q.logf("x")
 	if b.Len() != 0 {
 		t.Errorf("--quiet printed %q", b.String())
@@ -655,10 +656,10 @@ func TestProgressLines(t *testing.T) {
 	// A live line (terminal) is redrawn with '\r' and padded over a longer
 	// previous line.
 	b.Reset()
-	l := &progress{w: &b, tty: true, start: time.Now(), classes: 1}
-	l.update(passgp.Progress{Pass: 1, Passes: 2, Batch: 9, Batches: 10, Active: 100000, Theta: []float64{1}})
+	l := &progress{w: &b, tty: true, begin: time.Now(), classes: 1}
+	l.update(0, passgp.Progress{Pass: 1, Passes: 2, Batch: 9, Batches: 10, Active: 100000, Theta: []float64{1}})
 	l.last = time.Time{}
-	l.update(passgp.Progress{Pass: 1, Passes: 2, Batch: 9, Batches: 10, Active: 1, Theta: []float64{1}})
+	l.update(0, passgp.Progress{Pass: 1, Passes: 2, Batch: 9, Batches: 10, Active: 1, Theta: []float64{1}})
 	l.done()
 	out := b.String()
 	if strings.Count(out, "\r") != 2 || !strings.HasSuffix(out, "\n") {
@@ -700,24 +701,24 @@ func TestTrainWarnings(t *testing.T) {
 		AtBound: []bool{false, true, false},
 		Batches: []passgp.BatchStats{{NotConverged: true}, {}, {}},
 	}
-	w := trainWarnings(res)
+	w := passgpfast.Warnings(res)
 	if len(w) != 2 || !strings.Contains(w[0], "(t2 = 0.25)") || !strings.Contains(w[1], "sweep cap in 1 of 3 batches") {
 		t.Errorf("warnings %q", w)
 	}
 	res.AtBound, res.Batches = []bool{false, false, false}, res.Batches[1:]
-	if w := trainWarnings(res); len(w) != 0 {
+	if w := passgpfast.Warnings(res); len(w) != 0 {
 		t.Errorf("warnings %q for a clean run", w)
 	}
 	res.NotConverged = true
-	if w := trainWarnings(res); len(w) != 1 || !strings.Contains(w[0], "final active set hit its sweep cap") {
+	if w := passgpfast.Warnings(res); len(w) != 1 || !strings.Contains(w[0], "final active set hit its sweep cap") {
 		t.Errorf("warnings %q for a final EP at its cap", w)
 	}
 	res.NotConverged, res.FITCNotConverged = false, true
-	if w := trainWarnings(res); len(w) != 1 || !strings.Contains(w[0], "FITC pass hit its sweep cap, also with halved steps") {
+	if w := passgpfast.Warnings(res); len(w) != 1 || !strings.Contains(w[0], "FITC pass hit its sweep cap, also with halved steps") {
 		t.Errorf("warnings %q for a FITC pass at its cap", w)
 	}
 	res.FITCNotConverged, res.HypNotConverged = false, 3
-	if w := trainWarnings(res); len(w) != 1 || !strings.Contains(w[0], "3 EP runs of the hyperparameter search") {
+	if w := passgpfast.Warnings(res); len(w) != 1 || !strings.Contains(w[0], "3 EP runs of the hyperparameter search") {
 		t.Errorf("warnings %q for the search's EP runs at their cap", w)
 	}
 	// A binary calibration whose probabilities stay on one side of 1/2
@@ -733,7 +734,7 @@ func TestTrainWarnings(t *testing.T) {
 		{&passgp.Calibration{A: 2, B: []float64{-1, 0.5}, Eps: 0.9}, false},
 	} {
 		res.Calibration = c.cal
-		w := trainWarnings(res)
+		w := passgpfast.Warnings(res)
 		if got := len(w) == 1 && strings.Contains(w[0], "decides the larger class everywhere"); got != c.warn || (!c.warn && len(w) != 0) {
 			t.Errorf("calibration %+v: warnings %q", c.cal, w)
 		}
@@ -763,7 +764,7 @@ func TestCLIMatchesLibrary(t *testing.T) {
 		}
 		meth, _ := passgp.ParseMethod(method)
 		o := passgp.Options{Method: meth, M: 30, Init: 20, Sub: 3, Passes: 2, Seed: 5, Threads: 1}
-		o.Kernel, _ = passgp.StartKernel(defaultKernel, ds.D)
+		o.Kernel, _ = passgp.StartKernel(passgpfast.DefaultKernel, ds.D)
 		if o.Kernel.Name() != "se+bias" {
 			t.Fatalf("%s's default kernel %s", method, o.Kernel.Name())
 		}
@@ -801,7 +802,7 @@ func TestCalibratedCLI(t *testing.T) {
 		t.Errorf("the calibration depends on the --test file: %+v %+v", cals[0], cals[1])
 	}
 	m := filepath.Join(f.dir, "c0.pgp")
-	var got, raw metrics
+	var got, raw passgpfast.Metrics
 	_, out, e := runCLI(t, "eval", "--model", m, "--data", f.test, "--json")
 	if err := json.Unmarshal([]byte(out), &got); err != nil || !got.Calibrated || !(got.ECE >= 0 && got.ECE < 1) || strings.Contains(e, "note") {
 		t.Fatalf("eval: %v %+v %q", err, got, e)
@@ -873,26 +874,22 @@ func TestTrainClassesSideBySide(t *testing.T) {
 
 	// The conditions: more than one thread, no checkpoint, no resume, not
 	// full EP or the invariance stage.
-	r := &recorder{t: &trainFlags{}, cp: &model.Checkpoint{}}
 	la.SetThreads(2)
-	if !r.sideBySide(passgp.Options{}) {
+	if !(&trainFlags{cfg: passgpfast.DefaultConfig()}).sideBySide() {
 		t.Error("two threads, no checkpoint: not side by side")
 	}
-	for name, c := range map[string]struct {
-		r *recorder
-		o passgp.Options
-	}{
-		"checkpoint": {&recorder{t: &trainFlags{checkpoint: "x"}, cp: &model.Checkpoint{}}, passgp.Options{}},
-		"resume":     {&recorder{t: &trainFlags{}, cp: &model.Checkpoint{State: &passgp.State{}}}, passgp.Options{}},
-		"full":       {r, passgp.Options{Method: passgp.Full}},
-		"augment":    {r, passgp.Options{Augment: 4}},
+	for name, tf := range map[string]*trainFlags{
+		"checkpoint": {checkpoint: "x", cfg: passgpfast.DefaultConfig()},
+		"resume":     {resume: "x", cfg: passgpfast.DefaultConfig()},
+		"full":       {cfg: passgpfast.Config{Method: "full"}},
+		"augment":    {cfg: passgpfast.Config{Method: "passgp", Augment: "shift4"}},
 	} {
-		if c.r.sideBySide(c.o) {
+		if tf.sideBySide() {
 			t.Errorf("%s: side by side", name)
 		}
 	}
 	la.SetThreads(1)
-	if r.sideBySide(passgp.Options{}) {
+	if (&trainFlags{cfg: passgpfast.DefaultConfig()}).sideBySide() {
 		t.Error("one thread: side by side")
 	}
 }
@@ -904,18 +901,15 @@ func TestProgressFraction(t *testing.T) {
 	half := passgp.Progress{Pass: 0, Passes: 2, Batch: 4, Batches: 5}
 	var buf bytes.Buffer
 	p := newProgress(&buf, false, 3)
-	p.setClass(0)
-	p.update(half)
-	p.setClass(2)
-	p.update(half)
-	p.setClass(0)
-	p.update(half)
+	p.update(0, half)
+	p.update(2, half)
+	p.update(0, half)
 	if !slices.Equal(p.fracs, []float64{0.5, 0, 0.5}) {
 		t.Errorf("side by side: fractions %v, want [0.5 0 0.5]", p.fracs)
 	}
 	r := newProgress(&buf, false, 3)
 	r.index = 2 // resumed at the third classifier
-	r.update(half)
+	r.update(2, half)
 	if !slices.Equal(r.fracs, []float64{1, 1, 0.5}) {
 		t.Errorf("resumed: fractions %v, want [1 1 0.5]", r.fracs)
 	}
@@ -946,7 +940,7 @@ func TestFITCCLI(t *testing.T) {
 				t.Fatalf("--fitc=%v: classifier %d has a FITC posterior: %v", fitc, i, b.Sparse != nil)
 			}
 		}
-		var got metrics
+		var got passgpfast.Metrics
 		code, out, e := runCLI(t, "eval", "--model", m, "--data", f.test, "--json")
 		if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
 			t.Fatalf("eval: %d %v %s", code, err, e)

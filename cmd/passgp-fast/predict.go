@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/model"
 )
@@ -22,85 +23,37 @@ func exitFor(stderr io.Writer, cmd string, err error) int {
 	if errors.As(err, &ue) {
 		return usageErr(stderr, cmd, "%s", ue.msg)
 	}
+	var ce *passgpfast.ConfigError
+	if errors.As(err, &ce) {
+		return usageErr(stderr, cmd, "%s", ce.Msg)
+	}
 	return fail(stderr, cmd, err)
 }
 
-// loadForPrediction loads the model and the data file sized to it.
-func loadForPrediction(modelPath string, df *dataFlags) (*model.Model, *data.Dataset, error) {
+// loadForPrediction loads the classifier and the data file sized to it.
+func loadForPrediction(modelPath string, df *dataFlags) (*passgpfast.Classifier, *data.Dataset, error) {
 	if modelPath == "" {
 		return nil, nil, errUsage("--model FILE is required")
 	}
 	if df.path == "" {
 		return nil, nil, errUsage("--data FILE is required")
 	}
-	m, err := model.LoadWith(modelPath, model.LoadOptions{MaxBytes: df.maxBytes()})
+	clf, err := passgpfast.LoadFile(modelPath, model.LoadOptions{MaxBytes: df.maxBytes()})
 	if err != nil {
 		return nil, nil, err
 	}
+	m := clf.Model()
 	switch {
 	case df.raw:
 		m.Calibration = nil
 	case m.Calibration == nil && df.notes != nil:
 		fmt.Fprintf(df.notes, "passgp-fast: note: %s has no calibration (format version %d): its probabilities are the raw one-vs-rest q's\n", modelPath, m.FormatVersion)
 	}
-	ds, err := df.load(m.D())
+	ds, err := df.load(clf.D())
 	if err != nil {
 		return nil, nil, err
 	}
-	return m, ds, nil
-}
-
-// predictChunk is the number of rows that predictAll scores between two
-// checks of its context: a fraction of a second of work.
-const predictChunk = 4096
-
-// latents are a model's outputs at the rows of a data set: the binary
-// classifiers' raw latents z (q(y=+1|x) = Φ(z), paper eq. 4) and the
-// calibration's inputs cz and crho: model.LatentShareTo's latents and
-// prior-variance shares, moved towards the prior's far from the training
-// data by the calibration's Gate with the correlations of
-// model.LatentShareNearTo (as model.ProbTo does). Near the data cz is z.
-type latents struct{ z, cz, crho *mat.Dense }
-
-// predictAll returns the class probabilities and the model's latents. It
-// scores the rows in chunks and stops with ctx's error when ctx ends.
-func predictAll(ctx context.Context, m *model.Model, ds *data.Dataset) (prob *mat.Dense, lat latents, err error) {
-	if ds.N == 0 {
-		return nil, latents{}, errors.New("no data rows to predict")
-	}
-	if m.Scaling != nil {
-		// The model scales the inputs itself; a value that would overflow
-		// is the data file's error, not a NaN later.
-		if err := m.Scaling.Check(ds); err != nil {
-			return nil, latents{}, err
-		}
-	}
-	x := ds.Dense()
-	nb := len(m.Binaries)
-	z, rho := mat.NewDense(ds.N, nb, nil), mat.NewDense(ds.N, nb, nil)
-	var near *mat.Dense
-	if m.Calibration != nil {
-		near = mat.NewDense(ds.N, nb, nil)
-	}
-	for lo := 0; lo < ds.N; lo += predictChunk {
-		if err := ctx.Err(); err != nil {
-			return nil, latents{}, err
-		}
-		hi := min(lo+predictChunk, ds.N)
-		xs := x.Slice(lo, hi, 0, ds.D).(*mat.Dense)
-		var nc *mat.Dense
-		if near != nil {
-			nc = near.Slice(lo, hi, 0, nb).(*mat.Dense)
-		}
-		m.LatentShareNearTo(z.Slice(lo, hi, 0, nb).(*mat.Dense), rho.Slice(lo, hi, 0, nb).(*mat.Dense), nc, xs)
-	}
-	lat.z, lat.cz, lat.crho = z, z, rho
-	if near != nil {
-		lat.cz, lat.crho = m.Calibration.Gate(z, rho, near)
-	}
-	prob = mat.NewDense(ds.N, len(m.Outputs()), nil)
-	m.ProbFromLatent(prob, lat.cz, lat.crho)
-	return prob, lat, nil
+	return clf, ds, nil
 }
 
 func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -123,16 +76,14 @@ one-vs-rest models. Labels in the data file are ignored.`)
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
-	m, ds, err := loadForPrediction(*modelPath, &df)
+	clf, ds, err := loadForPrediction(*modelPath, &df)
 	if err != nil {
 		return exitFor(stderr, "predict", err)
 	}
-	prob, lat, err := predictAll(ctx, m, ds)
+	p, err := clf.PredictDataset(ctx, ds)
 	if err != nil {
 		return fail(stderr, "predict", err)
 	}
-	pred := make([]int, ds.N)
-	m.DecideFromLatent(pred, lat.cz, lat.crho)
 	w := stdout
 	var f *os.File
 	if *out != "" {
@@ -142,7 +93,7 @@ one-vs-rest models. Labels in the data file are ignored.`)
 		}
 		w = f
 	}
-	if err := writeCSV(w, m, prob, pred); err != nil {
+	if err := writeCSV(w, clf.Outputs(), p.Prob, p.Decision); err != nil {
 		if f != nil {
 			f.Close()
 		}
@@ -156,11 +107,10 @@ one-vs-rest models. Labels in the data file are ignored.`)
 	return exitOK
 }
 
-// writeCSV writes the decisions pred (indices into m.Outputs) and the
+// writeCSV writes the decisions pred (indices into outs) and the
 // probabilities.
-func writeCSV(w io.Writer, m *model.Model, prob *mat.Dense, pred []int) error {
+func writeCSV(w io.Writer, outs []string, prob *mat.Dense, pred []int) error {
 	bw := bufio.NewWriter(w)
-	outs := m.Outputs()
 	bw.WriteString("predicted")
 	for _, o := range outs {
 		bw.WriteString(",p_" + o)
@@ -203,46 +153,43 @@ classifier's error: the paper's per-digit error) and the confusion matrix.`)
 	if *asJSON {
 		return printJSON(stdout, stderr, "eval", r)
 	}
-	r.print(stdout)
+	r.Report(stdout)
 	return exitOK
 }
 
-func evaluate(ctx context.Context, modelPath string, df *dataFlags) (*metrics, error) {
+func evaluate(ctx context.Context, modelPath string, df *dataFlags) (*passgpfast.Metrics, error) {
 	s, err := score(ctx, modelPath, df)
 	if err != nil {
 		return nil, err
 	}
-	return &s.met, nil
+	return s.met, nil
 }
 
 // scored is a model's predictions on labelled data and their metrics.
 type scored struct {
 	m     *model.Model
-	prob  *mat.Dense
-	lat   latents
+	p     *passgpfast.Predictions
 	truth []int
-	met   metrics
+	met   *passgpfast.Metrics
 }
 
 // score loads the model and the labelled data, predicts and computes the
 // metrics (shared by eval and plot).
 func score(ctx context.Context, modelPath string, df *dataFlags) (*scored, error) {
-	m, ds, err := loadForPrediction(modelPath, df)
+	clf, ds, err := loadForPrediction(modelPath, df)
 	if err != nil {
 		return nil, err
 	}
 	if ds.Y == nil {
 		return nil, fmt.Errorf("%s: no labels (give --labels FILE for IDX images)", df.path)
 	}
-	truth, err := truthIndex(m, ds.Y, df.path)
+	ds.Source = df.path
+	met, p, err := clf.Evaluate(ctx, ds)
 	if err != nil {
 		return nil, err
 	}
-	prob, lat, err := predictAll(ctx, m, ds)
-	if err != nil {
-		return nil, err
-	}
-	return &scored{m: m, prob: prob, lat: lat, truth: truth, met: computeMetrics(m, prob, lat, truth)}, nil
+	truth, _ := clf.Truth(ds.Y, df.path)
+	return &scored{m: clf.Model(), p: p, truth: truth, met: met}, nil
 }
 
 func printJSON(stdout, stderr io.Writer, cmd string, v any) int {

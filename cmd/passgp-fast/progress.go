@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
@@ -18,7 +19,7 @@ type progress struct {
 	w       io.Writer
 	tty     bool
 	quiet   bool
-	start   time.Time
+	begin   time.Time
 	classes int // number of binary classifiers to train
 	index   int // the one being trained (0-based)
 	// fracs[k] is the share of classifier k's batches done; nil until
@@ -33,7 +34,7 @@ type progress struct {
 const liveEvery = 100 * time.Millisecond
 
 func newProgress(w io.Writer, quiet bool, classes int) *progress {
-	return &progress{w: w, tty: isTerminal(w), quiet: quiet, start: time.Now(), classes: max(classes, 1)}
+	return &progress{w: w, tty: isTerminal(w), quiet: quiet, begin: time.Now(), classes: max(classes, 1)}
 }
 
 // isTerminal reports whether w is a character device (a terminal).
@@ -46,26 +47,35 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// setClass starts classifier k.
-func (p *progress) setClass(k int) {
+// start logs the run's plan and sizes the display to it.
+func (p *progress) start(pl passgpfast.Plan, path string) {
 	p.mu.Lock()
-	p.index = k
+	p.classes, p.index = max(pl.Classifiers, 1), pl.Done
 	p.mu.Unlock()
+	scaled := ""
+	switch pl.Config.Scale {
+	case "standard":
+		scaled = ", standardised (--scale)"
+	case "minmax":
+		scaled = ", scaled to [-1, 1] (--scale)"
+	}
+	p.logf("training %d classifier(s) (%s, %s) on %s: %d points, %d features%s", pl.Classifiers, pl.Mode, pl.Config.Method, path, pl.N, pl.D, scaled)
 }
 
-// update reports a finished batch.
-func (p *progress) update(pr passgp.Progress) {
+// update reports a finished batch of classifier k.
+func (p *progress) update(k int, pr passgp.Progress) {
 	if p.quiet {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.index = k
 	final := pr.Pass == pr.Passes-1 && pr.Batch == pr.Batches-1
 	if p.tty && !final && time.Since(p.last) < liveEvery {
 		return
 	}
 	p.last = time.Now()
-	elapsed := time.Since(p.start)
+	elapsed := time.Since(p.begin)
 	// Overall fraction done: finished classifiers plus this one's batches.
 	frac := 1.0
 	if total := pr.Passes * pr.Batches; total > 0 {

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"github.com/passgp-fast/passgp-fast/synth"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/model"
 )
@@ -31,7 +33,7 @@ func TestTrainScale(t *testing.T) {
 		}
 		return ds
 	}
-	tr, te := stretch(demoData(11, 240, 3, 3)), stretch(demoData(12, 120, 3, 3))
+	tr, te := stretch(synth.Bands(11, 240, 3, 3, synth.BandsNoise)), stretch(synth.Bands(12, 120, 3, 3, synth.BandsNoise))
 	writeLIBSVM(t, p("raw.svm"), tr)
 	writeLIBSVM(t, p("rawtest.svm"), te)
 	want := data.FitMinMax(tr, -1, 1)
@@ -84,7 +86,7 @@ func TestTrainScale(t *testing.T) {
 
 	// On a unit scale already (values beyond [-1, 1], standard
 	// deviations within [1/4, 4]): left as they are too.
-	unit := demoData(11, 240, 3, 3)
+	unit := synth.Bands(11, 240, 3, 3, synth.BandsNoise)
 	writeLIBSVM(t, p("unit.svm"), unit)
 	if code, _, e := runCLI(t, append([]string{"train", "--data", p("unit.svm"), "--model", p("unit.pgp")}, args...)...); code != 0 {
 		t.Fatal(e)
@@ -152,7 +154,7 @@ func TestResolveScale(t *testing.T) {
 		{"narrow spread", ds([]float64{-3, 0, 3}, []float64{0, 0.1, 0}), false, "minmax"},
 		{"augment", ds([]float64{0, 255, 128}), true, ""},
 	} {
-		got, err := resolveScale("auto", c.ds, c.augment)
+		got, err := passgpfast.ResolveScale("auto", c.ds, c.augment)
 		if err != nil || got != c.want {
 			t.Errorf("%s: %q, %v; want %q", c.name, got, err, c.want)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/passgp-fast/passgp-fast/synth"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/model"
 )
 
@@ -102,7 +104,7 @@ func TestSignalExitCodes(t *testing.T) {
 	bin := buildBinary(t)
 	f := newFixture(t)
 	big := filepath.Join(f.dir, "big.libsvm")
-	writeLIBSVM(t, big, demoData(21, 2500, 2, 4))
+	writeLIBSVM(t, big, synth.Bands(21, 2500, 2, 4, synth.BandsNoise))
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -296,13 +298,14 @@ func TestPredictAllCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	big := demoData(5, 3*predictChunk, 3, 3)
+	big := synth.Bands(5, 3*4096, 3, 3, synth.BandsNoise).Dense()
+	clf := passgpfast.NewClassifier(mod)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := predictAll(ctx, mod, big); !errors.Is(err, context.Canceled) {
+	if _, err := clf.Predict(ctx, big); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled prediction: err = %v", err)
 	}
-	if _, _, err := predictAll(context.Background(), mod, big); err != nil {
+	if _, err := clf.Predict(context.Background(), big); err != nil {
 		t.Error(err)
 	}
 }

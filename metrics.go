@@ -1,4 +1,4 @@
-package main
+package passgpfast
 
 import (
 	"fmt"
@@ -12,8 +12,9 @@ import (
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
-// metrics are the test-set figures of `eval` (and `demo`).
-type metrics struct {
+// Metrics are a classifier's figures on labelled data (Classifier.Evaluate,
+// the held-out estimate of Fit; `passgp-fast eval` prints them).
+type Metrics struct {
 	N     int     `json:"n"`
 	Error float64 `json:"error"` // fraction misclassified (argmax)
 	// Brier is the mean over points of Σ_c (p_c - [y = c])² with the class
@@ -50,7 +51,8 @@ type metrics struct {
 	ActiveSize  []int     `json:"active_size"`
 }
 
-// truthIndex maps labels to output columns of m (see model.Outputs).
+// truthIndex maps labels to output columns of m (see model.Outputs);
+// file names the labels in errors.
 func truthIndex(m *model.Model, y []float64, file string) ([]int, error) {
 	t := make([]int, len(y))
 	for i, v := range y {
@@ -72,17 +74,17 @@ func truthIndex(m *model.Model, y []float64, file string) ([]int, error) {
 }
 
 // computeMetrics evaluates class probabilities prob (n×K) against truth;
-// lat are the model's latents at the same rows (predictAll). Decisions
+// lat are the model's latents at the same rows (Classifier.Predict). Decisions
 // are the model's (model.DecideFromLatent), and the negative log
 // probabilities are computed from the latents in log space
 // (Calibration.MeanNLL; passgp.LatentNLP, LatentNLPMulti for the raw
 // q's), so that they are exact for confident mistakes.
-func computeMetrics(m *model.Model, prob *mat.Dense, lat latents, truth []int) metrics {
+func computeMetrics(m *model.Model, prob *mat.Dense, lat *Predictions, truth []int) Metrics {
 	n, k := prob.Dims()
-	z := lat.z
+	z := lat.Z
 	pred := make([]int, n)
-	m.DecideFromLatent(pred, lat.cz, lat.crho)
-	r := metrics{N: n, Classes: m.Outputs(), PerClassError: make([]float64, k), PerClassN: make([]int, k), Confusion: make([][]int, k)}
+	m.DecideFromLatent(pred, lat.CZ, lat.CRho)
+	r := Metrics{N: n, Classes: m.Outputs(), PerClassError: make([]float64, k), PerClassN: make([]int, k), Confusion: make([][]int, k)}
 	for i := range r.Confusion {
 		r.Confusion[i] = make([]int, k)
 	}
@@ -113,7 +115,7 @@ func computeMetrics(m *model.Model, prob *mat.Dense, lat latents, truth []int) m
 		r.Calibrated = m.Calibration != nil
 		switch {
 		case r.Calibrated:
-			r.NLP = m.Calibration.MeanNLL(lat.cz, lat.crho, calibrationTruth(m, truth))
+			r.NLP = m.Calibration.MeanNLL(lat.CZ, lat.CRho, calibrationTruth(m, truth))
 		case m.Mode == model.OneVsRest:
 			r.NLP = passgp.LatentNLPMulti(z, truth)
 		default:
@@ -180,8 +182,8 @@ func binaryTargets(m *model.Model, truth []int, c int) []float64 {
 	return y
 }
 
-// print writes the human-readable report.
-func (r *metrics) print(w io.Writer) {
+// Report writes the human-readable report of r (`passgp-fast eval`).
+func (r *Metrics) Report(w io.Writer) {
 	fmt.Fprintf(w, "test points            %d\n", r.N)
 	fmt.Fprintf(w, "test error             %.4f (%.2f%%)\n", r.Error, 100*r.Error)
 	fmt.Fprintf(w, "Brier score            %.4f\n", r.Brier)

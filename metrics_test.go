@@ -1,4 +1,4 @@
-package main
+package passgpfast
 
 import (
 	"math"
@@ -27,7 +27,7 @@ func TestEvalMetricsFromLatent(t *testing.T) {
 		truth := []int{1, 1, 0} // classes +1, +1, -1: the first and last are confident mistakes
 		prob := mat.NewDense(3, 2, nil)
 		m.ProbFromLatent(prob, z, nil)
-		r := computeMetrics(m, prob, latents{z: z, cz: z}, truth)
+		r := computeMetrics(m, prob, &Predictions{Z: z, CZ: z}, truth)
 		y := []float64{1, 1, -1}
 		zc := mat.Col(nil, 0, z)
 		if want := passgp.LatentNLP(zc, y); math.Abs(r.NLP-want) > 1e-12*want {
@@ -55,7 +55,7 @@ func TestEvalMetricsFromLatent(t *testing.T) {
 		truth := []int{1, 0}
 		prob := mat.NewDense(2, 3, nil)
 		m.ProbFromLatent(prob, z, nil)
-		r := computeMetrics(m, prob, latents{z: z, cz: z}, truth)
+		r := computeMetrics(m, prob, &Predictions{Z: z, CZ: z}, truth)
 		if r.Confusion[1][1] != 1 || r.Confusion[0][2] != 1 || r.Error != 0.5 {
 			t.Errorf("confusion %v, error %v: want row 0 decided as class 1, row 1 as class 2", r.Confusion, r.Error)
 		}

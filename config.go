@@ -1,0 +1,94 @@
+package passgpfast
+
+import (
+	"github.com/passgp-fast/passgp-fast/ep"
+)
+
+// Config is the complete training configuration. It is stored as JSON in
+// model and checkpoint files (model.Model.Options), and a resumed run
+// takes it from its checkpoint. DefaultConfig gives train's defaults; the
+// zero Config is not a valid configuration.
+type Config struct {
+	Method     string    `json:"method"`
+	Kernel     string    `json:"kernel"`
+	Degree     int       `json:"degree,omitempty"`
+	Gamma      float64   `json:"gamma,omitempty"`
+	Theta      []float64 `json:"theta,omitempty"` // initial θ; empty = the method's default
+	FixedTheta bool      `json:"fixed_theta,omitempty"`
+	// Prior is the log-normal hyperprior (nil: maximum evidence).
+	Prior    []ep.LogNormal `json:"prior,omitempty"`
+	Init     int            `json:"init"`
+	Sub      int            `json:"sub"`
+	Passes   int            `json:"passes,omitempty"` // 0 = method default
+	PInc     float64        `json:"p_inc"`
+	PDel     float64        `json:"p_del"`
+	PExc     float64        `json:"p_exc"`
+	M        int            `json:"m,omitempty"`
+	HypEvery int            `json:"hyp_every"`
+	// Augment is the invariance stage: "", "shift4" or "shift8".
+	Augment string `json:"augment,omitempty"`
+	// AugmentSub and AugmentPasses are N_sub and N_pass of the invariance
+	// stage (0: Sub and Passes).
+	AugmentSub    int `json:"augment_sub,omitempty"`
+	AugmentPasses int `json:"augment_passes,omitempty"`
+	// FITC is passgp.Options.FITC.
+	FITC bool `json:"fitc,omitempty"`
+	// FITCTheta "keep" sets passgp.Options.FITCKeepTheta (empty or
+	// "search": the FITC evidence's θ).
+	FITCTheta string `json:"fitc_theta,omitempty"`
+	// FITCFallback, SampleTheta, BoundFITC, BoundSearch, SkipStalled,
+	// RestartStalled, FinalSubset and KeepInit are the passgp.Options of
+	// the same names.
+	FITCFallback bool    `json:"fitc_fallback,omitempty"`
+	SampleTheta  bool    `json:"sample_theta,omitempty"`
+	BoundFITC    int     `json:"fitc_bound,omitempty"`
+	BoundSearch  bool    `json:"fitc_bound_search,omitempty"`
+	ImageW       int     `json:"image_w,omitempty"`
+	ImageH       int     `json:"image_h,omitempty"`
+	Seed         uint64  `json:"seed"`
+	Flip         float64 `json:"flip,omitempty"`
+	PSkip        float64 `json:"p_skip,omitempty"`
+	// MaxActive is PASS-GP's budget (0: none; AutoMaxActive:
+	// passgp.SqrtBudget(N), stored resolved).
+	MaxActive      int  `json:"max_active,omitempty"`
+	SkipStalled    int  `json:"skip_stalled,omitempty"`
+	RestartStalled int  `json:"restart_stalled,omitempty"`
+	FinalSubset    int  `json:"final_subset,omitempty"`
+	KeepInit       bool `json:"keep_init,omitempty"`
+	// Rank is "lowest" or "boundary" (empty: boundary for PASS-GP, lowest
+	// for the others).
+	Rank string `json:"rank,omitempty"`
+	// Positive, when set, trains that label against the rest.
+	Positive *float64 `json:"positive,omitempty"`
+	// Scale is the input scaling: "standard", "minmax", "none" or "auto"
+	// (ResolveScale); stored resolved, with "" for none.
+	Scale string `json:"scale,omitempty"`
+	Data  string `json:"data,omitempty"`
+	N     int    `json:"n"`
+	D     int    `json:"d"`
+}
+
+// AutoMaxActive as Config.MaxActive asks for passgp.SqrtBudget(N).
+const AutoMaxActive = -1
+
+// Train's defaults that differ from the paper's rules (passgp.Options'
+// zero values). docs/passgp.md ("train's defaults") gives the
+// cross-validated measurements behind each.
+const (
+	// DefaultKernel is the covariance function of PASS-GP and IVM: the
+	// paper's SE plus a constant term, the variance of a shared offset
+	// learned by the evidence with the rest of θ.
+	DefaultKernel = "se+bias"
+	// DefaultBoundFITC is the number of FITC inducing inputs of the pass
+	// that PASS-GP tries where its budget binds.
+	DefaultBoundFITC = 300
+	// DefaultSkipStalled: from this many active points on, a search that
+	// found no step is not repeated in the same pass.
+	DefaultSkipStalled = 1000
+	// DefaultRestartStalled: every search that found no step gets a
+	// second start at the initial θ where the evidence is higher there.
+	DefaultRestartStalled = 1
+	// DefaultFinalSubset: the last search starts on this many random
+	// active points where the active set has at least twice as many.
+	DefaultFinalSubset = 800
+)

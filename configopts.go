@@ -1,0 +1,209 @@
+package passgpfast
+
+import (
+	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/passgp"
+)
+
+// DefaultConfig returns train's defaults: PASS-GP with the paper's USPS
+// settings (Henao & Winther 2012, Section 6.1), the default kernel of the
+// method, automatic input scaling and the budget and search schedule of
+// the Default constants.
+func DefaultConfig() Config {
+	return Config{
+		Method: "passgp", Degree: 9, Init: passgp.DefaultInit, Sub: passgp.DefaultSub,
+		PInc: passgp.DefaultPInc, PDel: passgp.DefaultPDel, PExc: passgp.DefaultPExc, HypEvery: 1,
+		FITCTheta: "search", FITCFallback: true, SampleTheta: true, BoundFITC: DefaultBoundFITC,
+		BoundSearch: true, Seed: 1, MaxActive: AutoMaxActive, SkipStalled: DefaultSkipStalled,
+		RestartStalled: DefaultRestartStalled, FinalSubset: DefaultFinalSubset, Scale: "auto",
+	}
+}
+
+// Options turns the configuration into passgp options for d features. It
+// also normalises c: the settings that do not apply to the method are
+// cleared, so that the stored configuration says what ran. Errors are
+// *ConfigError.
+func (c *Config) Options(d int) (passgp.Options, error) {
+	var o passgp.Options
+	m, err := passgp.ParseMethod(c.Method)
+	if err != nil {
+		return o, configErr("--method: unknown method %q (want passgp, fpassgp, ivm, random or full)", c.Method)
+	}
+	o.Method = m
+	if o.Kernel, err = c.kernel(m, d); err != nil {
+		return o, err
+	}
+	o.FixedTheta = c.FixedTheta
+	if c.Prior != nil {
+		if np := len(o.Kernel.Params()); len(c.Prior) != np {
+			return o, configErr("--prior: %d components, kernel %s has %d hyperparameters", len(c.Prior), o.Kernel.Name(), np)
+		}
+		o.Prior = c.Prior
+	}
+	if err := c.checkSchedule(); err != nil {
+		return o, err
+	}
+	o.Init, o.Sub, o.Passes, o.M, o.HypEvery = c.Init, c.Sub, c.Passes, c.M, c.HypEvery
+	o.PInc, o.PDel, o.PExc = c.PInc, c.PDel, c.PExc
+	if err := c.augment(&o, d); err != nil {
+		return o, err
+	}
+	if err := c.passes(&o); err != nil {
+		return o, err
+	}
+	o.Seed = c.Seed
+	return o, c.robust(&o)
+}
+
+// kernel returns the initial kernel: Config.Kernel (empty: DefaultKernel
+// for PASS-GP and IVM, the library's default for the others) with θ
+// (empty: passgp.StartKernel's start values, so that train trains what
+// passgp.Train would with the same kernel and options).
+func (c *Config) kernel(m passgp.Method, d int) (kernelT, error) {
+	name, degree := c.Kernel, c.Degree
+	if name == "" {
+		name = passgp.DefaultKernel(m, d).Name()
+		if m == passgp.PASSGP || m == passgp.IVM {
+			name = DefaultKernel
+		}
+	}
+	if degree == 0 {
+		degree = 9
+	}
+	if c.Theta == nil {
+		if k, ok := passgp.StartKernel(name, d); ok {
+			return k, nil
+		}
+	}
+	return NewKernel(name, c.Theta, degree, c.Gamma, d)
+}
+
+// checkSchedule checks the sizes and probabilities of the selection.
+func (c *Config) checkSchedule() error {
+	switch {
+	case c.Init < 1:
+		return configErr("--init must be at least 1, got %d", c.Init)
+	case c.Sub < 1:
+		return configErr("--sub must be at least 1, got %d", c.Sub)
+	case c.Passes < 0:
+		return configErr("--passes must be >= 0, got %d", c.Passes)
+	case c.M < 0:
+		return configErr("--m must be >= 0, got %d", c.M)
+	case c.HypEvery < 1:
+		return configErr("--hyp-every must be at least 1, got %d", c.HypEvery)
+	}
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"--p-inc", c.PInc}, {"--p-del", c.PDel}, {"--p-exc", c.PExc}} {
+		if !(p.v > 0 && p.v <= 1) {
+			return configErr("%s must lie in (0, 1], got %v", p.name, p.v)
+		}
+	}
+	return nil
+}
+
+// augment sets the invariance stage (paper Section 6.3).
+func (c *Config) augment(o *passgp.Options, d int) error {
+	switch c.Augment {
+	case "":
+	case "shift4":
+		o.Augment = 4
+	case "shift8":
+		o.Augment = 8
+	default:
+		return configErr("--augment: want shift4 or shift8, got %q", c.Augment)
+	}
+	switch {
+	case c.AugmentSub < 0 || c.AugmentPasses < 0:
+		return configErr("--augment-sub and --augment-passes must be >= 0, got %d and %d", c.AugmentSub, c.AugmentPasses)
+	case o.Augment == 0 && (c.AugmentSub != 0 || c.AugmentPasses != 0):
+		return configErr("--augment-sub and --augment-passes need --augment")
+	}
+	if o.Augment != 0 {
+		o.AugmentSub, o.AugmentPasses = c.AugmentSub, c.AugmentPasses
+		if c.ImageW*c.ImageH != d {
+			return configErr("--image %dx%d does not match the %d features", c.ImageW, c.ImageH, d)
+		}
+		o.ImageW, o.ImageH = c.ImageW, c.ImageH
+	}
+	return nil
+}
+
+type kernelT = kernel.Kernel
+
+// those that do not apply to the method (the stored options say so).
+func (c *Config) passes(o *passgp.Options) error {
+	if c.FITC && (o.Augment != 0 || o.Method == passgp.Full) {
+		return configErr("--fitc needs an active set method (passgp, fpassgp, ivm or random) without --augment")
+	}
+	o.FITC = c.FITC
+	switch c.FITCTheta {
+	case "search", "":
+		c.FITCTheta = ""
+	case "keep":
+		o.FITCKeepTheta = true
+	default:
+		return configErr("--fitc-theta: want search or keep, got %q", c.FITCTheta)
+	}
+	if c.BoundFITC < 0 {
+		return configErr("--fitc-bound must be >= 0, got %d", c.BoundFITC)
+	}
+	if o.Method != passgp.PASSGP || o.Augment != 0 || c.FITC {
+		c.BoundFITC = 0 // PASS-GP's pass only
+	}
+	o.BoundFITC = c.BoundFITC
+	if c.BoundFITC == 0 || o.FixedTheta {
+		c.BoundSearch = false // a part of the BoundFITC trial
+	}
+	o.BoundSearch = c.BoundSearch
+	if (o.Method != passgp.FPASSGP && o.Method != passgp.IVM && o.Method != passgp.Random) || o.Augment != 0 || c.FITC {
+		c.FITCFallback = false // the fixed-size methods' fallback only
+	}
+	o.FITCFallback = c.FITCFallback
+	if (o.Method != passgp.FPASSGP && o.Method != passgp.IVM) || o.Augment != 0 || c.FITC || o.FixedTheta {
+		c.SampleTheta = false // the fixed-size methods' own θ only
+	}
+	o.SampleTheta = c.SampleTheta
+	if !o.FITC && !o.FITCFallback {
+		c.FITCTheta, o.FITCKeepTheta = "", false // no pass for it to apply to
+	}
+	return nil
+}
+
+// robust sets the noise-robust selection and the search schedule.
+func (c *Config) robust(o *passgp.Options) error {
+	if !(c.Flip >= 0 && c.Flip < 0.5) {
+		return configErr("--flip must be in [0, 0.5), got %v", c.Flip)
+	}
+	o.EP.Flip = c.Flip
+	if !(c.PSkip >= 0 && c.PSkip < 0.5) || c.PSkip >= c.PInc {
+		return configErr("--p-skip must be in [0, 0.5) and below --p-inc, got %v", c.PSkip)
+	}
+	for _, v := range []struct {
+		name string
+		v    int
+	}{{"--max-active", c.MaxActive}, {"--final-subset", c.FinalSubset}, {"--skip-stalled", c.SkipStalled}, {"--restart-stalled", c.RestartStalled}} {
+		if v.v < 0 && !(v.name == "--max-active" && v.v == AutoMaxActive) {
+			return configErr("%s must be >= 0, got %d", v.name, v.v)
+		}
+	}
+	o.RestartStalled = c.RestartStalled
+	o.PSkip, o.MaxActive, o.SkipStalled, o.FinalSubset = c.PSkip, max(c.MaxActive, 0), c.SkipStalled, c.FinalSubset
+	o.KeepInit = c.KeepInit
+	if c.Rank == "" {
+		// PASS-GP's budget keeps the points nearest the boundary: the
+		// lowest-first order fills it with mislabelled points on noisy
+		// data (docs/passgp.md). fPASS-GP keeps the paper's swaps.
+		c.Rank = passgp.RankLowest.String()
+		if o.Method == passgp.PASSGP {
+			c.Rank = passgp.RankBoundary.String()
+		}
+	}
+	r, err := passgp.ParseRank(c.Rank)
+	if err != nil {
+		return configErr("--rank: want lowest or boundary, got %q", c.Rank)
+	}
+	o.Rank = r
+	return nil
+}

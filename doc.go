@@ -1,0 +1,33 @@
+// Package passgpfast is the passgp-fast product as a library: one call
+// from labelled data to a trained, calibrated Gaussian process classifier
+// (PASS-GP, Henao & Winther 2012, by default), the same one that
+// `passgp-fast train` writes, and the predictions that `passgp-fast
+// predict` writes.
+//
+// Fit (or FitDataset) with no options applies train's defaults exactly:
+// the input scaling decided from the data (Config.Scale "auto"), the
+// default kernel of the method (se+bias for PASS-GP and IVM), a binary
+// classifier for two labels and one against the rest for more, PASS-GP's
+// budget on the active set, the calibration fitted on the training
+// points' held-out predictions, the training history and a held-out
+// estimate of the test error that needs no test data. Options change any
+// of it (WithConfig, WithMethod, WithSeed, ...) and observe training
+// (WithProgress, WithReport); WithCheckpoint makes a run resumable
+// (WithResume).
+//
+// A Classifier predicts calibrated class probabilities (PredictProbaTo),
+// decisions (DecideTo), the paper's raw q(y=+1|x) (RawTo) and each binary
+// classifier's latent predictive mean and variance (LatentMeanVarTo). It is
+// saved and loaded in package model's versioned, checksummed file format
+// (Save, SaveFile, Load, LoadFile), so a loaded classifier predicts bit
+// for bit what the trained one did.
+//
+// A Classifier is safe for concurrent use: its prediction methods only
+// read it, and concurrent calls take turns at multi-threaded BLAS work
+// instead of contending for OpenBLAS's threads; Classifier's
+// documentation gives this serving policy and its one process-wide
+// alternative, which is the application's to choose.
+//
+// Imports point one way: the command (cmd/passgp-fast) uses this package,
+// which uses passgp, model and data, which use ep and la.
+package passgpfast

@@ -1,0 +1,164 @@
+package passgpfast
+
+import (
+	"context"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/data"
+)
+
+// predictChunk is the number of rows that Predict scores between two
+// checks of its context: a fraction of a second of work.
+const predictChunk = 4096
+
+// Predictions are a classifier's outputs at the rows of x (n rows, K
+// binary classifiers).
+type Predictions struct {
+	// Prob (n×len(Outputs)) are the class probabilities: calibrated
+	// where the classifier has a calibration, else the raw q's.
+	Prob *mat.Dense
+	// Decision is the index into Outputs of each row's most probable
+	// class.
+	Decision []int
+	// Z (n×K) are the binary classifiers' raw latents z = m/√(1+v),
+	// q(y=+1|x) = Φ(z) (paper eq. 4).
+	Z *mat.Dense
+	// CZ and CRho (n×K) are the calibration's inputs: the latents and
+	// prior-variance shares, moved towards the prior's far from the
+	// training data by the calibration's Gate (model.ProbTo). Near the
+	// data CZ is Z.
+	CZ, CRho *mat.Dense
+}
+
+// Predict predicts every row of x (inputs as in the training data; the
+// classifier applies its scaling). It scores the rows in chunks and
+// stops with ctx's error when ctx ends. A row whose scaled values would
+// overflow is an error.
+func (c *Classifier) Predict(ctx context.Context, x *mat.Dense) (*Predictions, error) {
+	return c.predict(ctx, x, nil)
+}
+
+// PredictDataset is Predict on the rows of ds; errors name ds.Source.
+func (c *Classifier) PredictDataset(ctx context.Context, ds *data.Dataset) (*Predictions, error) {
+	return c.predict(ctx, ds.Dense(), ds)
+}
+
+// predict is Predict; ds, when not nil, is x as a data set.
+func (c *Classifier) predict(ctx context.Context, x *mat.Dense, ds *data.Dataset) (*Predictions, error) {
+	n, d := x.Dims()
+	if n == 0 {
+		return nil, errNoRows
+	}
+	if err := checkCols(c, x); err != nil {
+		return nil, err
+	}
+	m := c.m
+	if m.Scaling != nil {
+		if ds == nil {
+			ds = view(x)
+		}
+		if err := m.Scaling.Check(ds); err != nil {
+			return nil, err
+		}
+	}
+	nb := len(m.Binaries)
+	z, rho := mat.NewDense(n, nb, nil), mat.NewDense(n, nb, nil)
+	var near *mat.Dense
+	if m.Calibration != nil {
+		near = mat.NewDense(n, nb, nil)
+	}
+	for lo := 0; lo < n; lo += predictChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		hi := min(lo+predictChunk, n)
+		xs := x.Slice(lo, hi, 0, d).(*mat.Dense)
+		var nc *mat.Dense
+		if near != nil {
+			nc = near.Slice(lo, hi, 0, nb).(*mat.Dense)
+		}
+		inTurn(func() {
+			m.LatentShareNearTo(z.Slice(lo, hi, 0, nb).(*mat.Dense), rho.Slice(lo, hi, 0, nb).(*mat.Dense), nc, xs)
+		})
+	}
+	p := &Predictions{Z: z, CZ: z, CRho: rho, Decision: make([]int, n)}
+	if near != nil {
+		p.CZ, p.CRho = m.Calibration.Gate(z, rho, near)
+	}
+	p.Prob = mat.NewDense(n, len(m.Outputs()), nil)
+	m.ProbFromLatent(p.Prob, p.CZ, p.CRho)
+	m.DecideFromLatent(p.Decision, p.CZ, p.CRho)
+	return p, nil
+}
+
+// view returns x as a data set (sharing its memory where it is
+// contiguous).
+func view(x *mat.Dense) *data.Dataset {
+	raw := x.RawMatrix()
+	ds := &data.Dataset{N: raw.Rows, D: raw.Cols}
+	if raw.Stride == raw.Cols {
+		ds.X = raw.Data[:raw.Rows*raw.Cols]
+		return ds
+	}
+	ds.X = make([]float64, raw.Rows*raw.Cols)
+	for i := range raw.Rows {
+		copy(ds.X[i*raw.Cols:(i+1)*raw.Cols], x.RawRowView(i))
+	}
+	return ds
+}
+
+// PredictProbaTo sets dst (n×len(Outputs)) to the class probabilities of
+// the rows of x: Predict's, calibrated where the classifier has a
+// calibration. It panics if dst has the wrong shape.
+func (c *Classifier) PredictProbaTo(ctx context.Context, dst, x *mat.Dense) error {
+	p, err := c.Predict(ctx, x)
+	if err != nil {
+		return err
+	}
+	if r, k := dst.Dims(); r != len(p.Decision) || k != len(c.Outputs()) {
+		panic("passgpfast: PredictProbaTo: destination has the wrong shape")
+	}
+	dst.Copy(p.Prob)
+	return nil
+}
+
+// DecideTo sets dst[i] to the index into Outputs of the most probable
+// class of row i of x.
+func (c *Classifier) DecideTo(ctx context.Context, dst []int, x *mat.Dense) error {
+	p, err := c.Predict(ctx, x)
+	if err != nil {
+		return err
+	}
+	copy(dst, p.Decision)
+	return nil
+}
+
+// RawTo sets dst (n×K) to the paper's raw q(y=+1|x) of each binary
+// classifier (eq. 4), uncalibrated.
+func (c *Classifier) RawTo(dst, x *mat.Dense) {
+	inTurn(func() { c.m.RawTo(dst, x) })
+}
+
+// LatentMeanVarTo sets mean and variance (n×K, either may be nil) to the
+// predictive latent mean and variance of each binary classifier at the
+// rows of x (paper eq. 4; x as in the training data, the classifier
+// applies its scaling).
+func (c *Classifier) LatentMeanVarTo(mean, variance, x *mat.Dense) {
+	n, _ := x.Dims()
+	xs := x
+	if s := c.m.Scaling; s != nil {
+		xs = mat.NewDense(n, c.D(), nil)
+		s.ApplyTo(xs, x)
+	}
+	mu, v := make([]float64, n), make([]float64, n)
+	for k, b := range c.m.Binaries {
+		inTurn(func() { b.PredictMeanVarTo(mu, v, xs) })
+		if mean != nil {
+			mean.SetCol(k, mu)
+		}
+		if variance != nil {
+			variance.SetCol(k, v)
+		}
+	}
+}
