@@ -194,7 +194,7 @@ func (c *Config) robust(o *passgp.Options) error {
 	if c.Rank == "" {
 		// PASS-GP's budget keeps the points nearest the boundary: the
 		// lowest-first order fills it with mislabelled points on noisy
-		// data (docs/passgp.md). fPASS-GP keeps the paper's swaps.
+		// data (docs/method.md). fPASS-GP keeps the paper's swaps.
 		c.Rank = passgp.RankLowest.String()
 		if o.Method == passgp.PASSGP {
 			c.Rank = passgp.RankBoundary.String()

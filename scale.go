@@ -22,7 +22,7 @@ const unitSpread = 4
 // feature), and not with augment, whose pixel shifts need the images as
 // they are. With features on scales of hundreds the SE kernel's initial
 // length scale sees every point as unrelated to every other, the search
-// never moves it, and the classifier learns nothing (docs/passgp.md,
+// never moves it, and the classifier learns nothing (docs/method.md,
 // "train's defaults").
 func ResolveScale(mode string, ds *data.Dataset, augment bool) (string, error) {
 	switch mode {

@@ -84,7 +84,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := newFlags("train", "--data FILE [--labels FILE] --model OUT [flags]",
 		`Trains a Gaussian process classifier (PASS-GP by default; two labels:
 binary, more: one per class against the rest), writes a model file and
-prints a held-out estimate of the test error. Defaults: docs/passgp.md.`)
+prints a held-out estimate of the test error. Defaults: docs/method.md.`)
 	var t trainFlags
 	t.register(fs)
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
