@@ -36,6 +36,8 @@ type Config struct {
 	// FITCTheta "keep" sets passgp.Options.FITCKeepTheta (empty or
 	// "search": the FITC evidence's θ).
 	FITCTheta string `json:"fitc_theta,omitempty"`
+	// FITCSample is passgp.Options.FITCSample.
+	FITCSample int `json:"fitc_sample,omitempty"`
 	// FITCFallback, SampleTheta, BoundFITC, BoundSearch, SkipStalled,
 	// RestartStalled, FinalSubset and KeepInit are the passgp.Options of
 	// the same names.

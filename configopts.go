@@ -138,6 +138,10 @@ func (c *Config) passes(o *passgp.Options) error {
 		return configErr("--fitc needs an active set method (passgp, fpassgp, ivm or random) without --augment")
 	}
 	o.FITC = c.FITC
+	if c.FITCSample < 0 {
+		return configErr("--fitc-sample must be >= 0, got %d", c.FITCSample)
+	}
+	o.FITCSample = c.FITCSample
 	switch c.FITCTheta {
 	case "search", "":
 		c.FITCTheta = ""
