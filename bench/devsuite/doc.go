@@ -18,7 +18,7 @@
 //   - Generated tasks (package synth, data seed 1 whatever --seed is):
 //     label noise (15% flips), imbalance (8% positives), irrelevant
 //     features (4 of 40 relevant), a noisy 5-class task, and the curved
-//     boundaries xor, circle and parabola in 2 of 8 features; 2000 or
+//     boundaries xor, circle and parabola in 2 of 8 features; 1500 to
 //     3000 points, all of which are training data.
 //   - The UCI sets of R's mlbench package (bench/mlbench), each the
 //     training part of bench/mlbench's 70/30 class-stratified split with
@@ -26,7 +26,7 @@
 //     The CSV files come from --mlbench-dir (NAME.csv as R's write.csv
 //     writes them) or, without one, from Rscript (Debian's
 //     r-cran-mlbench); a set found in neither is skipped with a line
-//     saying so. Satellite and Shuttle run on 3000 and 5000 points of
+//     saying so. Satellite and Shuttle run on 2000 and 5000 points of
 //     their training parts; LetterRecognition (5000 points) is opt-in
 //     (--sets).
 //   - USPS's training file (all 7291 points) and 10,000 of IJCNN1's

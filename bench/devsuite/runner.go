@@ -53,6 +53,9 @@ func runSet(ctx context.Context, cfg *config, s Set) (SetResult, error) {
 	if err != nil {
 		return r, fmt.Errorf("%s: %w", s.Name, err)
 	}
+	if ds.Y == nil {
+		return r, fmt.Errorf("%s: %s has no labels", s.Name, ds.Source)
+	}
 	idx := subsample(ds.N, s.Sub, cfg.seed)
 	idx, r.DroppedClasses = dropRare(ds.Y, idx, cfg.k)
 	r.Available, r.N, r.D = ds.N, len(idx), ds.D

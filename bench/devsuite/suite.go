@@ -41,13 +41,13 @@ func suite() []Set {
 		genTask("gen-noise", "binary, 5 of 10 features relevant, 15% label flips", synth.Task{D: 10, Relevant: 5, Sep: 3, Flip: 0.15}, 2000, 600),
 		genTask("gen-imbalance", "binary, 8% positives, 2% flips", synth.Task{D: 10, Relevant: 5, Sep: 3, Flip: 0.02, Priors: []float64{0.92, 0.08}}, 3000, 800),
 		genTask("gen-irrelevant", "binary, 4 of 40 features relevant, 5% flips", synth.Task{D: 40, Relevant: 4, Sep: 3, Flip: 0.05}, 2000, 600),
-		genTask("gen-multiclass", "5 classes, 10 of 15 features relevant, 10% flips", synth.Task{Classes: 5, D: 15, Relevant: 10, Sep: 2.5, Flip: 0.1}, 3000, 800),
+		genTask("gen-multiclass", "5 classes, 10 of 15 features relevant, 10% flips", synth.Task{Classes: 5, D: 15, Relevant: 10, Sep: 2.5, Flip: 0.1}, 1500, 800),
 		genShape("gen-xor", synth.Shape{Kind: "xor", D: 8, Flip: 0.05}, 2000, 600),
 		genShape("gen-circle", synth.Shape{Kind: "circle", D: 8, Flip: 0.05}, 2000, 0),
 		genShape("gen-parabola", synth.Shape{Kind: "parabola", D: 8, Flip: 0.05}, 2000, 0),
 	}
 	quick := map[string]int{"Sonar": -1, "Glass": -1, "PimaIndiansDiabetes": -1}
-	subs := map[string]int{"Satellite": 3000, "Shuttle": 5000, "LetterRecognition": 5000}
+	subs := map[string]int{"Satellite": 2000, "Shuttle": 5000, "LetterRecognition": 5000}
 	for _, n := range mldata.Sets {
 		st := mlbenchSet(n, subs[n], max(quick[n], 0))
 		if quick[n] < 0 {
