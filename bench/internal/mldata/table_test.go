@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// readCSV takes write.csv's quoting, drops the Id column and rows with a
-// missing value, and numbers the classes in sorted order; split keeps
+// ReadCSV takes write.csv's quoting, drops the Id column and rows with a
+// missing value, and numbers the classes in sorted order; Split keeps
 // each class's share in the test split and every row once; a value that
 // is not a number is an error naming the line and column.
 func TestReadCSVAndSplit(t *testing.T) {
