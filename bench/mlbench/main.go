@@ -27,13 +27,9 @@ import (
 	"strings"
 
 	"github.com/passgp-fast/passgp-fast/bench/internal/libsvm"
+	"github.com/passgp-fast/passgp-fast/bench/internal/mldata"
 	"github.com/passgp-fast/passgp-fast/model"
 )
-
-// Sets are the mlbench data sets run by default: the classification sets
-// with numeric (or 0/1) features, from 146 to 40,600 training points and
-// 2 to 26 classes.
-var Sets = []string{"Sonar", "Ionosphere", "Glass", "BreastCancer", "PimaIndiansDiabetes", "Vehicle", "Vowel", "DNA", "Satellite", "LetterRecognition", "Shuttle"}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -93,7 +89,7 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 	fs := flag.NewFlagSet("mlbench", flag.ContinueOnError)
 	out := fs.String("out", "docs/results/mlbench", "output `DIR` (results.json, results.md)")
 	work := fs.String("work", "", "scratch `DIR` (default: a temporary directory)")
-	sets := fs.String("sets", strings.Join(Sets, ","), "mlbench data sets, comma-separated")
+	sets := fs.String("sets", strings.Join(mldata.Sets, ","), "mlbench data sets, comma-separated")
 	seed := fs.Uint64("seed", 1, "seed of the train/test split")
 	noSVM := fs.Bool("no-svm", false, "do not run LIBSVM")
 	reps := fs.Int("reps", 5, "train/test splits (seeds seed, seed+1, ...) of the data sets of at most --small-n points; larger ones get one")
@@ -120,26 +116,26 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 			return err
 		}
 		csvF := filepath.Join(sd, name+".csv")
-		if err := export(ctx, name, csvF); err != nil {
+		if err := mldata.Export(ctx, name, csvF); err != nil {
 			return err
 		}
-		tab, err := readCSV(csvF, name)
+		tab, err := mldata.ReadCSV(csvF, name)
 		if err != nil {
 			return err
 		}
-		r := Result{Set: name, N: len(tab.rows), D: tab.d, K: len(tab.classes), Reps: 1}
+		r := Result{Set: name, N: len(tab.Rows), D: tab.D, K: len(tab.Classes), Reps: 1}
 		if r.N <= *smallN {
 			r.Reps = *reps
 		}
 		var pg, sv []Run
 		for rep := range r.Reps {
-			tr, te := tab.split(*seed+uint64(rep), testShare)
+			tr, te := tab.Split(*seed+uint64(rep), mldata.TestShare)
 			r.Train, r.Test = len(tr), len(te)
 			trainF, testF := filepath.Join(sd, "train.libsvm"), filepath.Join(sd, "test.libsvm")
-			if err := tab.write(trainF, tr); err != nil {
+			if err := tab.Write(trainF, tr); err != nil {
 				return err
 			}
-			if err := tab.write(testF, te); err != nil {
+			if err := tab.Write(testF, te); err != nil {
 				return err
 			}
 			p, scale, err := runPassGP(ctx, bin, trainF, testF, sd)
@@ -168,18 +164,6 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 		if err := write(*out, res); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// testShare is the share of every class that goes to the test split.
-const testShare = 0.3
-
-// export writes mlbench's data set name as CSV (R's write.csv).
-func export(ctx context.Context, name, path string) error {
-	script := fmt.Sprintf(`suppressMessages(library(mlbench)); data(%q, package = "mlbench"); write.csv(get(%q), %q, row.names = FALSE)`, name, name, path)
-	if b, err := exec.CommandContext(ctx, "Rscript", "-e", script).CombinedOutput(); err != nil {
-		return fmt.Errorf("%s: Rscript: %v: %s", name, err, libsvm.Tail(string(b), 400))
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package mldata
 
 import (
 	"bufio"
@@ -13,19 +13,19 @@ import (
 	"strings"
 )
 
-// table is a data set read from R's CSV: numeric features and a class
+// Table is a data set read from R's CSV: numeric features and a class
 // name per row.
-type table struct {
-	rows    [][]float64
-	class   []int    // index into classes
-	classes []string // sorted
-	d       int
+type Table struct {
+	Rows    [][]float64
+	Class   []int    // index into Classes
+	Classes []string // sorted
+	D       int
 }
 
-// readCSV reads write.csv's output: a header, then rows whose label is
+// ReadCSV reads write.csv's output: a header, then rows whose label is
 // the first column for LetterRecognition and the last otherwise. An "Id"
 // column is dropped, and so is a row with a missing value (NA).
-func readCSV(path, name string) (*table, error) {
+func ReadCSV(path, name string) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -46,7 +46,7 @@ func readCSV(path, name string) (*table, error) {
 			cols = append(cols, j)
 		}
 	}
-	t := &table{d: len(cols)}
+	t := &Table{D: len(cols)}
 	var names []string
 	for line := 2; ; line++ {
 		rec, err := r.Read()
@@ -71,28 +71,28 @@ func readCSV(path, name string) (*table, error) {
 		if missing || strings.TrimSpace(rec[lab]) == "NA" {
 			continue
 		}
-		t.rows = append(t.rows, row)
+		t.Rows = append(t.Rows, row)
 		names = append(names, rec[lab])
 	}
-	if len(t.rows) == 0 {
+	if len(t.Rows) == 0 {
 		return nil, fmt.Errorf("%s: no complete rows", path)
 	}
-	t.classes = slices.Compact(slices.Sorted(slices.Values(names)))
-	t.class = make([]int, len(names))
+	t.Classes = slices.Compact(slices.Sorted(slices.Values(names)))
+	t.Class = make([]int, len(names))
 	for i, c := range names {
-		t.class[i], _ = slices.BinarySearch(t.classes, c)
+		t.Class[i], _ = slices.BinarySearch(t.Classes, c)
 	}
 	return t, nil
 }
 
-// split returns the training and test rows: of every class, a share
+// Split returns the training and test rows: of every class, a share
 // (rounded; none of a class with one row) goes to the test split, at
 // random with the seed; both splits are shuffled.
-func (t *table) split(seed uint64, share float64) (train, test []int) {
+func (t *Table) Split(seed uint64, share float64) (train, test []int) {
 	rng := rand.New(rand.NewPCG(seed, 0x6d6c6265))
-	for c := range t.classes {
+	for c := range t.Classes {
 		var idx []int
-		for i, k := range t.class {
+		for i, k := range t.Class {
 			if k == c {
 				idx = append(idx, i)
 			}
@@ -110,17 +110,17 @@ func (t *table) split(seed uint64, share float64) (train, test []int) {
 	return train, test
 }
 
-// write writes the rows idx in LIBSVM format, every feature explicit (so
+// Write writes the rows idx in LIBSVM format, every feature explicit (so
 // that both files have all d), the label being the class index.
-func (t *table) write(path string, idx []int) error {
+func (t *Table) Write(path string, idx []int) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(f)
 	for _, i := range idx {
-		w.WriteString(strconv.Itoa(t.class[i]))
-		for j, v := range t.rows[i] {
+		w.WriteString(strconv.Itoa(t.Class[i]))
+		for j, v := range t.Rows[i] {
 			fmt.Fprintf(w, " %d:%s", j+1, strconv.FormatFloat(v, 'g', -1, 64))
 		}
 		w.WriteByte('\n')
