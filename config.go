@@ -38,6 +38,8 @@ type Config struct {
 	FITCTheta string `json:"fitc_theta,omitempty"`
 	// FITCSample is passgp.Options.FITCSample.
 	FITCSample int `json:"fitc_sample,omitempty"`
+	// FITCOnBound is passgp.Options.FITCOnBound.
+	FITCOnBound bool `json:"fitc_on_bound,omitempty"`
 	// FinalHypEvals is passgp.Options.FinalHypEvals.
 	FinalHypEvals int `json:"final_hyp_evals,omitempty"`
 	// FITCFallback, SampleTheta, BoundFITC, BoundSearch, SkipStalled,

@@ -142,6 +142,7 @@ func (c *Config) passes(o *passgp.Options) error {
 		return configErr("--fitc-sample must be >= 0, got %d", c.FITCSample)
 	}
 	o.FITCSample = c.FITCSample
+	o.FITCOnBound = c.FITCOnBound
 	o.FinalHypEvals = c.FinalHypEvals
 	switch c.FITCTheta {
 	case "search", "":

@@ -54,6 +54,21 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 			res.FITCNotConverged = stuck
 		}
 	}
+	if c.FITCOnBound && !budgetBound(res.Batches) && !slices.Equal(k.Params(), b.Kernel.Params()) {
+		// The paper's rule kept every point it was unsure of: the active
+		// set's own posterior, at the FITC evidence's θ.
+		nb, err := activeAt(ctx, b, k, &o)
+		if err != nil {
+			return err
+		}
+		res.Model = nb
+		res.Elapsed += time.Since(t0)
+		return nil
+	}
+	if c.FITCOnBound && !budgetBound(res.Batches) {
+		res.Elapsed += time.Since(t0)
+		return nil
+	}
 	var nc *ep.FITCNotConvergedError
 	if f == nil {
 		var err error
