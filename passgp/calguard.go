@@ -16,8 +16,8 @@ import (
 // 1/2 instead: A, B and the mixture refitted with a ceiling below 1/2 (a
 // floor above 1/2 when the positives are the majority), so that every
 // decision is the majority class and the probabilities still rank the
-// points. Issue 14 asks that the decisions a calibration implies never
-// err more than the majority class; on IJCNN, fPASS-GP at M = 300 (seed
+// points. The decisions a calibration implies should never err more
+// than the majority class; on IJCNN, fPASS-GP at M = 300 (seed
 // 1) had a held-out error of 10.09% against a majority rate of 9.71%
 // after the fit, and 11.41% on the test set against 9.50% (docs/method.md). With balance (c.Balance) the far field is kept.
 func guardMajority(c *Calibration, z, rho *mat.Dense, truth []int) *Calibration {

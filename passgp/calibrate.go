@@ -54,7 +54,7 @@ import (
 // a point is far from every active point, its posterior is the prior
 // (ρ = 1) and the latent says nothing, so the probability falls back to
 // the class balance instead of to whatever the fit made of latent 0 near
-// the boundary (issue 13; docs/method.md). With Balance nil
+// the boundary (docs/method.md). With Balance nil
 // (models before format version 6) or ρ = 0 the map is A·z_k + B[k].
 type Calibration struct {
 	A       float64

@@ -85,7 +85,7 @@ func ones(n, k int) *mat.Dense {
 // TestTrainFallsBackToBalance: on an imbalanced noisy task (about 13%
 // positives), points far from the training data get the training
 // labels' positive share as their calibrated probability and the
-// majority class as their decision (issue 13), while near the data the
+// majority class as their decision, while near the data the
 // classifier still finds the minority class. Before the shares the far
 // field got whatever the fit made of latent 0 near the boundary (0.65 on
 // such a task, the minority class).

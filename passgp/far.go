@@ -20,7 +20,7 @@ import (
 // 4.3 and 6.1 length scales from the nearest active point (exp(−r²/2)).
 // The test points of every judged task lie above farNear (the lowest,
 // 0.004, on the noisy 10-class task; docs/method.md), and
-// their training points above 0.025 (session 26), so the gate leaves
+// their training points above 0.025, so the gate leaves
 // their probabilities as they were.
 const (
 	farNear = 1e-4
@@ -42,7 +42,7 @@ const (
 // the class balance there (0.43 against a 0.136 positive share on the
 // imbalanced task of docs/results.md). The share cannot tell
 // such a point from one near data that leave the stationary part
-// uninformed (session 22); the correlation can (session 25).
+// uninformed; the correlation can.
 func (b *Binary) NearTo(near []float64, x *mat.Dense) {
 	r := runner{threads: la.Threads()}
 	_ = r.nearTo(context.Background(), b, near, x)

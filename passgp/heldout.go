@@ -113,8 +113,8 @@ func heldOutNear(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *shi
 // to. near holds the rows' largest correlations with the active set
 // where they are known and -1 where they are not (nil: none is), which
 // it computes (NearTo). On the judged tasks of docs/results.md no training
-// point is that far (session 26: every largest correlation is at least
-// 0.025), and z and rho stay bit for bit.
+// point is that far (every largest correlation is at least 0.025), and z
+// and rho stay bit for bit.
 func farGate(ctx context.Context, r *runner, b *Binary, x *mat.Dense, z, rho, near []float64) error {
 	n, d := x.Dims()
 	if near == nil {

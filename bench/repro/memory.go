@@ -5,8 +5,8 @@ import (
 	"runtime/debug"
 )
 
-// memoryLimit is the soft limit of the Go heap (issue 5 bounds the full
-// run at 16 GiB). The invariance stage on MNIST trains on active sets of up
+// memoryLimit is the soft limit of the Go heap (the full run is
+// bounded at 16 GiB). The invariance stage on MNIST trains on active sets of up
 // to 15000 points, whose EP run holds three such n×n float64 matrices
 // (K, L and a workspace: 1.8 GB each); with the default GOGC the heap
 // could grow to twice its live size before a collection. Since trained

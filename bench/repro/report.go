@@ -104,7 +104,8 @@ func meanStd(xs []float64) (mean, std float64) {
 	return mean, math.Sqrt(std / float64(n-1))
 }
 
-// Target is one of issue 5's quantitative targets and the measured value.
+// Target is one of the paper reproduction's quantitative targets and the
+// measured value.
 type Target struct {
 	Name     string  `json:"name"`
 	Goal     string  `json:"goal"`     // e.g. "<= 1.5 %"
@@ -215,7 +216,7 @@ func (d *Doc) Render() string {
 		"not comparable with the paper. Full mode: `go run ./bench/repro --data ../shared/data --out docs/results` " +
 		"(optionally `--only usps,ijcnn,mnist`, `--reps N`, `--fig-reps K`, `--deadline HH:MM`).\n\n")
 
-	// Targets of issue 5 across all sections.
+	// The reproduction's targets across all sections.
 	var tg Table
 	tg.Header = []string{"target", "bound", "measured here", "verdict", "section / mode"}
 	for _, k := range d.keys() {
@@ -231,7 +232,7 @@ func (d *Doc) Render() string {
 			tg.Row(t.Name, t.Goal, f(t.Measured, 2)+" "+t.Unit, v, s.Key+" / "+s.Mode)
 		}
 	}
-	// Issue 5's targets are always listed, measured or not.
+	// The targets are always listed, measured or not.
 	for _, want := range expectedTargets {
 		s := d.Sections[want.section]
 		found := false
@@ -392,7 +393,7 @@ func (m *md) img(alt, rel string) {
 	fmt.Fprintf(&m.Builder, "![%s](%s)\n\n", alt, rel)
 }
 
-// expectedTargets are issue 5's quantitative targets.
+// expectedTargets are the reproduction's quantitative targets.
 var expectedTargets = []struct {
 	section string
 	t       Target

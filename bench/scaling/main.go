@@ -3,7 +3,7 @@
 // decide the class, 5% of the labels flipped), beside LIBSVM with a small
 // cross-validated grid and Platt probabilities (svm-train -b 1) where it
 // finishes, and writes a JSON record, a Markdown table and a log-log plot
-// of training time against N (issue 13):
+// of training time against N:
 //
 //	go run ./bench/scaling --n 10000,100000,1000000 --out docs/results/scaling
 //
