@@ -40,6 +40,8 @@ type Config struct {
 	FITCSample int `json:"fitc_sample,omitempty"`
 	// FITCOnBound is passgp.Options.FITCOnBound.
 	FITCOnBound bool `json:"fitc_on_bound,omitempty"`
+	// FITCInducing is passgp.Options.FITCInducing.
+	FITCInducing int `json:"fitc_inducing,omitempty"`
 	// FinalHypEvals is passgp.Options.FinalHypEvals.
 	FinalHypEvals int `json:"final_hyp_evals,omitempty"`
 	// FITCFallback, SampleTheta, BoundFITC, BoundSearch, SkipStalled,

@@ -143,6 +143,7 @@ func (c *Config) passes(o *passgp.Options) error {
 	}
 	o.FITCSample = c.FITCSample
 	o.FITCOnBound = c.FITCOnBound
+	o.FITCInducing = c.FITCInducing
 	o.FinalHypEvals = c.FinalHypEvals
 	switch c.FITCTheta {
 	case "search", "":

@@ -217,10 +217,11 @@ type Options struct {
 	// points (O(FITCSample·M²) per EP sweep) instead of all N; the pass
 	// then runs EP on all N points once at that θ.
 	FITCSample int
-	// FITCOnBound keeps the FITC pass's posterior only where PASS-GP's
-	// budget bound; elsewhere the classifier is the active set's
-	// posterior at the pass's θ.
+	// FITCOnBound runs the FITC pass only where PASS-GP's budget bound.
 	FITCOnBound bool
+	// FITCInducing, when positive and below |A|, makes a seeded random
+	// subset of that many active points the FITC pass's inducing inputs.
+	FITCInducing int
 	// FITCFallback runs the pass of FITC for a classifier of fPASS-GP,
 	// IVM or a random active set (without FITC and Augment) whose
 	// calibrated held-out decisions are no better than always deciding

@@ -30,10 +30,19 @@ const DefaultFITCHypEvals = 40
 // it, so that the classifier has one θ. Its time is added to
 // res.Elapsed.
 func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []float64) error {
+	if c.FITCOnBound && !budgetBound(res.Batches) {
+		return nil // the paper's rule kept every point it was unsure of
+	}
 	b := res.Model
 	t0 := time.Now()
 	o := c.finalEPOptions()
 	k := b.Kernel
+	xm, inducing := b.X, []int(nil)
+	if c.FITCInducing > 0 {
+		if inducing = inducingSubset(c.Seed, len(b.Y), c.FITCInducing); inducing != nil {
+			xm = gatherRows(b.X, inducing)
+		}
+	}
 	var f *ep.FITC
 	if !c.FixedTheta && !c.FITCKeepTheta {
 		var sample []int
@@ -44,7 +53,7 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 		if sample != nil {
 			xs, ys = gatherRows(x, sample), gather(y, sample)
 		}
-		fs, stuck, err := fitcSearch(ctx, c, k, xs, ys, b.X, &o)
+		fs, stuck, err := fitcSearch(ctx, c, k, xs, ys, xm, &o)
 		if err != nil {
 			return err
 		}
@@ -54,25 +63,10 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 			res.FITCNotConverged = stuck
 		}
 	}
-	if c.FITCOnBound && !budgetBound(res.Batches) && !slices.Equal(k.Params(), b.Kernel.Params()) {
-		// The paper's rule kept every point it was unsure of: the active
-		// set's own posterior, at the FITC evidence's θ.
-		nb, err := activeAt(ctx, b, k, &o)
-		if err != nil {
-			return err
-		}
-		res.Model = nb
-		res.Elapsed += time.Since(t0)
-		return nil
-	}
-	if c.FITCOnBound && !budgetBound(res.Batches) {
-		res.Elapsed += time.Since(t0)
-		return nil
-	}
 	var nc *ep.FITCNotConvergedError
 	if f == nil {
 		var err error
-		f, err = ep.InferFITC(ctx, k, x, y, b.X, nil, &o)
+		f, err = ep.InferFITC(ctx, k, x, y, xm, nil, &o)
 		// A run whose sites still change after its halved steps gives its
 		// last posterior, which is used and reported
 		// (Result.FITCNotConverged).
@@ -80,7 +74,7 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 			err = nil
 		}
 		if err != nil {
-			return fmt.Errorf("passgp: FITC pass over %d points with %d inducing: %w", len(y), len(b.Y), err)
+			return fmt.Errorf("passgp: FITC pass over %d points with %d inducing: %w", len(y), xm.RawMatrix().Rows, err)
 		}
 	}
 	if !slices.Equal(k.Params(), b.Kernel.Params()) {
@@ -91,7 +85,7 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 		b = nb
 		res.Model = b
 	}
-	b.Sparse = f
+	b.Sparse, b.Inducing = f, inducing
 	if nc != nil {
 		res.FITCNotConverged = true
 	}

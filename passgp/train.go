@@ -802,7 +802,7 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	// With Options.FITC the FITC pass chooses θ by the evidence of data
 	// the selection did not bias towards the boundary, so the active
 	// set's own evidence is not searched again here.
-	optimise := !t.fixed && !t.st.Frozen && t.c.HypPasses >= t.c.Passes && !t.c.FITC
+	optimise := !t.fixed && !t.st.Frozen && t.c.HypPasses >= t.c.Passes && !(t.c.FITC && !t.c.FITCOnBound)
 	evals := t.c.FinalHypEvals
 	var sub BatchStats
 	if optimise && t.c.FinalSubset > 0 && len(ya) >= 2*t.c.FinalSubset {

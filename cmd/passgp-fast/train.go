@@ -65,6 +65,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.StringVar(&c.Rank, "rank", "", "order of --max-active and fpassgp's swaps: lowest or boundary")
 	fs.BoolVar(&c.FITC, "fitc", false, "predict from a FITC pass over all points with the active set as inducing inputs")
 	fs.IntVar(&c.FinalHypEvals, "final-hyp-evals", c.FinalHypEvals, "evaluations of the last theta search (0: 30; -1: as a batch's)")
+	fs.IntVar(&c.FITCInducing, "fitc-inducing", c.FITCInducing, "FITC pass: `M` random active points as inducing inputs (0: all)")
 	fs.BoolVar(&c.FITCOnBound, "fitc-on-bound", c.FITCOnBound, "keep the FITC posterior only where the budget bound")
 	fs.IntVar(&c.FITCSample, "fitc-sample", c.FITCSample, "theta of the FITC pass from `S` random points (0: all)")
 	fs.StringVar(&c.FITCTheta, "fitc-theta", c.FITCTheta, "theta of the FITC passes: search (FITC evidence) or keep")
