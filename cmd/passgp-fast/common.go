@@ -35,9 +35,9 @@ func (d *dataFlags) register(fs *flagSet, required bool) {
 	if required {
 		req = " (required)"
 	}
-	fs.StringVar(&d.path, "data", "", "data `FILE`: LIBSVM, CSV or MNIST IDX images; plain, .gz or .bz2"+req)
+	fs.StringVar(&d.path, "data", "", "data `FILE`: LIBSVM, CSV, MNIST IDX images or binary (convert); plain, .gz or .bz2"+req)
 	fs.StringVar(&d.labels, "labels", "", "label `FILE` for IDX images (default: the MNIST sibling labels file)")
-	fs.StringVar(&d.format, "format", "auto", "data format: auto, libsvm, csv or idx")
+	fs.StringVar(&d.format, "format", "auto", "data format: auto, libsvm, csv, idx or binary")
 	fs.IntVar(&d.labelCol, "label-col", 0, "CSV label column, 0-based; negative counts from the end")
 	fs.Float64Var(&d.maxMemGiB, "max-mem", 16, "memory limit in `GiB` for the data's dense matrix or a model's posteriors")
 }

@@ -115,6 +115,7 @@ func init() {
 		{"evidence", "EP log marginal likelihood and its gradient on all points", runEvidence},
 		{"demo", "train and evaluate on a generated multi-class problem", runDemo},
 		{"plot", "draw PNG figures for a model on test data", runPlot},
+		{"convert", "write data as a binary data file, read many times quickly", runConvert},
 	}
 }
 
