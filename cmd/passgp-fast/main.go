@@ -217,6 +217,11 @@ Run 'passgp-fast <command> --help' for the flags of a command.
 Data files: LIBSVM/svmlight, CSV or MNIST IDX, plain, .gz or .bz2.
 Exit status: 0 success, 1 error, 2 bad command line, 130 (SIGINT) or 143
 (SIGTERM) when stopped by a signal; train then writes the partial model.
+BLAS kernels: where OpenBLAS picked kernels older than the CPU's (a
+virtual machine hiding its model), the program restarts once with the
+right ones, checked against pure-Go code; OPENBLAS_CORETYPE set in the
+environment is kept, PASSGP_BLAS_AUTO=0 turns this off. 'passgp-fast
+version' names the kernels in use (docs/blas.md).
 `)
 }
 
