@@ -33,14 +33,13 @@ var corrupt bool
 // from LAPACK's dpotrf and la.Cholesky, and returns an error naming the
 // first that disagrees. It takes a few milliseconds.
 //
-// Tolerances: each DGEMM element may differ by 4(k+2)ε times the same
-// product of the absolute values, twice the rounding-error bound γ_{k+2}
-// of either result (Higham, Accuracy and Stability of Numerical
-// Algorithms, 2nd ed., §3.5); the factors, of B = I + G Gᵀ/n with
-// condition number below 3, by 32nε times the largest element of L, a
-// factor of 10 above the backward-error bound of Cholesky (Higham §10.1)
-// times that condition number. Faulty kernels miss by orders of
-// magnitude.
+// Tolerances: each DGEMM element may differ by 4(k+2)ε times a bound on
+// the same product of the absolute values, twice the rounding-error bound
+// γ_{k+2} of either result (Higham, Accuracy and Stability of Numerical
+// Algorithms, 2nd ed., §3.5); the factors, of a matrix with condition
+// number below 3, by 32nε times the largest element of L, a factor of 10
+// above the backward-error bound of Cholesky (Higham §10.1) times that
+// condition number. Faulty kernels miss by orders of magnitude.
 func Check() error {
 	rng := rand.New(rand.NewPCG(1, 2))
 	if err := checkGemm(rng); err != nil {
@@ -63,9 +62,15 @@ func checkGemm(rng *rand.Rand) error {
 	ref := append([]float64(nil), c...)
 	var g gonumblas.Implementation
 	g.Dgemm(blas.NoTrans, blas.Trans, m, n, k, alpha, a, k, b, k, beta, ref, n)
-	// bound = |alpha| |A| |B|ᵀ + |beta| |C|
-	bound := abs(c)
-	g.Dgemm(blas.NoTrans, blas.Trans, m, n, k, math.Abs(alpha), abs(a), k, abs(b), k, math.Abs(beta), bound, n)
+	// bound_ij = |alpha| |a_i|₂ |b_j|₂ + |beta| |c_ij|, which is at least
+	// (|alpha| |A| |B|ᵀ + |beta| |C|)_ij by the Cauchy-Schwarz inequality.
+	na, nb := rowNorms(a, m, k), rowNorms(b, n, k)
+	bound := make([]float64, m*n)
+	for i := range m {
+		for j := range n {
+			bound[i*n+j] = math.Abs(alpha)*na[i]*nb[j] + math.Abs(beta)*math.Abs(c[i*n+j])
+		}
+	}
 	eps := math.Nextafter(1, 2) - 1
 	for i, r := range ref {
 		d := math.Abs(got.Data[i]-r) / (4 * float64(k+2) * eps * bound[i])
@@ -78,12 +83,16 @@ func checkGemm(rng *rand.Rand) error {
 
 func checkCholesky(rng *rand.Rand) error {
 	n := checkChol
-	g := randMat(rng, n, n)
+	// A symmetric matrix with 2 on the diagonal and off-diagonal elements
+	// in [-1/n, 1/n): by Gershgorin's theorem its eigenvalues lie in
+	// (1, 3), so it is positive definite with condition number below 3.
 	spd := make([]float64, n*n)
-	var gb gonumblas.Implementation
-	gb.Dgemm(blas.NoTrans, blas.Trans, n, n, n, 1/float64(n), g, n, g, n, 0, spd, n)
 	for i := 0; i < n; i++ {
-		spd[i*n+i]++
+		spd[i*n+i] = 2
+		for j := 0; j < i; j++ {
+			v := (2*rng.Float64() - 1) / float64(n)
+			spd[i*n+j], spd[j*n+i] = v, v
+		}
 	}
 	ref := append([]float64(nil), spd...)
 	if !(gonumlapack.Implementation{}).Dpotrf(blas.Lower, n, ref, n) {
@@ -132,10 +141,11 @@ func randMat(rng *rand.Rand, r, c int) []float64 {
 	return m
 }
 
-func abs(x []float64) []float64 {
-	y := make([]float64, len(x))
-	for i, v := range x {
-		y[i] = math.Abs(v)
+// rowNorms returns the Euclidean norms of the r rows of length c of x.
+func rowNorms(x []float64, r, c int) []float64 {
+	y := make([]float64, r)
+	for i := range y {
+		y[i] = math.Sqrt(gonumblas.Implementation{}.Ddot(c, x[i*c:], 1, x[i*c:], 1))
 	}
 	return y
 }

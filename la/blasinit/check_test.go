@@ -18,3 +18,12 @@ func TestCheck(t *testing.T) {
 		t.Errorf("Check with a perturbed DGEMM: %v, want a DGEMM error", err)
 	}
 }
+
+// BenchmarkCheck times Check, which a restarted program runs once.
+func BenchmarkCheck(b *testing.B) {
+	for b.Loop() {
+		if err := Check(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
