@@ -6,7 +6,10 @@
 //
 // Each benchmark with a meaningful FLOP count reports GFLOP/s and, as
 // frac_dgemm, its rate as a fraction of the machine's DGEMM rate measured
-// in the same process (BenchmarkDGEMM/n=2000's workload).
+// in the same process (BenchmarkDGEMM/n=2000's workload). TestMain first
+// restarts the test binary on the OpenBLAS kernels of the CPU's
+// instruction set where OpenBLAS picked older ones (la/blasinit,
+// docs/blas.md), so that the benchmarks measure the machine.
 package bench
 
 import (

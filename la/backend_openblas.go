@@ -7,6 +7,7 @@ package la
 extern void openblas_set_num_threads(int);
 extern int openblas_get_num_threads(void);
 extern char* openblas_get_corename(void);
+extern char* openblas_get_config(void);
 */
 import "C"
 
@@ -30,3 +31,5 @@ func setBLASThreads(n int) { C.openblas_set_num_threads(C.int(n)) }
 func blasThreads() int { return int(C.openblas_get_num_threads()) }
 
 func blasCore() string { return C.GoString(C.openblas_get_corename()) }
+
+func blasConfig() string { return C.GoString(C.openblas_get_config()) }

@@ -12,3 +12,5 @@ func setBLASThreads(n int) {}
 func blasThreads() int { return 1 }
 
 func blasCore() string { return "" }
+
+func blasConfig() string { return "" }

@@ -12,6 +12,21 @@
 //
 // Backend names the implementation in use ("openblas" or "gonum").
 //
+// # Kernels
+//
+// OpenBLAS built for several CPUs (DYNAMIC_ARCH, as Debian's is) picks its
+// kernels when the library is loaded, from the CPU's model or from
+// OPENBLAS_CORETYPE; on a virtual machine that hides the model it can pick
+// ones several times slower than the CPU allows. BLASCore and BLASConfig
+// say what it picked. This package never changes the choice: that takes
+// a new process (the environment must hold OPENBLAS_CORETYPE when the
+// library loads), and a library must not re-execute its caller or change
+// its environment. A program decides for itself, in main before anything
+// else, by calling la/blasinit's UseBestKernels, which re-executes the
+// program once with the kernels of the CPU's instruction set after
+// checking them against gonum's pure-Go code; passgp-fast's command and
+// its benchmarks do (docs/blas.md).
+//
 // # Factorisations and solves
 //
 // Matrices are row-major blas64.General values; triangular matrices are the

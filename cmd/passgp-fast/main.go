@@ -16,10 +16,23 @@ import (
 	"time"
 
 	"github.com/passgp-fast/passgp-fast/la"
+	"github.com/passgp-fast/passgp-fast/la/blasinit"
 	"github.com/passgp-fast/passgp-fast/model"
 )
 
 func main() {
+	// OpenBLAS on a virtual machine that hides the CPU model may load
+	// kernels several times slower than the CPU allows; this restarts the
+	// program once with the right ones (docs/blas.md).
+	kernels, err := blasinit.UseBestKernels()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "passgp-fast: %v\n", err)
+		os.Exit(exitError)
+	}
+	if kernels.Note != "" {
+		fmt.Fprintf(os.Stderr, "passgp-fast: %s\n", kernels.Note)
+	}
+	blasKernels = kernels
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -149,9 +162,6 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 				if err := la.Probe(blasProbeTimeout); err != nil {
 					return fail(stderr, c.name, err)
 				}
-				if w := blasCoreCheck(); w != "" && os.Getenv(noBLASWarning) == "" {
-					fmt.Fprintf(stderr, "passgp-fast: warning: %s\n", w)
-				}
 			}
 			return c.run(ctx, args[1:], stdout, stderr)
 		}
@@ -160,27 +170,20 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return exitUsage
 }
 
-// blasCoreCheck is la.CheckBLASCore, a variable so that a test can make
-// it warn: OpenBLAS on a virtual machine that hides the CPU model may run
-// kernels several times slower than the CPU allows, which a user would
-// otherwise only see as slow training.
-var blasCoreCheck = la.CheckBLASCore
-
-// noBLASWarning names the environment variable that, set to anything
-// non-empty, silences blasCoreCheck's warning (for scripts that read
-// stderr, and for the tests, which must not depend on the machine's BLAS).
-const noBLASWarning = "PASSGP_FAST_NO_BLAS_WARNING"
+// blasKernels is what blasinit.UseBestKernels reported in main; commands
+// run in-process by the tests leave it zero.
+var blasKernels blasinit.Kernels
 
 // versionLine is the output of version: the model file format this
 // program writes, and the linear algebra it runs on (the BLAS library,
 // its kernels and threads, the Gram kernels' instruction set).
 func versionLine() string {
-	core := la.BLASCore()
-	if core == "" {
-		core = "pure Go"
+	k := blasKernels
+	if k.Core == "" {
+		k.Core = la.BLASCore()
 	}
-	return fmt.Sprintf("passgp-fast (model format version %d; BLAS %s, %s kernels, %d threads; Gram kernels %s)",
-		model.Version, la.Backend, core, la.BLASThreads(), la.SIMD())
+	return fmt.Sprintf("passgp-fast (model format version %d; BLAS %s, %s, %d threads; Gram kernels %s)",
+		model.Version, la.Backend, k, la.BLASThreads(), la.SIMD())
 }
 
 // blasProbeTimeout bounds la.Probe's few milliseconds of BLAS calls.
@@ -213,6 +216,11 @@ Run 'passgp-fast <command> --help' for the flags of a command.
 Data files: LIBSVM/svmlight, CSV or MNIST IDX, plain, .gz or .bz2.
 Exit status: 0 success, 1 error, 2 bad command line, 130 (SIGINT) or 143
 (SIGTERM) when stopped by a signal; train then writes the partial model.
+BLAS kernels: where OpenBLAS picked kernels older than the CPU's (a
+virtual machine hiding its model), the program restarts once with the
+right ones, checked against pure-Go code; OPENBLAS_CORETYPE set in the
+environment is kept, PASSGP_BLAS_AUTO=0 turns this off. 'passgp-fast
+version' names the kernels in use (docs/blas.md).
 `)
 }
 

@@ -23,14 +23,6 @@ import (
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
-// TestMain keeps the BLAS kernel warning out of every test's stderr (the
-// tests must not depend on the machine's BLAS; TestVersionAndBLASWarning
-// turns it back on), also for the binaries they run.
-func TestMain(m *testing.M) {
-	os.Setenv(noBLASWarning, "1")
-	os.Exit(m.Run())
-}
-
 // runCLI runs the command in-process.
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
@@ -817,27 +809,11 @@ func TestCalibratedCLI(t *testing.T) {
 	}
 }
 
-func TestVersionAndBLASWarning(t *testing.T) {
+func TestVersion(t *testing.T) {
 	code, out, _ := runCLI(t, "version")
 	want := fmt.Sprintf("model format version %d; BLAS %s", model.Version, la.Backend)
 	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "Gram kernels "+la.SIMD()) {
 		t.Errorf("version: code %d, %q, want it to contain %q", code, out, want)
-	}
-	// A command warns once, on stderr, when OpenBLAS runs kernels older
-	// than the CPU's, and still runs.
-	defer func(f func() string) { blasCoreCheck = f }(blasCoreCheck)
-	blasCoreCheck = func() string { return "slow kernels" }
-	if _, _, errOut := runCLI(t, "eval", "--model", "none.pgp", "--data", "x"); strings.Contains(errOut, "warning") {
-		t.Errorf("eval with %s set: stderr %q", noBLASWarning, errOut)
-	}
-	t.Setenv(noBLASWarning, "")
-	code, _, errOut := runCLI(t, "eval", "--model", filepath.Join(t.TempDir(), "none.pgp"), "--data", "x")
-	if code != 1 || strings.Count(errOut, "passgp-fast: warning: slow kernels\n") != 1 || !strings.Contains(errOut, "none.pgp") {
-		t.Errorf("eval with a BLAS warning: code %d, stderr %q", code, errOut)
-	}
-	blasCoreCheck = func() string { return "" }
-	if _, _, errOut := runCLI(t, "eval", "--model", "none.pgp", "--data", "x"); strings.Contains(errOut, "warning") {
-		t.Errorf("eval without a BLAS warning: stderr %q", errOut)
 	}
 }
 

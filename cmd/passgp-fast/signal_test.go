@@ -25,7 +25,8 @@ var (
 	buildErr  error
 )
 
-// buildBinary builds the command once per test process.
+// buildBinary builds the command once per test process, with blasinit's
+// test hooks on (TestVersionKernels).
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -35,7 +36,7 @@ func buildBinary(t *testing.T) string {
 			return
 		}
 		builtBin = filepath.Join(dir, "passgp-fast")
-		if out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", builtBin, "-ldflags", "-X "+blasinitHooks, ".").CombinedOutput(); err != nil {
 			buildErr = errors.New(string(out))
 		}
 	})
