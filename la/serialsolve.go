@@ -10,15 +10,18 @@ import (
 // row i of dst is L⁻¹ b_i) on the calling goroutine alone, without BLAS.
 // dst may be b itself; otherwise they must not overlap.
 //
-// Each row is a forward substitution, x_j = (b_j − Σ_{k<j} L_jk x_k)/L_jj.
-// The columns go in panels of w = asm.TileWidth(): for a panel starting
-// at column j0, the sums over k < j0 of four rows at a time are one
+// Each row is a forward substitution, x_j = (b_j − Σ_{k<j} L_jk x_k)/L_jj,
+// taken in panels of w = asm.TileWidth() columns. For a panel starting at
+// column j0, the sums over k < j0 of four rows at a time are one
 // inner-product tile against L's rows j0..j0+w−1 (packed once per call,
 // n²/2 values), which is where the n²/2 multiply-adds per row go; the
-// w×w triangle within the panel is scalar (n·w/2 per row). Rows are taken
-// in chunks whose values stay in L2 while the packed panels stream past.
-// Every row's operations are the same wherever the row sits, so a row's
-// result does not depend on the other rows.
+// panel's own w×w triangle is a second tile, against the explicit
+// inverse of that diagonal block (as la's recursive solver does at its
+// leaves: inverting the n/w blocks costs n·w²/3, and it replaces a chain
+// of dependent scalar operations). Rows are taken in chunks whose values
+// stay in L2 while the packed panels stream past. Every row's operations
+// are the same wherever the row sits, so a row's result does not depend
+// on the other rows.
 func SerialSolveLowerTransRightTo(dst, l, b blas64.General) {
 	n, m := checkSolve("SerialSolveLowerTransRightTo", dst, l, b, true)
 	if n == 0 || m == 0 {
@@ -27,13 +30,25 @@ func SerialSolveLowerTransRightTo(dst, l, b blas64.General) {
 	copyIfDistinct(dst, b)
 	w := asm.TileWidth()
 	np := (n + w - 1) / w
-	pk := getBuf(w * w * np * (np - 1) / 2)
+	off := panelOff(np, w)
+	pk := getBuf(off + np*w*w)
 	packPanels(pk, l, n, w)
-	chunk := rowChunk(n)
+	packDiagInv(pk[off:], l, n, w)
+	chunk := solveChunk(n)
 	for c0 := 0; c0 < m; c0 += chunk {
-		solveRowsT(dst, l, pk, c0, min(m, c0+chunk), n, w)
+		solveRowsT(dst, pk, pk[off:], c0, min(m, c0+chunk), n, w)
 	}
 	putBuf(pk)
+}
+
+// solveChunk is the number of rows solved together: a multiple of 4
+// whose values (chunk·n) take about 1 MiB, half the project machine's
+// 2 MiB L2, so that they stay there while each packed panel (w·n values,
+// at most 128 KiB for n = 1000) is used by all of them; at least 4, at
+// most 256.
+func solveChunk(n int) int {
+	c := (1 << 20) / 8 / max(n, 1)
+	return max(4, min(256, c&^3))
 }
 
 // panelOff is the offset in the packed panels of panel p (w² q values for
@@ -47,23 +62,50 @@ func packPanels(pk []float64, l blas64.General, n, w int) {
 	for p := 1; p*w < n; p++ {
 		j0 := p * w
 		pan := pk[panelOff(p, w) : panelOff(p, w)+j0*w]
-		for jj := 0; jj < w; jj++ {
-			if j0+jj >= n {
-				for k := 0; k < j0; k++ {
-					pan[k*w+jj] = 0
-				}
-				continue
+		rows := min(w, n-j0)
+		for k := 0; k < j0; k++ {
+			pr := pan[k*w : k*w+w]
+			for jj := range rows {
+				pr[jj] = l.Data[(j0+jj)*l.Stride+k]
 			}
-			for k, v := range l.Data[(j0+jj)*l.Stride : (j0+jj)*l.Stride+j0] {
-				pan[k*w+jj] = v
+			clear(pr[rows:])
+		}
+	}
+}
+
+// packDiagInv sets, for each panel p, di[p·w²+k·w+jj] to element (jj, k)
+// of the inverse of L's diagonal block p (zero outside the block's
+// order): the operand of the tile that finishes a panel,
+// x_jj = Σ_k (L_pp⁻¹)_{jj,k} y_k.
+func packDiagInv(di []float64, l blas64.General, n, w int) {
+	di = di[:(n+w-1)/w*w*w]
+	clear(di)
+	for j0 := 0; j0 < n; j0 += w {
+		c := min(w, n-j0)
+		blk := di[j0*w:]
+		// Column k of L_pp⁻¹ by forward substitution: z_i = (δ_ik −
+		// Σ_{k≤q<i} L_iq z_q)/L_ii, stored at blk[k*w+i].
+		for k := range c {
+			z := blk[k*w : k*w+c]
+			for i := k; i < c; i++ {
+				li := l.Data[(j0+i)*l.Stride+j0 : (j0+i)*l.Stride+j0+i+1]
+				var s float64
+				if i == k {
+					s = 1
+				}
+				for q := k; q < i; q++ {
+					s -= li[q] * z[q]
+				}
+				z[i] = s / li[i]
 			}
 		}
 	}
 }
 
-// solveRowsT solves the rows r0..r1−1 of x (in place) panel by panel.
-func solveRowsT(x, l blas64.General, pk []float64, r0, r1, n, w int) {
-	var tmp [4 * 16]float64
+// solveRowsT solves the rows r0..r1−1 of x (in place) panel by panel
+// (pk the packed panels, di the packed diagonal-block inverses).
+func solveRowsT(x blas64.General, pk, di []float64, r0, r1, n, w int) {
+	var tmp, y, out [4 * 16]float64
 	ld := x.Stride
 	for j0 := 0; j0 < n; j0 += w {
 		cols := min(w, n-j0)
@@ -84,24 +126,18 @@ func solveRowsT(x, l blas64.General, pk []float64, r0, r1, n, w int) {
 					copy(tmp[r*w:r*w+w], one[:w])
 				}
 			}
-			for r := 0; r < rows; r++ {
-				xr := x.Data[(i0+r)*ld : (i0+r)*ld+n]
-				triPanel(xr, l, tmp[r*w:r*w+cols], j0)
+			// y = b − Σ_{k<j0} (zero padded), then x = y L_ppᵀ⁻¹.
+			clear(y[:])
+			for r := range rows {
+				xr := x.Data[(i0+r)*ld+j0 : (i0+r)*ld+j0+cols]
+				for jj, v := range xr {
+					y[r*w+jj] = v - tmp[r*w+jj]
+				}
+			}
+			asm.DotTile(out[:], w, y[:], w, di[j0*w:], w)
+			for r := range rows {
+				copy(x.Data[(i0+r)*ld+j0:(i0+r)*ld+j0+cols], out[r*w:r*w+cols])
 			}
 		}
-	}
-}
-
-// triPanel finishes the columns j0..j0+len(t)−1 of one row xr: t holds
-// Σ_{k<j0} L_jk x_k, the triangle within the panel is summed here.
-func triPanel(xr []float64, l blas64.General, t []float64, j0 int) {
-	for jj, tj := range t {
-		j := j0 + jj
-		lj := l.Data[j*l.Stride : j*l.Stride+j+1]
-		s := xr[j] - tj
-		for k := j0; k < j; k++ {
-			s -= lj[k] * xr[k]
-		}
-		xr[j] = s / lj[j]
 	}
 }
