@@ -180,7 +180,10 @@ func serveClassifier(b *testing.B) *Classifier {
 // Classifier itself (its calls take turns at their multi-threaded BLAS
 // work), mode=noturns the same without the turns (concurrent
 // multi-threaded BLAS calls), mode=serving its serving view (each call
-// on its own goroutine's core, no BLAS).
+// on its own goroutine's core, no BLAS). cpu-µs/point is the process's
+// CPU time (user + system, getrusage) per point: on a shared machine it
+// tells what a prediction costs apart from the cores it got (OpenBLAS's
+// idle threads spin for a while after each call, which counts too).
 func BenchmarkPredictParallel(b *testing.B) {
 	const rows, d = 256, 64
 	defer func(v bool) { serveTurns = v }(serveTurns)
@@ -198,6 +201,7 @@ func BenchmarkPredictParallel(b *testing.B) {
 					xs[i] = randDense(rows, d, uint64(10+i), 1)
 					out[i] = mat.NewDense(rows, 2, nil)
 				}
+				cpu0, cpuOK := processCPU()
 				start := time.Now()
 				b.ResetTimer()
 				for range b.N {
@@ -207,7 +211,11 @@ func BenchmarkPredictParallel(b *testing.B) {
 					}
 					wg.Wait()
 				}
-				b.ReportMetric(float64(b.N*g*rows)/time.Since(start).Seconds(), "points/s")
+				pts := float64(b.N * g * rows)
+				b.ReportMetric(pts/time.Since(start).Seconds(), "points/s")
+				if cpu1, ok := processCPU(); ok && cpuOK {
+					b.ReportMetric(float64(cpu1-cpu0)/1e3/pts, "cpu-µs/point")
+				}
 			})
 		}
 	}
