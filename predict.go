@@ -168,10 +168,19 @@ func (c *Classifier) LatentMeanVarTo(mean, variance, x *mat.Dense) {
 			inTurn(func() { b.PredictMeanVarTo(mu, v, xs) })
 		}
 		if mean != nil {
-			mean.SetCol(k, mu)
+			setCol(mean, k, mu)
 		}
 		if variance != nil {
-			variance.SetCol(k, v)
+			setCol(variance, k, v)
 		}
+	}
+}
+
+// setCol sets column j of m to v: mat.Dense.SetCol's values, without its
+// BLAS copy, so that a serving view's calls make no BLAS call.
+func setCol(m *mat.Dense, j int, v []float64) {
+	raw := m.RawMatrix()
+	for i, x := range v[:raw.Rows] {
+		raw.Data[i*raw.Stride+j] = x
 	}
 }

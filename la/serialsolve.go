@@ -42,12 +42,12 @@ func SerialSolveLowerTransRightTo(dst, l, b blas64.General) {
 }
 
 // solveChunk is the number of rows solved together: a multiple of 4
-// whose values (chunk·n) take about 1 MiB, half the project machine's
-// 2 MiB L2, so that they stay there while each packed panel (w·n values,
-// at most 128 KiB for n = 1000) is used by all of them; at least 4, at
-// most 256.
+// whose values (chunk·n) take about 512 KiB, half the project machine's
+// 1 MiB L2 per core, so that they stay there while each packed panel
+// (w·n values, 128 KiB for n = 1000 and w = 16) is used by all of them;
+// at least 4, at most 256.
 func solveChunk(n int) int {
-	c := (1 << 20) / 8 / max(n, 1)
+	c := (512 << 10) / 8 / max(n, 1)
 	return max(4, min(256, c&^3))
 }
 

@@ -141,13 +141,22 @@ func (m *Model) latentShareNear(serial bool, dst, rho, near, x *mat.Dense) {
 		} else {
 			b.LatentShareNearTo(z, share, cor, x)
 		}
-		dst.SetCol(k, z)
+		setCol(dst, k, z)
 		if rho != nil {
-			rho.SetCol(k, share)
+			setCol(rho, k, share)
 		}
 		if near != nil {
-			near.SetCol(k, cor)
+			setCol(near, k, cor)
 		}
+	}
+}
+
+// setCol sets column j of m to v: mat.Dense.SetCol's values, without
+// its BLAS copy, so that the serial prediction makes no BLAS call.
+func setCol(m *mat.Dense, j int, v []float64) {
+	raw := m.RawMatrix()
+	for i, x := range v[:raw.Rows] {
+		raw.Data[i*raw.Stride+j] = x
 	}
 }
 
