@@ -50,7 +50,7 @@ func (b *Binary) PredictMeanVarTo(mean, variance []float64, x *mat.Dense) {
 // predictNear is PredictMeanVarTo that also sets near (when not nil) to
 // NearTo's correlations: from the prediction's own Gram block where that
 // reads them exactly enough (gramNear), else by NearTo's.
-// r runs the chunks: la.Threads() workers, or serial (serveRunner).
+// r runs the chunks: la.Threads() workers, or serial (servePool).
 func (b *Binary) predictNear(r *runner, mean, variance, near []float64, x *mat.Dense) {
 	n, _ := x.Dims()
 	if mean == nil {
