@@ -18,25 +18,32 @@ import (
 //
 // Serving: every prediction method only reads the Classifier, so any
 // number of goroutines may call them at once, and each result is the one
-// the call computes alone (bit for bit). Each call scores its rows in
-// chunks through passgp.Binary's prediction, whose kernel blocks and
-// triangular solves are BLAS calls. While the BLAS library is
-// multi-threaded (OpenBLAS's default: one thread per core) one call uses
-// every core, and concurrent calls take turns at that work instead of
-// contending for OpenBLAS's threads, which lost a quarter of the
-// throughput: a service that shares one Classifier between goroutines
-// gets the points per second of one multi-threaded caller with no
-// process-wide setting. An application that prefers one core per call
-// (lower latency under many small concurrent requests) makes BLAS
-// single-threaded at start-up, la.SetThreads(1); the calls then run side
-// by side. That setting is process-wide and the application's: this
-// package never changes it.
+// the call computes alone (bit for bit). Two policies are on offer, both
+// without any process-wide setting:
+//
+//   - The Classifier itself (the default) scores one call's rows with
+//     BLAS, whose library is multi-threaded by default (OpenBLAS: one
+//     thread per core): one call uses every core, the fastest for one
+//     large job. Concurrent calls take turns at that work, since
+//     concurrent multi-threaded OpenBLAS calls contend for one thread
+//     pool (0.77x the points per second of one goroutine with two).
+//   - Serving() returns a view of the same model whose calls each run on
+//     the calling goroutine alone, with no BLAS call (la's serial
+//     kernels): one core per call whatever the BLAS setting, so a service
+//     that predicts from many goroutines scales with the cores. Its
+//     results are bit for bit the same for any number of goroutines and
+//     agree with the default's within rounding (ep's serial prediction).
+//
+// A service shares clf.Serving() between its goroutines; a batch job uses
+// clf itself.
 type Classifier struct {
 	m *model.Model
 	// heldOut is the held-out estimate of the training run (nil for a
 	// loaded classifier or a binary run resumed after its classifier
 	// finished).
 	heldOut *Metrics
+	// serving selects the serial prediction (Serving).
+	serving bool
 }
 
 // NewClassifier wraps a model (from model.Load or passgp's training).

@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/data"
+	"github.com/passgp-fast/passgp-fast/ep"
 )
 
 // predictChunk is the number of rows that Predict scores between two
@@ -78,9 +79,12 @@ func (c *Classifier) predict(ctx context.Context, x *mat.Dense, ds *data.Dataset
 		if near != nil {
 			nc = near.Slice(lo, hi, 0, nb).(*mat.Dense)
 		}
-		inTurn(func() {
-			m.LatentShareNearTo(z.Slice(lo, hi, 0, nb).(*mat.Dense), rho.Slice(lo, hi, 0, nb).(*mat.Dense), nc, xs)
-		})
+		zc, rc := z.Slice(lo, hi, 0, nb).(*mat.Dense), rho.Slice(lo, hi, 0, nb).(*mat.Dense)
+		if c.serving {
+			m.LatentShareNearSerialTo(zc, rc, nc, xs)
+			continue
+		}
+		inTurn(func() { m.LatentShareNearTo(zc, rc, nc, xs) })
 	}
 	p := &Predictions{Z: z, CZ: z, CRho: rho, Decision: make([]int, n)}
 	if near != nil {
@@ -137,6 +141,11 @@ func (c *Classifier) DecideTo(ctx context.Context, dst []int, x *mat.Dense) erro
 // RawTo sets dst (n×K) to the paper's raw q(y=+1|x) of each binary
 // classifier (eq. 4), uncalibrated.
 func (c *Classifier) RawTo(dst, x *mat.Dense) {
+	if c.serving {
+		c.m.LatentShareNearSerialTo(dst, nil, nil, x)
+		dst.Apply(func(_, _ int, z float64) float64 { return ep.Phi(z) }, dst)
+		return
+	}
 	inTurn(func() { c.m.RawTo(dst, x) })
 }
 
@@ -153,12 +162,25 @@ func (c *Classifier) LatentMeanVarTo(mean, variance, x *mat.Dense) {
 	}
 	mu, v := make([]float64, n), make([]float64, n)
 	for k, b := range c.m.Binaries {
-		inTurn(func() { b.PredictMeanVarTo(mu, v, xs) })
+		if c.serving {
+			b.PredictMeanVarSerialTo(mu, v, xs)
+		} else {
+			inTurn(func() { b.PredictMeanVarTo(mu, v, xs) })
+		}
 		if mean != nil {
-			mean.SetCol(k, mu)
+			setCol(mean, k, mu)
 		}
 		if variance != nil {
-			variance.SetCol(k, v)
+			setCol(variance, k, v)
 		}
+	}
+}
+
+// setCol sets column j of m to v: mat.Dense.SetCol's values, without its
+// BLAS copy, so that a serving view's calls make no BLAS call.
+func setCol(m *mat.Dense, j int, v []float64) {
+	raw := m.RawMatrix()
+	for i, x := range v[:raw.Rows] {
+		raw.Data[i*raw.Stride+j] = x
 	}
 }

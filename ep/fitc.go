@@ -82,6 +82,8 @@ type fitcU struct {
 	x, xm *mat.Dense
 	lm    blas64.General
 	full  *mat.Dense // nil: recompute
+	// serial computes blocks with la's serial kernels (no BLAS call).
+	serial bool
 }
 
 // block returns rows [lo, hi) of U, computed into buf (at least
@@ -98,8 +100,13 @@ func (u *fitcU) compute(lo, hi int, buf []float64) blas64.General {
 	m := u.lm.Rows
 	_, d := u.x.Dims()
 	dst := mat.NewDense(hi-lo, m, buf[:(hi-lo)*m])
-	u.k.CrossTo(dst, u.x.Slice(lo, hi, 0, d).(*mat.Dense), u.xm)
 	g := dst.RawMatrix()
+	if u.serial {
+		kernel.SerialCrossTo(u.k, dst, u.x.Slice(lo, hi, 0, d).(*mat.Dense), u.xm)
+		la.SerialSolveLowerTransRightTo(g, u.lm, g)
+		return g
+	}
+	u.k.CrossTo(dst, u.x.Slice(lo, hi, 0, d).(*mat.Dense), u.xm)
 	la.SolveLowerTransRightTo(g, u.lm, g)
 	return g
 }
@@ -448,6 +455,11 @@ func (f *FITC) CavityTo(mean, variance []float64) {
 // PredictTo sets the latent predictive mean and variance and, if prob is
 // not nil, the probability Φ(m/√(1+v)) of y = +1 at the rows of xs.
 func (f *FITC) PredictTo(mean, variance, prob []float64, xs *mat.Dense) {
+	f.predictTo(mean, variance, prob, xs, false)
+}
+
+// predictTo is PredictTo; serial selects la's serial kernels.
+func (f *FITC) predictTo(mean, variance, prob []float64, xs *mat.Dense, serial bool) {
 	ns, _ := xs.Dims()
 	m := f.m
 	lp := blas64.General{Rows: m, Cols: m, Stride: m, Data: f.FactorP}
@@ -457,16 +469,23 @@ func (f *FITC) PredictTo(mean, variance, prob []float64, xs *mat.Dense) {
 	us := make([]float64, rows*m)
 	zs := make([]float64, rows*m)
 	// u* = L⁻¹k*: the rows of U for the test points.
-	ut := &fitcU{k: f.Kernel, x: xs, xm: f.Xm, lm: f.lmGeneral()}
+	ut := &fitcU{k: f.Kernel, x: xs, xm: f.Xm, lm: f.lmGeneral(), serial: serial}
 	for lo := 0; lo < ns; lo += fitcBlock {
 		hi := min(ns, lo+fitcBlock)
 		u := ut.compute(lo, hi, us)
 		z := blas64.General{Rows: hi - lo, Cols: m, Stride: m, Data: zs[:(hi-lo)*m]}
-		la.SolveLowerTransRightTo(z, lp, u)
-		blas64.Gemv(blas.NoTrans, 1, u, vec(f.Beta), 0, vec(mean[lo:hi]))
+		dot := func(x []float64) float64 { return blas64.Dot(vec(x), vec(x)) }
+		if serial {
+			la.SerialSolveLowerTransRightTo(z, lp, u)
+			la.SerialMulVecTo(mean[lo:hi], u, f.Beta)
+			dot = func(x []float64) float64 { return la.SerialDot(x, x) }
+		} else {
+			la.SolveLowerTransRightTo(z, lp, u)
+			blas64.Gemv(blas.NoTrans, 1, u, vec(f.Beta), 0, vec(mean[lo:hi]))
+		}
 		for i := lo; i < hi; i++ {
 			ur, zr := u.Data[(i-lo)*m:(i-lo+1)*m], z.Data[(i-lo)*m:(i-lo+1)*m]
-			variance[i] = math.Max(kss[i]-blas64.Dot(vec(ur), vec(ur)), 0) + blas64.Dot(vec(zr), vec(zr))
+			variance[i] = math.Max(kss[i]-dot(ur), 0) + dot(zr)
 			if prob != nil {
 				prob[i] = Phi(mean[i] / math.Sqrt(1+variance[i]))
 			}

@@ -85,7 +85,7 @@ func (p *Posterior) LeaveOutTo(mean, variance []float64, xs *mat.Dense, self []i
 			kss[k] += jit
 		}
 	}
-	p.predict(mean, variance, nil, kq, kss, m)
+	p.predict(mean, variance, nil, kq, kss, m, false)
 	t := make([]float64, rows*n)
 	r := 0
 	for _, g := range members {

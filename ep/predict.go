@@ -93,7 +93,7 @@ func (p *Posterior) PredictTo(mean, variance, prob []float64, xs *mat.Dense) {
 		kss = make([]float64, m)
 		p.Kernel.DiagTo(kss, xs)
 	}
-	p.predict(mean, variance, prob, kstar, kss, m)
+	p.predict(mean, variance, prob, kstar, kss, m, false)
 }
 
 // PredictCrossTo does the same as PredictTo from a precomputed
@@ -101,6 +101,11 @@ func (p *Posterior) PredictTo(mean, variance, prob []float64, xs *mat.Dense) {
 // (no jitter; needed only for variance or prob). kstar is not modified; a
 // copy (O(m·n)) is made when variance or prob is requested.
 func (p *Posterior) PredictCrossTo(mean, variance, prob []float64, kstar *mat.Dense, kss []float64) {
+	p.predictCross(mean, variance, prob, kstar, kss, false)
+}
+
+// predictCross is PredictCrossTo; serial selects la's serial kernels.
+func (p *Posterior) predictCross(mean, variance, prob []float64, kstar *mat.Dense, kss []float64, serial bool) {
 	m, c := kstar.Dims()
 	if c != p.n {
 		panic(fmt.Sprintf("ep: PredictCrossTo: kstar has %d columns, want %d", c, p.n))
@@ -113,10 +118,13 @@ func (p *Posterior) PredictCrossTo(mean, variance, prob []float64, kstar *mat.De
 		cp.Copy(kstar)
 		kstar = cp
 	}
-	p.predict(mean, variance, prob, kstar, kss, m)
+	p.predict(mean, variance, prob, kstar, kss, m, serial)
 }
 
-func (p *Posterior) predict(mean, variance, prob []float64, kstar *mat.Dense, kss []float64, m int) {
+// predict is the prediction from K* (overwritten when the variance is
+// needed); serial computes it on the calling goroutine alone with la's
+// serial kernels instead of BLAS.
+func (p *Posterior) predict(mean, variance, prob []float64, kstar *mat.Dense, kss []float64, m int, serial bool) {
 	for _, d := range [][]float64{mean, variance, prob} {
 		if d != nil && len(d) < m {
 			panic("ep: prediction destination too short")
@@ -135,8 +143,9 @@ func (p *Posterior) predict(mean, variance, prob []float64, kstar *mat.Dense, ks
 	}
 	if p.n == 0 {
 		clear(mu[:m])
+	} else if ks := kstar.RawMatrix(); serial {
+		la.SerialMulVecTo(mu[:m], ks, p.Alpha)
 	} else {
-		ks := kstar.RawMatrix()
 		blas64.Gemv(blas.NoTrans, 1, ks, vec(p.Alpha), 0, blas64.Vector{N: m, Inc: 1, Data: mu})
 	}
 	if !needVar {
@@ -156,10 +165,18 @@ func (p *Posterior) predict(mean, variance, prob []float64, kstar *mat.Dense, ks
 				r[j] *= s
 			}
 		}
-		la.SolveLowerTransRightTo(ks, p.general(p.l), ks)
+		if serial {
+			la.SerialSolveLowerTransRightTo(ks, p.general(p.l), ks)
+		} else {
+			la.SolveLowerTransRightTo(ks, p.general(p.l), ks)
+		}
 		for i := 0; i < m; i++ {
 			r := ks.Data[i*ks.Stride : i*ks.Stride+p.n]
-			vr[i] -= blas64.Dot(vec(r), vec(r))
+			if serial {
+				vr[i] -= la.SerialDot(r, r)
+			} else {
+				vr[i] -= blas64.Dot(vec(r), vec(r))
+			}
 		}
 	}
 	if prob != nil {

@@ -73,6 +73,13 @@
 //     cores (docs/performance.md), and prediction is safe from any number
 //     of goroutines on shared models.
 //
+// The serial kernels (SerialGramSETo, SerialMulVecTo,
+// SerialSolveLowerTransRightTo and the others of serial.go) need neither:
+// they run on the calling goroutine alone with no BLAS call, on the Gram
+// kernels' SIMD tiles, so that concurrent callers use one core each
+// whatever the BLAS setting. The serving view of a classifier
+// (passgpfast.Classifier.Serving) predicts through them.
+//
 // Importing this package selects OpenBLAS as gonum's BLAS and LAPACK
 // implementation (blas64.Use, lapack64.Use, in backend_openblas.go): an
 // implementation, not a policy, with the same results as gonum's own up to

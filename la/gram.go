@@ -319,6 +319,12 @@ func rowSqNorms(dst []float64, a blas64.General, scale float64) {
 // about 0.05·d ns). The result is exactly symmetric either way, since the
 // kernels give bitwise equal results for (i, j) and (j, i).
 func tileDirect(dst, a, b blas64.General, sym, dot bool, fin func(r []float64)) {
+	tileDirectOn(forBlocks, dst, a, b, sym, dot, fin)
+}
+
+// tileDirectOn is tileDirect with the work units run by each: forBlocks
+// (Threads() workers) or serialBlocks (the calling goroutine alone).
+func tileDirectOn(each func(n int, f func(k int)), dst, a, b blas64.General, sym, dot bool, fin func(r []float64)) {
 	tile := asm.SqdTile
 	if dot {
 		tile = asm.DotTile
@@ -344,7 +350,7 @@ func tileDirect(dst, a, b blas64.General, sym, dot bool, fin func(r []float64)) 
 	// (w·d values) is reused from cache by every 4-row block of the chunk,
 	// instead of all of packed b streaming through for each block.
 	chunk := rowChunk(d)
-	forBlocks((n1+chunk-1)/chunk, func(c int) {
+	each((n1+chunk-1)/chunk, func(c int) {
 		var scratch [4 * 16]float64
 		c0, c1 := c*chunk, min(n1, (c+1)*chunk)
 		for p := 0; p < np; p++ {

@@ -101,6 +101,21 @@ func (m *Model) LatentShareTo(dst, rho, x *mat.Dense) {
 // does, so that far from the training data the calibrated probabilities
 // are the class balance.
 func (m *Model) LatentShareNearTo(dst, rho, near, x *mat.Dense) {
+	m.latentShareNear(false, dst, rho, near, x)
+}
+
+// LatentShareNearSerialTo is LatentShareNearTo computed on the calling
+// goroutine alone with no BLAS call (passgp.Binary.LatentShareNearSerialTo):
+// for a service predicting from many goroutines at once, one core each.
+// Its results depend only on m, x and the SIMD path, and agree with
+// LatentShareNearTo's within rounding.
+func (m *Model) LatentShareNearSerialTo(dst, rho, near, x *mat.Dense) {
+	m.latentShareNear(true, dst, rho, near, x)
+}
+
+// latentShareNear is LatentShareNearTo; serial selects the binaries'
+// serial prediction.
+func (m *Model) latentShareNear(serial bool, dst, rho, near, x *mat.Dense) {
 	n, _ := x.Dims()
 	if r, c := dst.Dims(); r != n || c != len(m.Binaries) {
 		panic("model: LatentShareTo: destination has the wrong shape")
@@ -121,14 +136,27 @@ func (m *Model) LatentShareNearTo(dst, rho, near, x *mat.Dense) {
 	x = m.scaled(x)
 	z := make([]float64, n)
 	for k, b := range m.Binaries {
-		b.LatentShareNearTo(z, share, cor, x)
-		dst.SetCol(k, z)
+		if serial {
+			b.LatentShareNearSerialTo(z, share, cor, x)
+		} else {
+			b.LatentShareNearTo(z, share, cor, x)
+		}
+		setCol(dst, k, z)
 		if rho != nil {
-			rho.SetCol(k, share)
+			setCol(rho, k, share)
 		}
 		if near != nil {
-			near.SetCol(k, cor)
+			setCol(near, k, cor)
 		}
+	}
+}
+
+// setCol sets column j of m to v: mat.Dense.SetCol's values, without
+// its BLAS copy, so that the serial prediction makes no BLAS call.
+func setCol(m *mat.Dense, j int, v []float64) {
+	raw := m.RawMatrix()
+	for i, x := range v[:raw.Rows] {
+		raw.Data[i*raw.Stride+j] = x
 	}
 }
 

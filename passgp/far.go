@@ -72,7 +72,11 @@ func (r *runner) nearTo(ctx context.Context, b *Binary, near []float64, x *mat.D
 			blocks[w] = make([]float64, scoreChunk*m)
 		}
 		kc := mat.NewDense(hi-lo, m, blocks[w][:(hi-lo)*m])
-		s.CrossTo(kc, x.Slice(lo, hi, 0, d).(*mat.Dense), b.X)
+		if r.serial {
+			kernel.SerialCrossTo(s, kc, x.Slice(lo, hi, 0, d).(*mat.Dense), b.X)
+		} else {
+			s.CrossTo(kc, x.Slice(lo, hi, 0, d).(*mat.Dense), b.X)
+		}
 		g.nearFromGram(near[lo:hi], kc)
 	})
 }

@@ -44,13 +44,14 @@ func newBinary(k kernel.Kernel, xa *mat.Dense, ya []float64, active []int, s ep.
 // eq. 4) of every row of x; either may be nil. The rows are scored in fixed
 // chunks on la.Threads() goroutines.
 func (b *Binary) PredictMeanVarTo(mean, variance []float64, x *mat.Dense) {
-	b.predictNear(mean, variance, nil, x)
+	b.predictNear(&runner{threads: la.Threads()}, mean, variance, nil, x)
 }
 
 // predictNear is PredictMeanVarTo that also sets near (when not nil) to
 // NearTo's correlations: from the prediction's own Gram block where that
 // reads them exactly enough (gramNear), else by NearTo's.
-func (b *Binary) predictNear(mean, variance, near []float64, x *mat.Dense) {
+// r runs the chunks: la.Threads() workers, or serial (servePool).
+func (b *Binary) predictNear(r *runner, mean, variance, near []float64, x *mat.Dense) {
 	n, _ := x.Dims()
 	if mean == nil {
 		mean = make([]float64, n)
@@ -58,7 +59,6 @@ func (b *Binary) predictNear(mean, variance, near []float64, x *mat.Dense) {
 	if variance == nil {
 		variance = make([]float64, n)
 	}
-	r := runner{threads: la.Threads()}
 	read := false // whether the prediction read near
 	if b.Sparse != nil {
 		_ = r.predictSparse(context.Background(), b.Sparse, x, mean[:n], variance[:n])
@@ -130,9 +130,14 @@ func (b *Binary) LatentShareTo(z, rho []float64, x *mat.Dense) {
 // computes anyway, so that they cost O(|A|) per row instead of NearTo's
 // O(|A|·d).
 func (b *Binary) LatentShareNearTo(z, rho, near []float64, x *mat.Dense) {
+	b.latentShareNear(&runner{threads: la.Threads()}, z, rho, near, x)
+}
+
+// latentShareNear is LatentShareNearTo on r's chunks.
+func (b *Binary) latentShareNear(r *runner, z, rho, near []float64, x *mat.Dense) {
 	n, _ := x.Dims()
 	v := make([]float64, n)
-	b.predictNear(z[:n], v, near, x)
+	b.predictNear(r, z[:n], v, near, x)
 	for i := range z[:n] {
 		z[i] /= sqrtPos(1 + v[i])
 	}

@@ -16,6 +16,9 @@ import (
 type runner struct {
 	threads int
 	ws      []scoreWS
+	// serial scores on the calling goroutine alone with no BLAS call
+	// (kernel.SerialCrossTo, ep's serial prediction): the serving runner.
+	serial bool
 }
 
 // scoreWS is one worker's workspace: a chunk of inputs, its Gram block
@@ -51,7 +54,7 @@ func (w *scoreWS) grow(rows, d, m int) (xc, kc *mat.Dense, kss []float64) {
 // never changed here, so any number of callers may run at once.
 func (r *runner) parallel(n int, f func(worker, c int)) {
 	workers := r.threads
-	if la.BLASThreads() > 1 {
+	if r.serial || la.BLASThreads() > 1 {
 		workers = 1
 	}
 	forEach(workers, n, f)
@@ -120,12 +123,20 @@ func (r *runner) predictRows(post *ep.Posterior, k kernel.Kernel, xa, x *mat.Den
 			}
 			copy(xcr.Data[(i-lo)*d:(i-lo+1)*d], xr.Data[src*xr.Stride:src*xr.Stride+d])
 		}
-		k.CrossTo(kc, xc, xa)
+		if r.serial {
+			kernel.SerialCrossTo(k, kc, xc, xa)
+		} else {
+			k.CrossTo(kc, xc, xa)
+		}
 		if near != nil {
 			g.nearFromGram(near[lo:hi], kc)
 		}
 		k.DiagTo(kss, xc)
-		if sc == nil {
+		switch {
+		case r.serial:
+			post.PredictCrossSerialTo(mean[lo:hi], variance[lo:hi], nil, kc, kss)
+			return
+		case sc == nil:
 			post.PredictCrossTo(mean[lo:hi], variance[lo:hi], nil, kc, kss)
 			return
 		}

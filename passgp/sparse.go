@@ -244,7 +244,12 @@ func sparseHeldOut(f *ep.FITC, z, v []float64) (lost int) {
 func (r *runner) predictSparse(ctx context.Context, f *ep.FITC, x *mat.Dense, mean, variance []float64) error {
 	n, d := x.Dims()
 	return r.chunks(ctx, n, func(_, lo, hi int) {
-		f.PredictTo(mean[lo:hi], variance[lo:hi], nil, x.Slice(lo, hi, 0, d).(*mat.Dense))
+		xs := x.Slice(lo, hi, 0, d).(*mat.Dense)
+		if r.serial {
+			f.PredictSerialTo(mean[lo:hi], variance[lo:hi], nil, xs)
+			return
+		}
+		f.PredictTo(mean[lo:hi], variance[lo:hi], nil, xs)
 	})
 }
 
