@@ -44,11 +44,10 @@ type Config struct {
 	FITCInducing int `json:"fitc_inducing,omitempty"`
 	// FinalHypEvals is passgp.Options.FinalHypEvals.
 	FinalHypEvals int `json:"final_hyp_evals,omitempty"`
-	// FITCFallback, SampleTheta, BoundFITC, BoundSearch, SkipStalled,
+	// FITCFallback, BoundFITC, BoundSearch, SkipStalled,
 	// RestartStalled, FinalSubset and KeepInit are the passgp.Options of
 	// the same names.
 	FITCFallback bool    `json:"fitc_fallback,omitempty"`
-	SampleTheta  bool    `json:"sample_theta,omitempty"`
 	BoundFITC    int     `json:"fitc_bound,omitempty"`
 	BoundSearch  bool    `json:"fitc_bound_search,omitempty"`
 	ImageW       int     `json:"image_w,omitempty"`

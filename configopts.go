@@ -13,7 +13,7 @@ func DefaultConfig() Config {
 	return Config{
 		Method: "passgp", Degree: 9, Init: passgp.DefaultInit, Sub: passgp.DefaultSub,
 		PInc: passgp.DefaultPInc, PDel: passgp.DefaultPDel, PExc: passgp.DefaultPExc, HypEvery: 1,
-		FITCTheta: "search", FITCFallback: true, SampleTheta: true, BoundFITC: DefaultBoundFITC,
+		FITCTheta: "search", FITCFallback: true, BoundFITC: DefaultBoundFITC,
 		BoundSearch: true, Seed: 1, MaxActive: AutoMaxActive, SkipStalled: DefaultSkipStalled,
 		RestartStalled: DefaultRestartStalled, FinalSubset: DefaultFinalSubset, Scale: "auto",
 	}
@@ -168,10 +168,6 @@ func (c *Config) passes(o *passgp.Options) error {
 		c.FITCFallback = false // the fixed-size methods' fallback only
 	}
 	o.FITCFallback = c.FITCFallback
-	if (o.Method != passgp.FPASSGP && o.Method != passgp.IVM) || o.Augment != 0 || c.FITC || o.FixedTheta {
-		c.SampleTheta = false // the fixed-size methods' own θ only
-	}
-	o.SampleTheta = c.SampleTheta
 	if !o.FITC && !o.FITCFallback {
 		c.FITCTheta, o.FITCKeepTheta = "", false // no pass for it to apply to
 	}

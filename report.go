@@ -21,8 +21,7 @@ type Report struct {
 	Elapsed time.Duration
 	// Budget says where PASS-GP's budget first bound (empty: never).
 	Budget string
-	// Notes are the choices training made (FITC passes, the second
-	// classifier); Warnings its numerical trouble.
+	// Notes are the choices training made (FITC passes); Warnings its numerical trouble.
 	Notes, Warnings []string
 }
 
@@ -30,9 +29,6 @@ func newReport(k int, class float64, res *passgp.Result) Report {
 	r := Report{Index: k, Class: class, Name: model.FormatLabel(class), Active: len(res.Model.Y),
 		Theta: res.Model.Kernel.Params(), Elapsed: res.Elapsed, Budget: budgetNote(res.Batches), Warnings: Warnings(res)}
 	if ch := res.BoundFITC; ch != nil {
-		r.Notes = append(r.Notes, fmt.Sprint(ch))
-	}
-	if ch := res.SampleTheta; ch != nil {
 		r.Notes = append(r.Notes, fmt.Sprint(ch))
 	}
 	if res.FITCFallback {

@@ -232,28 +232,6 @@ type Options struct {
 	// θ is then chosen by the FITC evidence unless FixedTheta.
 	// Result.FITCFallback records it. train sets it.
 	FITCFallback bool
-	// SampleTheta trains a fixed-size method (fPASS-GP or IVM, without
-	// FixedTheta, FITC and Augment) a second time at a θ kept fixed
-	// throughout selection: the evidence optimum on a random sample of M
-	// training points (the random method's θ); fPASS-GP's swaps then rank
-	// by the boundary (RankBoundary). The second classifier is kept where
-	// its calibrated held-out latents predict the training labels better by
-	// more than two standard errors of the paired difference in NLL, each
-	// classifier after its FITCFallback pass if it gets one. Why: the
-	// evidence of a set chosen for being uncertain under the current θ
-	// favours flatter functions as selection goes on (docs/method.md), which PASS-GP avoids by keeping θ once its budget
-	// binds; a fixed-size method's budget binds from the start. On IJCNN at
-	// M = 1000, fPASS-GP's θ went from signal variance 2122 to 36 during
-	// its first pass (test error 2.44%), and IVM erred 2.67%; with the
-	// option 1.31% and 1.28%. The paper's lowest-first swaps fill the set
-	// with mislabelled points at any θ (a noisy binary task at M = 500:
-	// 41.3%, with the option 7.27%). On USPS, whose random samples of 300
-	// points hold a few dozen of a digit, the method's own classifiers
-	// stay (99 of 100 over seeds 1-10; docs/method.md). It
-	// costs a θ search on M points and the second selection, at a fixed θ
-	// (USPS fPASS-GP 2.2 times the time); Result.SampleTheta records the
-	// choice. train sets it.
-	SampleTheta bool
 	// BoundFITC, if positive, adds a FITC pass where PASS-GP's budget
 	// (MaxActive) bound (without FITC and Augment): EP on all N training
 	// points at the classifier's final θ, with a random subset of
@@ -395,9 +373,6 @@ type Progress struct {
 	LogZ                              float64
 	Theta                             []float64
 	Elapsed, Remaining                time.Duration
-	// Second is set for the batches of Options.SampleTheta's second
-	// classifier, whose passes count from the start again.
-	Second bool
 }
 
 // DefaultKernel returns the initial kernel used when Options.Kernel is nil:

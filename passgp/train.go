@@ -145,9 +145,6 @@ type Result struct {
 	// BoundFITC records the FITC pass of Options.BoundFITC (nil: none
 	// ran, because the budget never bound or the option is off).
 	BoundFITC *FITCChoice
-	// SampleTheta records Options.SampleTheta's second classifier (nil:
-	// none was trained).
-	SampleTheta *ThetaChoice
 	// FITCNotConverged is set when the EP run of the FITC pass (Options.FITC
 	// or FITCFallback) that gave the classifier's posterior did not
 	// converge, even with halved steps (ep.FITCNotConvergedError): the
@@ -265,9 +262,6 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	err = calibrate(ctx, r, res, x, y, c.geom(), last)
 	if err == nil && c.fitcFallback() && noBetterThanMajority(res, y) {
 		err = fitcFallback(ctx, c, r, res, x, y)
-	}
-	if err == nil && c.sampleTheta() {
-		res, err = withSampleTheta(ctx, x, y, c, r, class, res)
 	}
 	res.near = nil
 	return res, err

@@ -107,27 +107,6 @@ func TestTrainSelectionFlags(t *testing.T) {
 	if o := string(load("--method", "fpassgp", "--m", "20", "--p-exc", "0.1", "--fitc-fallback=false").Options); strings.Contains(o, `fitc_fallback`) {
 		t.Errorf("options %s with --fitc-fallback=false", o)
 	}
-	// --sample-theta (default on) is the fixed-size methods' and is
-	// reported per classifier; --sample-theta=false and --fixed-theta
-	// leave it off.
-	// (fast fixes θ.)
-	if o := string(load("--method", "fpassgp", "--m", "20", "--p-exc", "0.1", "--fixed-theta=false").Options); !strings.Contains(o, `"sample_theta":true`) {
-		t.Errorf("fpassgp options %s, want sample_theta", o)
-	}
-	if o := string(fp.Options); strings.Contains(o, `sample_theta`) {
-		t.Errorf("fpassgp options %s with a fixed θ: sample_theta", o)
-	}
-	if o := string(d.Options); strings.Contains(o, `sample_theta`) {
-		t.Errorf("passgp options %s: sample_theta is the fixed-size methods'", o)
-	}
-	for _, extra := range [][]string{{"--sample-theta=false"}, {"--fitc"}} {
-		if o := string(load(append([]string{"--method", "ivm", "--m", "20", "--fixed-theta=false"}, extra...)...).Options); strings.Contains(o, `sample_theta`) {
-			t.Errorf("ivm options %s with %v", o, extra)
-		}
-	}
-	if _, _, e := runCLI(t, append(a, "--method", "fpassgp", "--m", "20", "--p-exc", "0.1", "--fixed-theta=false", "--quiet=false")...); !strings.Contains(e, "class 1 (1/1) sample θ: pass 1/1 batch 1/") || !regexp.MustCompile(`classifier 1: θ from a random sample \[[^]]+\]: held-out NLL \d\.\d{4} against the selection's θ's \d\.\d{4} \(SE of the difference \d\.\d{4}\), kept the (sample|selection)'s θ`).MatchString(e) {
-		t.Errorf("no report of the sample's θ:\n%s", e)
-	}
 	// --fitc-theta keep is recorded where a FITC pass can run.
 	if o := string(load("--method", "fpassgp", "--m", "20", "--p-exc", "0.1", "--fitc", "--fitc-theta", "keep").Options); !strings.Contains(o, `"fitc_theta":"keep"`) {
 		t.Errorf("options %s with --fitc --fitc-theta keep", o)
