@@ -44,17 +44,16 @@ type Config struct {
 	FITCInducing int `json:"fitc_inducing,omitempty"`
 	// FinalHypEvals is passgp.Options.FinalHypEvals.
 	FinalHypEvals int `json:"final_hyp_evals,omitempty"`
-	// FITCFallback, BoundFITC, BoundSearch, SkipStalled,
+	// BoundFITC, BoundSearch, SkipStalled,
 	// RestartStalled, FinalSubset and KeepInit are the passgp.Options of
 	// the same names.
-	FITCFallback bool    `json:"fitc_fallback,omitempty"`
-	BoundFITC    int     `json:"fitc_bound,omitempty"`
-	BoundSearch  bool    `json:"fitc_bound_search,omitempty"`
-	ImageW       int     `json:"image_w,omitempty"`
-	ImageH       int     `json:"image_h,omitempty"`
-	Seed         uint64  `json:"seed"`
-	Flip         float64 `json:"flip,omitempty"`
-	PSkip        float64 `json:"p_skip,omitempty"`
+	BoundFITC   int     `json:"fitc_bound,omitempty"`
+	BoundSearch bool    `json:"fitc_bound_search,omitempty"`
+	ImageW      int     `json:"image_w,omitempty"`
+	ImageH      int     `json:"image_h,omitempty"`
+	Seed        uint64  `json:"seed"`
+	Flip        float64 `json:"flip,omitempty"`
+	PSkip       float64 `json:"p_skip,omitempty"`
 	// MaxActive is PASS-GP's budget (0: none; AutoMaxActive:
 	// passgp.SqrtBudget(N), stored resolved).
 	MaxActive      int  `json:"max_active,omitempty"`

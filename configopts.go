@@ -13,7 +13,7 @@ func DefaultConfig() Config {
 	return Config{
 		Method: "passgp", Degree: 9, Init: passgp.DefaultInit, Sub: passgp.DefaultSub,
 		PInc: passgp.DefaultPInc, PDel: passgp.DefaultPDel, PExc: passgp.DefaultPExc, HypEvery: 1,
-		FITCTheta: "search", FITCFallback: true, BoundFITC: DefaultBoundFITC,
+		FITCTheta: "search", BoundFITC: DefaultBoundFITC,
 		BoundSearch: true, Seed: 1, MaxActive: AutoMaxActive, SkipStalled: DefaultSkipStalled,
 		RestartStalled: DefaultRestartStalled, FinalSubset: DefaultFinalSubset, Scale: "auto",
 	}
@@ -164,11 +164,7 @@ func (c *Config) passes(o *passgp.Options) error {
 		c.BoundSearch = false // a part of the BoundFITC trial
 	}
 	o.BoundSearch = c.BoundSearch
-	if (o.Method != passgp.FPASSGP && o.Method != passgp.IVM && o.Method != passgp.Random) || o.Augment != 0 || c.FITC {
-		c.FITCFallback = false // the fixed-size methods' fallback only
-	}
-	o.FITCFallback = c.FITCFallback
-	if !o.FITC && !o.FITCFallback {
+	if !o.FITC {
 		c.FITCTheta, o.FITCKeepTheta = "", false // no pass for it to apply to
 	}
 	return nil

@@ -31,10 +31,6 @@ func newReport(k int, class float64, res *passgp.Result) Report {
 	if ch := res.BoundFITC; ch != nil {
 		r.Notes = append(r.Notes, fmt.Sprint(ch))
 	}
-	if res.FITCFallback {
-		r.Notes = append(r.Notes, fmt.Sprintf("its held-out decisions were no better than the larger class's, so it predicts from a FITC pass over all training points (--fitc-fallback): held-out error %.2f%%",
-			100*res.HeldOutError))
-	}
 	return r
 }
 

@@ -205,7 +205,7 @@ type Options struct {
 	// for fPASS-GP (docs/method.md). It adds an |A|×|A| factor
 	// to a model file.
 	FITC bool
-	// FITCKeepTheta makes the pass of FITC (and of FITCFallback) keep the
+	// FITCKeepTheta makes the pass of FITC keep the
 	// selection's θ instead of choosing θ by the FITC evidence (40 EP runs
 	// over all points): one EP run. On IJCNN, fPASS-GP at M = 1000 then
 	// erred 1.14% in 23 s (the search: 1.18% in 11 minutes);
@@ -222,16 +222,6 @@ type Options struct {
 	// FITCInducing, when positive and below |A|, makes a seeded random
 	// subset of that many active points the FITC pass's inducing inputs.
 	FITCInducing int
-	// FITCFallback runs the pass of FITC for a classifier of fPASS-GP,
-	// IVM or a random active set (without FITC and Augment) whose
-	// calibrated held-out decisions are no better than always deciding
-	// the larger class (fallback): a fixed-size active set whose θ was
-	// learned on a few hundred hard points can leave the classifier with
-	// nothing to go on (IJCNN at M = 100 and 300, test error 9.50%, the
-	// majority rate, on every seed; with the pass 3.04% at M = 100). Its
-	// θ is then chosen by the FITC evidence unless FixedTheta.
-	// Result.FITCFallback records it. train sets it.
-	FITCFallback bool
 	// BoundFITC, if positive, adds a FITC pass where PASS-GP's budget
 	// (MaxActive) bound (without FITC and Augment): EP on all N training
 	// points at the classifier's final θ, with a random subset of

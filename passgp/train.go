@@ -138,15 +138,11 @@ type Result struct {
 	// lost to rounding (groupHeldOut), taken as 0 in HeldOut and 1 in
 	// HeldOutShare.
 	HeldOutLost int
-	// FITCFallback is set where Options.FITCFallback's pass ran: the
-	// classifier's held-out decisions were no better than the larger
-	// class's, and it now predicts from the FITC posterior.
-	FITCFallback bool
 	// BoundFITC records the FITC pass of Options.BoundFITC (nil: none
 	// ran, because the budget never bound or the option is off).
 	BoundFITC *FITCChoice
-	// FITCNotConverged is set when the EP run of the FITC pass (Options.FITC
-	// or FITCFallback) that gave the classifier's posterior did not
+	// FITCNotConverged is set when the EP run of the FITC pass
+	// (Options.FITC) that gave the classifier's posterior did not
 	// converge, even with halved steps (ep.FITCNotConvergedError): the
 	// classifier uses its last iterate.
 	FITCNotConverged bool
@@ -260,9 +256,6 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 		return res, err
 	}
 	err = calibrate(ctx, r, res, x, y, c.geom(), last)
-	if err == nil && c.fitcFallback() && noBetterThanMajority(res, y) {
-		err = fitcFallback(ctx, c, r, res, x, y)
-	}
 	res.near = nil
 	return res, err
 }

@@ -98,14 +98,8 @@ func TestTrainSelectionFlags(t *testing.T) {
 	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--fixed-theta=false", "--quiet=false")...); !regexp.MustCompile(`(at the theta of the FITC evidence \[[^]]+\] \d\.\d{4} \(SE of the difference \d\.\d{4}\), held-out error \d+\.\d\d% against \d+\.\d\d% \(SE \d+\.\d\d%\): (not )?clearly better|the search of the FITC evidence stopped at \[[^]]+\]: not clearly better on its sample)`).MatchString(e) {
 		t.Errorf("no report of the FITC evidence's θ:\n%s", e)
 	}
-	if o := string(fp.Options); strings.Contains(o, `fitc_bound`) || !strings.Contains(o, `"fitc_fallback":true`) {
-		t.Errorf("fpassgp options %s: fitc_bound is PASS-GP's, fitc_fallback the fixed-size methods'", o)
-	}
-	if o := string(d.Options); strings.Contains(o, `fitc_fallback`) {
-		t.Errorf("passgp options %s: fitc_fallback is the fixed-size methods'", o)
-	}
-	if o := string(load("--method", "fpassgp", "--m", "20", "--p-exc", "0.1", "--fitc-fallback=false").Options); strings.Contains(o, `fitc_fallback`) {
-		t.Errorf("options %s with --fitc-fallback=false", o)
+	if o := string(fp.Options); strings.Contains(o, `fitc_bound`) {
+		t.Errorf("fpassgp options %s: fitc_bound is PASS-GP's", o)
 	}
 	// --fitc-theta keep is recorded where a FITC pass can run.
 	if o := string(load("--method", "fpassgp", "--m", "20", "--p-exc", "0.1", "--fitc", "--fitc-theta", "keep").Options); !strings.Contains(o, `"fitc_theta":"keep"`) {
@@ -186,18 +180,12 @@ func TestTrainWarnsUselessClassifier(t *testing.T) {
 	if code != 0 || !strings.Contains(e, "no better than always predicting the larger class") || strings.Contains(e, "--fitc lets") {
 		t.Errorf("--fitc: exit %d, stderr %q", code, e)
 	}
-	// fpassgp: the fallback runs the FITC pass and says so (θ held, so
-	// the classifier stays useless and the warning, without the hint,
-	// follows); with --fitc-fallback=false only the warning.
+	// fpassgp (θ held, so that it stays useless): the warning and the hint.
 	fa := []string{"train", "--data", data, "--model", m, "--method", "fpassgp", "--m", "10", "--init", "10", "--sub", "3", "--p-exc", "0.1",
 		"--theta", "4,1e-8,0.01", "--fixed-theta"}
 	code, _, e = runCLI(t, fa...)
-	if code != 0 || !strings.Contains(e, "so it predicts from a FITC pass over all training points (--fitc-fallback)") || strings.Contains(e, "--fitc lets") {
+	if code != 0 || !strings.Contains(e, "no better than always predicting the larger class") || !strings.Contains(e, "--fitc lets") {
 		t.Errorf("fpassgp: exit %d, stderr %q", code, e)
-	}
-	code, _, e = runCLI(t, append(fa, "--fitc-fallback=false")...)
-	if code != 0 || strings.Contains(e, "--fitc-fallback)") || !strings.Contains(e, "--fitc lets") {
-		t.Errorf("fpassgp --fitc-fallback=false: exit %d, stderr %q", code, e)
 	}
 	if code, _, e := runCLI(t, append([]string{"train", "--data", f.bin, "--model", m}, fast[:len(fast)-1]...)...); code != 0 || strings.Contains(e, "no better than") {
 		t.Errorf("a working classifier: exit %d, stderr %q", code, e)
