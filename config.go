@@ -44,9 +44,8 @@ type Config struct {
 	FITCInducing int `json:"fitc_inducing,omitempty"`
 	// FinalHypEvals is passgp.Options.FinalHypEvals.
 	FinalHypEvals int `json:"final_hyp_evals,omitempty"`
-	// BoundFITC, BoundSearch, SkipStalled,
-	// RestartStalled, FinalSubset and KeepInit are the passgp.Options of
-	// the same names.
+	// BoundFITC, BoundSearch, SkipStalled, RestartStalled and FinalSubset
+	// are the passgp.Options of the same names.
 	BoundFITC   int     `json:"fitc_bound,omitempty"`
 	BoundSearch bool    `json:"fitc_bound_search,omitempty"`
 	ImageW      int     `json:"image_w,omitempty"`
@@ -56,11 +55,10 @@ type Config struct {
 	PSkip       float64 `json:"p_skip,omitempty"`
 	// MaxActive is PASS-GP's budget (0: none; AutoMaxActive:
 	// passgp.SqrtBudget(N), stored resolved).
-	MaxActive      int  `json:"max_active,omitempty"`
-	SkipStalled    int  `json:"skip_stalled,omitempty"`
-	RestartStalled int  `json:"restart_stalled,omitempty"`
-	FinalSubset    int  `json:"final_subset,omitempty"`
-	KeepInit       bool `json:"keep_init,omitempty"`
+	MaxActive      int `json:"max_active,omitempty"`
+	SkipStalled    int `json:"skip_stalled,omitempty"`
+	RestartStalled int `json:"restart_stalled,omitempty"`
+	FinalSubset    int `json:"final_subset,omitempty"`
 	// Rank is "lowest" or "boundary" (empty: boundary for PASS-GP, lowest
 	// for the others).
 	Rank string `json:"rank,omitempty"`

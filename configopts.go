@@ -189,7 +189,6 @@ func (c *Config) robust(o *passgp.Options) error {
 	}
 	o.RestartStalled = c.RestartStalled
 	o.PSkip, o.MaxActive, o.SkipStalled, o.FinalSubset = c.PSkip, max(c.MaxActive, 0), c.SkipStalled, c.FinalSubset
-	o.KeepInit = c.KeepInit
 	if c.Rank == "" {
 		// PASS-GP's budget keeps the points nearest the boundary: the
 		// lowest-first order fills it with mislabelled points on noisy

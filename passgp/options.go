@@ -107,19 +107,6 @@ type Options struct {
 	// points in tens of thousands, deleting every deletable point at once
 	// left the prior, and the next batch came in whole (docs/method.md).
 	MaxActive int
-	// KeepInit keeps PASS-GP's N_init initial points, a random sample of
-	// the training data, in the active set for the whole run: they are
-	// never deleted and MaxActive does not count them, so |A| stays
-	// within MaxActive + Init (false: the paper's rule). With label noise
-	// the rest of the active set is all boundary, and the evidence of such
-	// a set barely depends on θ (on docs/results.md's 10-class task the
-	// summed log Z_EP,A of settings 0.4 points apart in validation error
-	// differ by 0.2%), so the searches drift to short length scales; the
-	// random sample keeps the input distribution in the evidence: on five
-	// noisy tasks it lowered validation and test error (10 classes:
-	// 14.57% against 14.79%), but on clean data it is worse and slower
-	// (USPS 5.24% against 4.91%), so train leaves it off (docs/method.md). The invariance stage ignores it.
-	KeepInit bool
 	// Rank orders the points fPASS-GP's swaps and PASS-GP's budget bring
 	// in (zero: RankLowest, the paper's).
 	Rank Rank

@@ -213,26 +213,24 @@ func TestScorerMatchesReference(t *testing.T) {
 // checkpoint.
 func TestResumeEqualsUninterrupted(t *testing.T) {
 	for _, budget := range []int{0, 40} {
-		testResume(t, budget, false, 2)
+		testResume(t, budget, 2)
 	}
-	// KeepInit's anchors are rebuilt from the seed on resume.
-	testResume(t, 40, true, 2)
 	// A checkpoint in the last pass carries its scores (State.HeldMean),
 	// which the held-out latents reuse.
-	testResume(t, 40, false, 4)
+	testResume(t, 40, 4)
 }
 
 // testResume resumes from the checkpoint after the at-th batch.
-func testResume(t *testing.T, budget int, keep bool, at int) {
+func testResume(t *testing.T, budget int, at int) {
 	x, y := toy(300, 12)
 	var saved []byte
-	o := Options{Init: 25, Sub: 3, Passes: 2, Seed: 13, HypMaxEvals: 3, MaxActive: budget, KeepInit: keep}
+	o := Options{Init: 25, Sub: 3, Passes: 2, Seed: 13, HypMaxEvals: 3, MaxActive: budget}
 	o.Checkpoint = func(s *State) {
 		if s.Done == at {
 			if at > 3 && len(s.HeldAt) == 0 {
 				t.Fatal("no last-pass scores in a last-pass checkpoint")
 			}
-			if !keep && s.Frozen != (budget > 0) {
+			if s.Frozen != (budget > 0) {
 				t.Fatalf("budget %d: Frozen = %v at the checkpoint", budget, s.Frozen)
 			}
 			saved = encodeState(t, s)

@@ -295,9 +295,7 @@ type trainer struct {
 	start  time.Time
 	evals  int
 	theta0 []float64
-	// anchor marks the training points Options.KeepInit keeps in A
 	// (nil: none).
-	anchor []bool
 	// untilBound makes loop stop after the pass in which the budget
 	// bound, if passes remain, and set cut (runBound).
 	untilBound, cut bool
@@ -313,9 +311,6 @@ func newTrainer(x *mat.Dense, y []float64, c *config, r *runner, class string) *
 func (t *trainer) initState() {
 	rng := initRNG(t.c.Seed)
 	a := t.initialActive(rng)
-	if t.keepsInit() {
-		t.setAnchor(a)
-	}
 	perm, bounds := splitBatches(rng, t.n, t.c.Sub)
 	t.st = State{Method: t.method, N: t.n, D: t.d, Theta: t.k.Params(), Active: a,
 		Tau: make([]float64, len(a)), Nu: make([]float64, len(a)), Perm: perm, Bounds: bounds}
@@ -361,22 +356,7 @@ func (t *trainer) resume(s *State) error {
 	}
 	t.st = cloneState(s)
 	t.k = t.k.WithParams(t.st.Theta)
-	if t.keepsInit() {
-		// The anchors follow from the seed, as the initial active set did.
-		t.setAnchor(t.initialActive(initRNG(t.c.Seed)))
-	}
 	return nil
-}
-
-// keepsInit reports whether Options.KeepInit applies (PASS-GP only).
-func (t *trainer) keepsInit() bool { return t.c.KeepInit && t.method == PASSGP }
-
-// setAnchor marks the initial active set a as kept for the whole run.
-func (t *trainer) setAnchor(a []int) {
-	t.anchor = make([]bool, t.n)
-	for _, i := range a {
-		t.anchor[i] = true
-	}
 }
 
 func cloneState(s *State) State {
@@ -720,14 +700,7 @@ func (t *trainer) batch(ctx context.Context) error {
 	var u update
 	switch t.method {
 	case PASSGP:
-		var fixed []bool
-		if t.anchor != nil && !t.stage2 {
-			fixed = make([]bool, m)
-			for i, a := range t.st.Active {
-				fixed[i] = a >= 0 && t.anchor[a]
-			}
-		}
-		u = passUpdate(cav, q, fixed, t.rule())
+		u = passUpdate(cav, q, t.rule())
 	case FPASSGP:
 		u = swapUpdate(cav, q, t.rule())
 	}
