@@ -33,9 +33,6 @@ type Config struct {
 	AugmentPasses int `json:"augment_passes,omitempty"`
 	// FITC is passgp.Options.FITC.
 	FITC bool `json:"fitc,omitempty"`
-	// FITCTheta "keep" sets passgp.Options.FITCKeepTheta (empty or
-	// "search": the FITC evidence's θ).
-	FITCTheta string `json:"fitc_theta,omitempty"`
 	// FITCSample is passgp.Options.FITCSample.
 	FITCSample int `json:"fitc_sample,omitempty"`
 	// FITCOnBound is passgp.Options.FITCOnBound.

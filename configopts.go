@@ -13,8 +13,7 @@ func DefaultConfig() Config {
 	return Config{
 		Method: "passgp", Degree: 9, Init: passgp.DefaultInit, Sub: passgp.DefaultSub,
 		PInc: passgp.DefaultPInc, PDel: passgp.DefaultPDel, PExc: passgp.DefaultPExc, HypEvery: 1,
-		FITCTheta: "search", BoundFITC: DefaultBoundFITC,
-		BoundSearch: true, Seed: 1, MaxActive: AutoMaxActive, SkipStalled: DefaultSkipStalled,
+		BoundFITC: DefaultBoundFITC, BoundSearch: true, Seed: 1, MaxActive: AutoMaxActive, SkipStalled: DefaultSkipStalled,
 		RestartStalled: DefaultRestartStalled, FinalSubset: DefaultFinalSubset, Scale: "auto",
 	}
 }
@@ -145,14 +144,6 @@ func (c *Config) passes(o *passgp.Options) error {
 	o.FITCOnBound = c.FITCOnBound
 	o.FITCInducing = c.FITCInducing
 	o.FinalHypEvals = c.FinalHypEvals
-	switch c.FITCTheta {
-	case "search", "":
-		c.FITCTheta = ""
-	case "keep":
-		o.FITCKeepTheta = true
-	default:
-		return configErr("--fitc-theta: want search or keep, got %q", c.FITCTheta)
-	}
 	if c.BoundFITC < 0 {
 		return configErr("--fitc-bound must be >= 0, got %d", c.BoundFITC)
 	}
@@ -164,9 +155,6 @@ func (c *Config) passes(o *passgp.Options) error {
 		c.BoundSearch = false // a part of the BoundFITC trial
 	}
 	o.BoundSearch = c.BoundSearch
-	if !o.FITC {
-		c.FITCTheta, o.FITCKeepTheta = "", false // no pass for it to apply to
-	}
 	return nil
 }
 

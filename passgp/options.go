@@ -192,13 +192,6 @@ type Options struct {
 	// for fPASS-GP (docs/method.md). It adds an |A|×|A| factor
 	// to a model file.
 	FITC bool
-	// FITCKeepTheta makes the pass of FITC keep the
-	// selection's θ instead of choosing θ by the FITC evidence (40 EP runs
-	// over all points): one EP run. On IJCNN, fPASS-GP at M = 1000 then
-	// erred 1.14% in 23 s (the search: 1.18% in 11 minutes);
-	// at small M the selection's θ can be useless (M = 100: 9.50%) and
-	// the search is what helps (docs/method.md).
-	FITCKeepTheta bool
 	// FITCSample, when positive and below N, chooses the FITC pass's θ by
 	// the FITC evidence of a seeded random sample of FITCSample training
 	// points (O(FITCSample·M²) per EP sweep) instead of all N; the pass

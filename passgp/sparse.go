@@ -44,7 +44,7 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 		}
 	}
 	var f *ep.FITC
-	if !c.FixedTheta && !c.FITCKeepTheta {
+	if !c.FixedTheta {
 		var sample []int
 		if c.FITCSample > 0 {
 			sample = randomSubset(c.Seed, fitcSampleSalt, len(y), c.FITCSample)
@@ -255,13 +255,13 @@ func (r *runner) predictSparse(ctx context.Context, f *ep.FITC, x *mat.Dense, me
 // Model is b with Sparse set (sharing b's inputs and active set
 // posterior), its Elapsed the pass alone, and its HeldOut, Calibration,
 // HeldOutError and MajorityRate are Train's with Options.FITC. Of o, only
-// Threads, EP, FixedTheta, FITCKeepTheta, Fixed, Lower and Upper are used (nil:
+// Threads, EP, FixedTheta, Fixed, Lower and Upper are used (nil:
 // defaults, θ chosen by the FITC evidence from b's). TrainFITC lets one selection
 // serve both a plain and a FITC classifier, as bench/repro does.
 func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Options) (*Result, error) {
 	var oo Options
 	if o != nil {
-		oo = Options{Threads: o.Threads, EP: o.EP, FixedTheta: o.FixedTheta, FITCKeepTheta: o.FITCKeepTheta, Fixed: o.Fixed, Lower: o.Lower, Upper: o.Upper}
+		oo = Options{Threads: o.Threads, EP: o.EP, FixedTheta: o.FixedTheta, Fixed: o.Fixed, Lower: o.Lower, Upper: o.Upper}
 	}
 	oo.Kernel = b.Kernel
 	c, err := checkInput(x, y, &oo)

@@ -101,16 +101,6 @@ func TestTrainSelectionFlags(t *testing.T) {
 	if o := string(fp.Options); strings.Contains(o, `fitc_bound`) {
 		t.Errorf("fpassgp options %s: fitc_bound is PASS-GP's", o)
 	}
-	// --fitc-theta keep is recorded where a FITC pass can run.
-	if o := string(load("--method", "fpassgp", "--m", "20", "--p-exc", "0.1", "--fitc", "--fitc-theta", "keep").Options); !strings.Contains(o, `"fitc_theta":"keep"`) {
-		t.Errorf("options %s with --fitc --fitc-theta keep", o)
-	}
-	if o := string(load("--fitc-theta", "keep").Options); strings.Contains(o, `fitc_theta`) {
-		t.Errorf("passgp options %s: --fitc-theta without a FITC pass", o)
-	}
-	if code, _, e := runCLI(t, "train", "--data", f.bin, "--model", m, "--fitc-theta", "fixed"); code != 2 || !strings.Contains(e, "--fitc-theta: want search or keep") {
-		t.Errorf("--fitc-theta fixed: exit %d, %s", code, e)
-	}
 	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--fitc-bound", "0", "--quiet=false")...); strings.Contains(e, "FITC pass") {
 		t.Errorf("a FITC pass with --fitc-bound 0:\n%s", e)
 	}

@@ -67,7 +67,6 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.IntVar(&c.FITCInducing, "fitc-inducing", c.FITCInducing, "FITC pass: `M` random active points as inducing inputs (0: all)")
 	fs.BoolVar(&c.FITCOnBound, "fitc-on-bound", c.FITCOnBound, "keep the FITC posterior only where the budget bound")
 	fs.IntVar(&c.FITCSample, "fitc-sample", c.FITCSample, "theta of the FITC pass from `S` random points (0: all)")
-	fs.StringVar(&c.FITCTheta, "fitc-theta", c.FITCTheta, "theta of the FITC passes: search (FITC evidence) or keep")
 	fs.IntVar(&c.BoundFITC, "fitc-bound", c.BoundFITC, "passgp: where the budget binds, try FITC with `M` inducing inputs (0: off)")
 	fs.BoolVar(&c.BoundSearch, "fitc-bound-search", c.BoundSearch, "passgp: also search theta by a sample's FITC evidence in that trial")
 	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8")
