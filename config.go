@@ -41,8 +41,8 @@ type Config struct {
 	FITCInducing int `json:"fitc_inducing,omitempty"`
 	// FinalHypEvals is passgp.Options.FinalHypEvals.
 	FinalHypEvals int `json:"final_hyp_evals,omitempty"`
-	// BoundFITC, BoundSearch, SkipStalled, RestartStalled and FinalSubset
-	// are the passgp.Options of the same names.
+	// BoundFITC, BoundSearch, SkipStalled and RestartStalled are the
+	// passgp.Options of the same names.
 	BoundFITC   int     `json:"fitc_bound,omitempty"`
 	BoundSearch bool    `json:"fitc_bound_search,omitempty"`
 	ImageW      int     `json:"image_w,omitempty"`
@@ -55,7 +55,6 @@ type Config struct {
 	MaxActive      int `json:"max_active,omitempty"`
 	SkipStalled    int `json:"skip_stalled,omitempty"`
 	RestartStalled int `json:"restart_stalled,omitempty"`
-	FinalSubset    int `json:"final_subset,omitempty"`
 	// Rank is "lowest" or "boundary" (empty: boundary for PASS-GP, lowest
 	// for the others).
 	Rank string `json:"rank,omitempty"`
@@ -89,7 +88,4 @@ const (
 	// DefaultRestartStalled: every search that found no step gets a
 	// second start at the initial θ where the evidence is higher there.
 	DefaultRestartStalled = 1
-	// DefaultFinalSubset: the last search starts on this many random
-	// active points where the active set has at least twice as many.
-	DefaultFinalSubset = 800
 )

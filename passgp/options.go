@@ -151,17 +151,6 @@ type Options struct {
 	// a handful of evaluations L-BFGS has not finished its first line
 	// search (see docs/method.md), so the final θ gets a real optimisation.
 	FinalHypEvals int
-	// FinalSubset, when positive, starts PASS-GP's and fPASS-GP's last
-	// optimisation on a seeded random subset of FinalSubset active points
-	// (at most FinalHypEvals evaluations, each about (|A|/FinalSubset)³
-	// times cheaper), then finishes it on the whole active set from the
-	// subset's θ with at most subsetPolishEvals evaluations. Only active
-	// sets of at least 2·FinalSubset points take the detour. On the noisy
-	// 5-class task (|A| ≈ 1700-1950 per class) FinalSubset = 800 cut
-	// train's time by a third at the same validation error
-	// (docs/method.md). 0 (the default): the whole active set
-	// from the start, as before.
-	FinalSubset int
 	// EP configures every EP run. A zero Tol means DefaultEPTol inside the
 	// active set loop (the final posterior is always refined to ep's own
 	// default tolerance or tighter).
@@ -299,11 +288,8 @@ const (
 	DefaultAugmentPInc   = 0.99
 	DefaultHypMaxEvals   = 3
 	DefaultFinalHypEvals = 30
-	// subsetPolishEvals caps the evaluations on the whole active set
-	// after Options.FinalSubset's search on a subset.
-	subsetPolishEvals   = 6
-	DefaultEPTol        = 1e-3
-	DefaultMaxFullBytes = int64(1) << 30
+	DefaultEPTol         = 1e-3
+	DefaultMaxFullBytes  = int64(1) << 30
 	// scoreChunk is the number of batch rows scored by one BLAS-3 call; it
 	// fixes the split of the work, so results do not depend on Threads.
 	scoreChunk = 256
@@ -493,8 +479,6 @@ func resolve(o *Options, d int) (config, error) {
 		return c, fmt.Errorf("passgp: SkipStalled must be >= 0, got %d", c.SkipStalled)
 	case c.RestartStalled < 0:
 		return c, fmt.Errorf("passgp: RestartStalled must be >= 0, got %d", c.RestartStalled)
-	case c.FinalSubset < 0:
-		return c, fmt.Errorf("passgp: FinalSubset must be >= 0, got %d", c.FinalSubset)
 	case c.Rank != RankLowest && c.Rank != RankBoundary:
 		return c, fmt.Errorf("passgp: unknown %v", c.Rank)
 	case c.Lower != nil && len(c.Lower) != len(c.Kernel.Params()), c.Upper != nil && len(c.Upper) != len(c.Kernel.Params()):

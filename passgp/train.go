@@ -488,8 +488,8 @@ func (t *trainer) inferEvals(ctx context.Context, xa *mat.Dense, ya []float64, o
 }
 
 // inferFrom is inferEvals from the sites tau, nu (of xa's rows; copied,
-// never changed) instead of the current ones: the subset search and a
-// stalled search's second start begin from sites of their own.
+// never changed) instead of the current ones: a stalled search's second
+// start begins from sites of its own.
 func (t *trainer) inferFrom(ctx context.Context, xa *mat.Dense, ya, tau, nu []float64, optimise bool, maxEvals int, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
 	warm := &ep.Sites{Tau: slices.Clone(tau), Nu: slices.Clone(nu)}
 	var post *ep.Posterior
@@ -755,29 +755,14 @@ func (t *trainer) screen() *screen {
 func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	xa, ya := t.active()
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch}
-	// θ as the last pass left it: the subset search and the search on A
-	// below may move it, and then no score of the last pass is at the
-	// final θ (lastScores).
+	// θ as the last pass left it: the search on A below may move it, and
+	// then no score of the last pass is at the final θ (lastScores).
 	before := t.k.Params()
 	// With Options.FITC the FITC pass chooses θ by the evidence of data
 	// the selection did not bias towards the boundary, so the active
 	// set's own evidence is not searched again here.
 	optimise := !t.fixed && !t.st.Frozen && t.c.HypPasses >= t.c.Passes && !(t.c.FITC && !t.c.FITCOnBound)
-	evals := t.c.FinalHypEvals
-	var sub BatchStats
-	if optimise && t.c.FinalSubset > 0 && len(ya) >= 2*t.c.FinalSubset {
-		if err := t.subsetSearch(ctx, xa, ya, &sub); err != nil {
-			if cerr := ctx.Err(); cerr != nil {
-				return t.stopped(cerr)
-			}
-			return nil, err
-		}
-		evals = min(evals, subsetPolishEvals)
-	}
-	post, err := t.inferEvals(ctx, xa, ya, optimise, evals, t.c.finalEPOptions(), &bs)
-	bs.HypTime += sub.HypTime
-	bs.HypEvals += sub.HypEvals
-	bs.HypNotConverged += sub.HypNotConverged
+	post, err := t.inferEvals(ctx, xa, ya, optimise, t.c.FinalHypEvals, t.c.finalEPOptions(), &bs)
 	if err == nil && optimise {
 		// One more EP run from the search's sites at the final θ. The
 		// search's runs already used finalEPOptions, so this run mostly
@@ -803,21 +788,6 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	return &Result{Model: b, Batches: t.st.Stats, Elapsed: t.elapsed(), Theta0: t.theta0, Evals: t.evals, AtBound: atBound,
 		NotConverged: bs.NotConverged, HypNotConverged: hypNotConverged(t.st.Stats) + bs.HypNotConverged,
 		scores: t.lastScores(slices.Equal(before, t.k.Params()))}, nil
-}
-
-// subsetSearch is the first half of the final optimisation with
-// Options.FinalSubset: θ optimised on a seeded random subset of the
-// active set, from the current θ and the subset's sites, with at most
-// FinalHypEvals evaluations. The evidence of a random subset of A peaks
-// near that of A (a random subset keeps the mix of easy and hard points),
-// and an evaluation costs (|A|/FinalSubset)³ times less, so the search on
-// the whole active set that follows needs only a few steps.
-func (t *trainer) subsetSearch(ctx context.Context, xa *mat.Dense, ya []float64, bs *BatchStats) error {
-	rng := rand.New(rand.NewPCG(t.c.Seed, uint64(len(ya))))
-	idx := rng.Perm(len(ya))[:t.c.FinalSubset]
-	slices.Sort(idx)
-	_, err := t.inferFrom(ctx, gatherRows(xa, idx), gather(ya, idx), gather(t.st.Tau, idx), gather(t.st.Nu, idx), true, t.c.FinalHypEvals, t.c.finalEPOptions(), bs)
-	return err
 }
 
 // lastAtBound returns AtBound of the last batch that optimised θ (nil if

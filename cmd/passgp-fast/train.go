@@ -58,7 +58,6 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.IntVar(&c.HypEvery, "hyp-every", c.HypEvery, "optimise the hyperparameters on every `K`-th batch")
 	fs.Float64Var(&c.Flip, "flip", 0, "label-flip probability `EPS` of the robust likelihood, in [0, 0.5) (0: probit)")
 	fs.Float64Var(&c.PSkip, "p-skip", 0, "skip points whose probability of their own label is below `P` (0: off)")
-	fs.IntVar(&c.FinalSubset, "final-subset", c.FinalSubset, "start the last search on `M` random active points (0: off)")
 	fs.IntVar(&c.RestartStalled, "restart-stalled", c.RestartStalled, "passgp: from `M` active points on, restart stalled searches at the initial theta")
 	fs.IntVar(&c.SkipStalled, "skip-stalled", c.SkipStalled, "from `M` active points on, do not repeat a stalled search in a pass (0: off)")
 	fs.StringVar(&c.Rank, "rank", "", "order of --max-active and fpassgp's swaps: lowest or boundary")
