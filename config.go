@@ -41,8 +41,8 @@ type Config struct {
 	FITCInducing int `json:"fitc_inducing,omitempty"`
 	// FinalHypEvals is passgp.Options.FinalHypEvals.
 	FinalHypEvals int `json:"final_hyp_evals,omitempty"`
-	// BoundFITC, BoundSearch, SkipStalled and RestartStalled are the
-	// passgp.Options of the same names.
+	// BoundFITC, BoundSearch and RestartStalled are the passgp.Options of
+	// the same names.
 	BoundFITC   int     `json:"fitc_bound,omitempty"`
 	BoundSearch bool    `json:"fitc_bound_search,omitempty"`
 	ImageW      int     `json:"image_w,omitempty"`
@@ -53,7 +53,6 @@ type Config struct {
 	// MaxActive is PASS-GP's budget (0: none; AutoMaxActive:
 	// passgp.SqrtBudget(N), stored resolved).
 	MaxActive      int `json:"max_active,omitempty"`
-	SkipStalled    int `json:"skip_stalled,omitempty"`
 	RestartStalled int `json:"restart_stalled,omitempty"`
 	// Rank is "lowest" or "boundary" (empty: boundary for PASS-GP, lowest
 	// for the others).
@@ -82,9 +81,6 @@ const (
 	// DefaultBoundFITC is the number of FITC inducing inputs of the pass
 	// that PASS-GP tries where its budget binds.
 	DefaultBoundFITC = 300
-	// DefaultSkipStalled: from this many active points on, a search that
-	// found no step is not repeated in the same pass.
-	DefaultSkipStalled = 1000
 	// DefaultRestartStalled: every search that found no step gets a
 	// second start at the initial θ where the evidence is higher there.
 	DefaultRestartStalled = 1

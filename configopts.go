@@ -13,7 +13,7 @@ func DefaultConfig() Config {
 	return Config{
 		Method: "passgp", Degree: 9, Init: passgp.DefaultInit, Sub: passgp.DefaultSub,
 		PInc: passgp.DefaultPInc, PDel: passgp.DefaultPDel, PExc: passgp.DefaultPExc, HypEvery: 1,
-		BoundFITC: DefaultBoundFITC, BoundSearch: true, Seed: 1, MaxActive: AutoMaxActive, SkipStalled: DefaultSkipStalled,
+		BoundFITC: DefaultBoundFITC, BoundSearch: true, Seed: 1, MaxActive: AutoMaxActive,
 		RestartStalled: DefaultRestartStalled, Scale: "auto",
 	}
 }
@@ -170,13 +170,13 @@ func (c *Config) robust(o *passgp.Options) error {
 	for _, v := range []struct {
 		name string
 		v    int
-	}{{"--max-active", c.MaxActive}, {"--skip-stalled", c.SkipStalled}, {"--restart-stalled", c.RestartStalled}} {
+	}{{"--max-active", c.MaxActive}, {"--restart-stalled", c.RestartStalled}} {
 		if v.v < 0 && !(v.name == "--max-active" && v.v == AutoMaxActive) {
 			return configErr("%s must be >= 0, got %d", v.name, v.v)
 		}
 	}
 	o.RestartStalled = c.RestartStalled
-	o.PSkip, o.MaxActive, o.SkipStalled = c.PSkip, max(c.MaxActive, 0), c.SkipStalled
+	o.PSkip, o.MaxActive = c.PSkip, max(c.MaxActive, 0)
 	if c.Rank == "" {
 		// PASS-GP's budget keeps the points nearest the boundary: the
 		// lowest-first order fills it with mislabelled points on noisy

@@ -110,16 +110,6 @@ type Options struct {
 	// Rank orders the points fPASS-GP's swaps and PASS-GP's budget bring
 	// in (zero: RankLowest, the paper's).
 	Rank Rank
-	// SkipStalled saves the per-batch hyperparameter searches that cannot
-	// help (0: never, the paper's schedule): from |A| >= SkipStalled on,
-	// a batch skips its search when the last search, in the same pass,
-	// ended at the θ it started from and |A| has grown by less than 20%
-	// since (trainer.stalled). A search capped at HypMaxEvals that accepts
-	// no step leaves θ and the posterior as plain EP at that θ gives them,
-	// at HypMaxEvals times EP's cost; the final optimisation still runs.
-	// train sets 1000: below that a search costs little, and clean data
-	// sets of USPS's size keep the paper's schedule exactly.
-	SkipStalled int
 	// RestartStalled gives PASS-GP's stalled searches a second start (0:
 	// never, the paper's schedule): from |A| >= RestartStalled on, when a
 	// batch's search ends at the θ it started from, EP runs once at the
@@ -475,8 +465,6 @@ func resolve(o *Options, d int) (config, error) {
 		return c, fmt.Errorf("passgp: PSkip (%v) must be below PInc (%v)", c.PSkip, c.PInc)
 	case c.MaxActive < 0:
 		return c, fmt.Errorf("passgp: MaxActive must be >= 0, got %d", c.MaxActive)
-	case c.SkipStalled < 0:
-		return c, fmt.Errorf("passgp: SkipStalled must be >= 0, got %d", c.SkipStalled)
 	case c.RestartStalled < 0:
 		return c, fmt.Errorf("passgp: RestartStalled must be >= 0, got %d", c.RestartStalled)
 	case c.Rank != RankLowest && c.Rank != RankBoundary:

@@ -98,7 +98,7 @@ func TestRestartStalled(t *testing.T) {
 		t.Skip("four trainings on 800 points")
 	}
 	x, y, _ := noisy(t, 800, 1)
-	base := Options{Init: 50, Sub: 10, Passes: 3, Seed: 3, HypMaxEvals: 2, FinalHypEvals: 5, SkipStalled: 1,
+	base := Options{Init: 50, Sub: 10, Passes: 3, Seed: 3, HypMaxEvals: 2, FinalHypEvals: 5,
 		Kernel: kernel.SE{Var: 400, Len2: 0.05, Jitter: 0.01}}
 	off, err := Train(context.Background(), x, y, &base)
 	if err != nil {
@@ -153,4 +153,12 @@ func TestRestartStalled(t *testing.T) {
 		!slices.Equal(hi.Model.Post.Sites.Nu, off.Model.Post.Sites.Nu) {
 		t.Error("RestartStalled above every |A| changed the run")
 	}
+}
+
+func evalsPerBatch(bs []BatchStats) []int {
+	out := make([]int, len(bs))
+	for i, b := range bs {
+		out[i] = b.HypEvals
+	}
+	return out
 }

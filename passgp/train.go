@@ -65,12 +65,8 @@ type State struct {
 	Active []int     // A, indices into the training data
 	// Frozen is set once PASS-GP's budget (Options.MaxActive) has bound:
 	// θ is no longer optimised (see Options.MaxActive).
-	Frozen bool
-	// Stalled is |A| at the last batch whose hyperparameter search ended
-	// where it started (θ bit for bit unchanged), in pass StalledPass; 0
-	// when the last search moved θ. See trainer.stalled.
-	Stalled, StalledPass int
-	Tau, Nu              []float64 // EP sites of A (new points: zero)
+	Frozen  bool
+	Tau, Nu []float64 // EP sites of A (new points: zero)
 	// Perm[Bounds[j]:Bounds[j+1]] is batch j.
 	Perm, Bounds []int
 	Pass, Batch  int // next batch to process
@@ -537,25 +533,6 @@ func (t *trainer) inferFrom(ctx context.Context, xa *mat.Dense, ya, tau, nu []fl
 	return post, nil
 }
 
-// stalledGrowth is the growth of |A| after which a stalled
-// hyperparameter search is tried again within the same pass.
-const stalledGrowth = 1.2
-
-// stalled reports whether this batch skips its hyperparameter search
-// (Options.SkipStalled) because the last one found no step: it ended at
-// the θ it started from, in this pass, and |A| has grown by less than
-// stalledGrowth since. A search capped at HypMaxEvals evaluations that
-// accepts no step costs those evaluations (on a noisy 5-class task, 17 s
-// of a class's 30 s, ten batches in a row at |A| ≈ 1700) and leaves θ and
-// the EP posterior as a plain EP run at that θ gives them; the next pass,
-// or a grown active set, tries again, and the final optimisation
-// (FinalHypEvals) still runs.
-func (t *trainer) stalled() bool {
-	s := t.st
-	return t.c.SkipStalled > 0 && len(s.Active) >= t.c.SkipStalled &&
-		s.Stalled > 0 && s.StalledPass == s.Pass && float64(len(s.Active)) < stalledGrowth*float64(s.Stalled)
-}
-
 // restartEvals caps the evaluations of a stalled search's second start
 // (Options.RestartStalled). On the noisy 10-class and 5-class tasks ten
 // reached the evidence that 21-30 did to within 1.4 nats, at a third of
@@ -619,7 +596,7 @@ func (t *trainer) restart(ctx context.Context, xa *mat.Dense, ya []float64, post
 func (t *trainer) batch(ctx context.Context) error {
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch, Augmented: t.stage2}
 	xa, ya := t.active()
-	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.HypPasses && !t.stalled()
+	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.HypPasses
 	before := t.k.Params()
 	epo := t.c.epOptions()
 	if t.st.Frozen && adfSites {
@@ -644,12 +621,6 @@ func (t *trainer) batch(ctx context.Context) error {
 	}
 	if moved {
 		t.st.ThetaSince = t.st.Done + 1
-	}
-	if optimise {
-		t.st.Stalled, t.st.StalledPass = 0, 0
-		if !moved {
-			t.st.Stalled, t.st.StalledPass = max(len(ya), 1), t.st.Pass
-		}
 	}
 	bs.LogZ = post.LogZ
 	bs.Theta = t.k.Params()

@@ -40,15 +40,15 @@ func TestTrainSelectionFlags(t *testing.T) {
 	}
 	budget := fmt.Sprintf(`"max_active":%d`, passgp.SqrtBudget(dopt.N))
 	if o := string(d.Options); !strings.Contains(o, budget) || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"boundary"`) ||
-		!strings.Contains(o, `"skip_stalled":1000`) || !strings.Contains(o, `"restart_stalled":1,`) {
-		t.Errorf("default options %s (want %s ranked by the boundary, stalled searches skipped from 1000 points and restarted)", o, budget)
+		!strings.Contains(o, `"restart_stalled":1,`) {
+		t.Errorf("default options %s (want %s ranked by the boundary, stalled searches restarted)", o, budget)
 	}
-	p := load("--max-active", "0", "--rank", "lowest", "--skip-stalled", "0", "--restart-stalled", "0")
+	p := load("--max-active", "0", "--rank", "lowest", "--restart-stalled", "0")
 	if o := string(p.Options); strings.Contains(o, "max_active") || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"lowest"`) ||
-		strings.Contains(o, "skip_stalled") || strings.Contains(o, "restart_stalled") {
+		strings.Contains(o, "restart_stalled") {
 		t.Errorf("options %s (want the paper's rules)", o)
 	}
-	for _, flag := range []string{"--skip-stalled", "--restart-stalled"} {
+	for _, flag := range []string{"--restart-stalled"} {
 		if code, _, e := runCLI(t, "train", "--data", f.bin, "--model", m, flag, "-1"); code != 2 || !strings.Contains(e, flag+" must be >= 0") {
 			t.Errorf("%s -1: exit %d, %s", flag, code, e)
 		}
