@@ -41,8 +41,7 @@ type Config struct {
 	FITCInducing int `json:"fitc_inducing,omitempty"`
 	// FinalHypEvals is passgp.Options.FinalHypEvals.
 	FinalHypEvals int `json:"final_hyp_evals,omitempty"`
-	// BoundFITC, BoundSearch and RestartStalled are the passgp.Options of
-	// the same names.
+	// BoundFITC and BoundSearch are the passgp.Options of the same names.
 	BoundFITC   int     `json:"fitc_bound,omitempty"`
 	BoundSearch bool    `json:"fitc_bound_search,omitempty"`
 	ImageW      int     `json:"image_w,omitempty"`
@@ -52,8 +51,7 @@ type Config struct {
 	PSkip       float64 `json:"p_skip,omitempty"`
 	// MaxActive is PASS-GP's budget (0: none; AutoMaxActive:
 	// passgp.SqrtBudget(N), stored resolved).
-	MaxActive      int `json:"max_active,omitempty"`
-	RestartStalled int `json:"restart_stalled,omitempty"`
+	MaxActive int `json:"max_active,omitempty"`
 	// Rank is "lowest" or "boundary" (empty: boundary for PASS-GP, lowest
 	// for the others).
 	Rank string `json:"rank,omitempty"`
@@ -81,7 +79,4 @@ const (
 	// DefaultBoundFITC is the number of FITC inducing inputs of the pass
 	// that PASS-GP tries where its budget binds.
 	DefaultBoundFITC = 300
-	// DefaultRestartStalled: every search that found no step gets a
-	// second start at the initial θ where the evidence is higher there.
-	DefaultRestartStalled = 1
 )

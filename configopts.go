@@ -7,14 +7,13 @@ import (
 
 // DefaultConfig returns train's defaults: PASS-GP with the paper's USPS
 // settings (Henao & Winther 2012, Section 6.1), the default kernel of the
-// method, automatic input scaling and the budget and search schedule of
-// the Default constants.
+// method (DefaultKernel), automatic input scaling, the budget of
+// passgp.SqrtBudget and the FITC trial of DefaultBoundFITC.
 func DefaultConfig() Config {
 	return Config{
 		Method: "passgp", Degree: 9, Init: passgp.DefaultInit, Sub: passgp.DefaultSub,
 		PInc: passgp.DefaultPInc, PDel: passgp.DefaultPDel, PExc: passgp.DefaultPExc, HypEvery: 1,
-		BoundFITC: DefaultBoundFITC, BoundSearch: true, Seed: 1, MaxActive: AutoMaxActive,
-		RestartStalled: DefaultRestartStalled, Scale: "auto",
+		BoundFITC: DefaultBoundFITC, BoundSearch: true, Seed: 1, MaxActive: AutoMaxActive, Scale: "auto",
 	}
 }
 
@@ -158,7 +157,7 @@ func (c *Config) passes(o *passgp.Options) error {
 	return nil
 }
 
-// robust sets the noise-robust selection and the search schedule.
+// robust sets the noise-robust selection and the budget.
 func (c *Config) robust(o *passgp.Options) error {
 	if !(c.Flip >= 0 && c.Flip < 0.5) {
 		return configErr("--flip must be in [0, 0.5), got %v", c.Flip)
@@ -167,15 +166,9 @@ func (c *Config) robust(o *passgp.Options) error {
 	if !(c.PSkip >= 0 && c.PSkip < 0.5) || c.PSkip >= c.PInc {
 		return configErr("--p-skip must be in [0, 0.5) and below --p-inc, got %v", c.PSkip)
 	}
-	for _, v := range []struct {
-		name string
-		v    int
-	}{{"--max-active", c.MaxActive}, {"--restart-stalled", c.RestartStalled}} {
-		if v.v < 0 && !(v.name == "--max-active" && v.v == AutoMaxActive) {
-			return configErr("%s must be >= 0, got %d", v.name, v.v)
-		}
+	if c.MaxActive < 0 && c.MaxActive != AutoMaxActive {
+		return configErr("--max-active must be >= 0, got %d", c.MaxActive)
 	}
-	o.RestartStalled = c.RestartStalled
 	o.PSkip, o.MaxActive = c.PSkip, max(c.MaxActive, 0)
 	if c.Rank == "" {
 		// PASS-GP's budget keeps the points nearest the boundary: the

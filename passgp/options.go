@@ -110,20 +110,6 @@ type Options struct {
 	// Rank orders the points fPASS-GP's swaps and PASS-GP's budget bring
 	// in (zero: RankLowest, the paper's).
 	Rank Rank
-	// RestartStalled gives PASS-GP's stalled searches a second start (0:
-	// never, the paper's schedule): from |A| >= RestartStalled on, when a
-	// batch's search ends at the θ it started from, EP runs once at the
-	// run's initial θ (Result.Theta0), and if the evidence (with Prior, the
-	// objective) is higher there, θ is searched from there with at most
-	// restartEvals evaluations and kept if that search ends higher than the
-	// stalled θ (trainer.restart). The per-batch searches are a few
-	// evaluations each; in a curved valley of log Z_EP they stop where the
-	// first trial steps overshoot, and an active set that grows towards the
-	// boundary can hold them there: on a noisy 10-class task
-	// (docs/results.md) one or three classes kept a θ 30-110
-	// nats below the evidence of their own active set. train sets 1: every
-	// stalled search. It also gives BoundFITC's pass its second θ.
-	RestartStalled int
 	// HypEvery optimises θ on every k-th batch only (0 -> 1, every batch).
 	HypEvery int
 	// HypPasses optimises θ during the first HypPasses passes only, then
@@ -195,18 +181,12 @@ type Options struct {
 	// cavities) have a lower calibrated negative log likelihood than the
 	// active set's (Result.BoundFITC): on IJCNN and where θ drifted to a
 	// short length scale the subset cannot carry the posterior, and the
-	// active set's stays (docs/method.md). Where it is not
-	// kept and RestartStalled applies to the active set, the pass also
-	// runs at the end of a search from the initial θ, if that has the
-	// higher evidence, and the better of the two FITC posteriors is
-	// weighed against the active set's; the θ of the one kept becomes the
-	// classifier's (docs/method.md).
+	// active set's stays (docs/method.md).
 	BoundFITC int
 	// BoundSearch adds a further FITC posterior to BoundFITC's pass (θ
 	// not fixed): at θ chosen by the FITC evidence of a random sample of
 	// at most 10 training points per inducing input (40 EP runs, from the
-	// θ of the better of the pass's other FITC posteriors), which replaces
-	// that posterior where both its calibrated held-out NLL and its
+	// classifier's θ), which replaces the pass's FITC posterior where both its calibrated held-out NLL and its
 	// held-out error are lower by more than two standard errors of the
 	// paired per-point differences, and is then weighed against the
 	// active set's as the others are. The search stops after its
@@ -465,8 +445,6 @@ func resolve(o *Options, d int) (config, error) {
 		return c, fmt.Errorf("passgp: PSkip (%v) must be below PInc (%v)", c.PSkip, c.PInc)
 	case c.MaxActive < 0:
 		return c, fmt.Errorf("passgp: MaxActive must be >= 0, got %d", c.MaxActive)
-	case c.RestartStalled < 0:
-		return c, fmt.Errorf("passgp: RestartStalled must be >= 0, got %d", c.RestartStalled)
 	case c.Rank != RankLowest && c.Rank != RankBoundary:
 		return c, fmt.Errorf("passgp: unknown %v", c.Rank)
 	case c.Lower != nil && len(c.Lower) != len(c.Kernel.Params()), c.Upper != nil && len(c.Upper) != len(c.Kernel.Params()):

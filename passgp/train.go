@@ -46,10 +46,6 @@ type BatchStats struct {
 	// NotConvergedEvals): their last iterate gave the evidence and its
 	// gradient.
 	HypNotConverged int
-	// Restarted is set when this batch's search stalled and its second
-	// start, from the run's initial θ, moved θ (Options.RestartStalled);
-	// HypEvals and HypTime include that start's evaluations.
-	Restarted bool
 	// Augmented marks batches of the retraining with invariances.
 	Augmented                  bool
 	HypTime, EPTime, ScoreTime time.Duration
@@ -370,7 +366,6 @@ func cloneState(s *State) State {
 	c.HeldNear = slices.Clone(s.HeldNear)
 	if s.Bound != nil {
 		b := *s.Bound
-		b.SecondTheta = slices.Clone(b.SecondTheta)
 		b.SearchTheta = slices.Clone(b.SearchTheta)
 		c.Bound = &b
 	}
@@ -480,14 +475,7 @@ func (t *trainer) infer(ctx context.Context, xa *mat.Dense, ya []float64, optimi
 // inferEvals is infer with the optimiser's evaluation cap (0: the batch
 // cap HypMaxEvals, tripled for the first optimisation).
 func (t *trainer) inferEvals(ctx context.Context, xa *mat.Dense, ya []float64, optimise bool, maxEvals int, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
-	return t.inferFrom(ctx, xa, ya, t.st.Tau, t.st.Nu, optimise, maxEvals, epo, bs)
-}
-
-// inferFrom is inferEvals from the sites tau, nu (of xa's rows; copied,
-// never changed) instead of the current ones: a stalled search's second
-// start begins from sites of its own.
-func (t *trainer) inferFrom(ctx context.Context, xa *mat.Dense, ya, tau, nu []float64, optimise bool, maxEvals int, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
-	warm := &ep.Sites{Tau: slices.Clone(tau), Nu: slices.Clone(nu)}
+	warm := &ep.Sites{Tau: slices.Clone(t.st.Tau), Nu: slices.Clone(t.st.Nu)}
 	var post *ep.Posterior
 	if optimise {
 		t0 := time.Now()
@@ -533,64 +521,6 @@ func (t *trainer) inferFrom(ctx context.Context, xa *mat.Dense, ya, tau, nu []fl
 	return post, nil
 }
 
-// restartEvals caps the evaluations of a stalled search's second start
-// (Options.RestartStalled). On the noisy 10-class and 5-class tasks ten
-// reached the evidence that 21-30 did to within 1.4 nats, at a third of
-// the cost (docs/method.md).
-const restartEvals = 10
-
-// restart is the second start of a search that stalled at the current θ
-// with posterior post on (xa, ya) (Options.RestartStalled): EP at the
-// run's initial θ, and if its objective (log Z_EP, plus the log prior with
-// Options.Prior) is higher, a search from there; θ and the returned
-// posterior change only if that search ends higher than post. An EP
-// failure at the initial θ leaves θ as it is; only ctx's error is
-// returned.
-func (t *trainer) restart(ctx context.Context, xa *mat.Dense, ya []float64, post *ep.Posterior, bs *BatchStats) (*ep.Posterior, error) {
-	if slices.Equal(t.theta0, t.k.Params()) {
-		return post, nil
-	}
-	t0 := time.Now()
-	k0 := t.k.WithParams(t.theta0)
-	epo := t.c.epOptions()
-	// From zero sites: on the 10-class task EP takes 5 sweeps there, and
-	// the stalled posterior's sites save at most one.
-	p0, err := ep.InferContext(ctx, k0, xa, ya, nil, &epo)
-	bs.HypTime += time.Since(t0)
-	bs.HypEvals++
-	t.evals++
-	var nc *ep.NotConvergedError
-	if errors.As(err, &nc) && nc.Post != nil {
-		p0, err = nc.Post, nil
-	}
-	if err != nil {
-		return post, ctx.Err()
-	}
-	if !(t.c.objective(p0) > t.c.objective(post)) {
-		return post, nil
-	}
-	kept := t.k
-	t.k = k0
-	var rs BatchStats
-	p2, err := t.inferFrom(ctx, xa, ya, p0.Sites.Tau, p0.Sites.Nu, true, restartEvals, epo, &rs)
-	bs.HypTime += rs.HypTime + rs.EPTime
-	bs.HypEvals += rs.HypEvals
-	bs.HypNotConverged += rs.HypNotConverged
-	if err != nil {
-		t.k = kept
-		return post, ctx.Err()
-	}
-	if !(t.c.objective(p2) > t.c.objective(post)) {
-		t.k = kept
-		return post, nil
-	}
-	bs.Restarted = true
-	bs.NotConverged = rs.NotConverged
-	bs.EPSweeps = p2.Sweeps
-	bs.AtBound = rs.AtBound
-	return p2, nil
-}
-
 // batch processes batch t.st.Batch of pass t.st.Pass (paper Algorithm 1,
 // inner loop body).
 func (t *trainer) batch(ctx context.Context) error {
@@ -613,12 +543,6 @@ func (t *trainer) batch(ctx context.Context) error {
 		return err
 	}
 	moved := !slices.Equal(before, t.k.Params())
-	if optimise && !moved && t.method == PASSGP && t.c.RestartStalled > 0 && len(ya) >= t.c.RestartStalled {
-		if post, err = t.restart(ctx, xa, ya, post, &bs); err != nil {
-			return err
-		}
-		moved = !slices.Equal(before, t.k.Params())
-	}
 	if moved {
 		t.st.ThetaSince = t.st.Done + 1
 	}

@@ -39,19 +39,12 @@ func TestTrainSelectionFlags(t *testing.T) {
 		t.Fatalf("options %s: %v", d.Options, err)
 	}
 	budget := fmt.Sprintf(`"max_active":%d`, passgp.SqrtBudget(dopt.N))
-	if o := string(d.Options); !strings.Contains(o, budget) || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"boundary"`) ||
-		!strings.Contains(o, `"restart_stalled":1,`) {
-		t.Errorf("default options %s (want %s ranked by the boundary, stalled searches restarted)", o, budget)
+	if o := string(d.Options); !strings.Contains(o, budget) || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"boundary"`) {
+		t.Errorf("default options %s (want %s ranked by the boundary)", o, budget)
 	}
-	p := load("--max-active", "0", "--rank", "lowest", "--restart-stalled", "0")
-	if o := string(p.Options); strings.Contains(o, "max_active") || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"lowest"`) ||
-		strings.Contains(o, "restart_stalled") {
+	p := load("--max-active", "0", "--rank", "lowest")
+	if o := string(p.Options); strings.Contains(o, "max_active") || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"lowest"`) {
 		t.Errorf("options %s (want the paper's rules)", o)
-	}
-	for _, flag := range []string{"--restart-stalled"} {
-		if code, _, e := runCLI(t, "train", "--data", f.bin, "--model", m, flag, "-1"); code != 2 || !strings.Contains(e, flag+" must be >= 0") {
-			t.Errorf("%s -1: exit %d, %s", flag, code, e)
-		}
 	}
 	if o := string(load("--max-active", "auto").Options); !strings.Contains(o, budget) {
 		t.Errorf("--max-active auto: options %s, want %s", o, budget)

@@ -58,7 +58,6 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.IntVar(&c.HypEvery, "hyp-every", c.HypEvery, "optimise the hyperparameters on every `K`-th batch")
 	fs.Float64Var(&c.Flip, "flip", 0, "label-flip probability `EPS` of the robust likelihood, in [0, 0.5) (0: probit)")
 	fs.Float64Var(&c.PSkip, "p-skip", 0, "skip points whose probability of their own label is below `P` (0: off)")
-	fs.IntVar(&c.RestartStalled, "restart-stalled", c.RestartStalled, "passgp: from `M` active points on, restart stalled searches at the initial theta")
 	fs.StringVar(&c.Rank, "rank", "", "order of --max-active and fpassgp's swaps: lowest or boundary")
 	fs.BoolVar(&c.FITC, "fitc", false, "predict from a FITC pass over all points with the active set as inducing inputs")
 	fs.IntVar(&c.FinalHypEvals, "final-hyp-evals", c.FinalHypEvals, "evaluations of the last theta search (0: 30; -1: as a batch's)")
