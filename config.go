@@ -33,9 +33,6 @@ type Config struct {
 	AugmentPasses int `json:"augment_passes,omitempty"`
 	// FITC is passgp.Options.FITC.
 	FITC bool `json:"fitc,omitempty"`
-	// FITCTheta "keep" sets passgp.Options.FITCKeepTheta (empty or
-	// "search": the FITC evidence's θ).
-	FITCTheta string `json:"fitc_theta,omitempty"`
 	// FITCSample is passgp.Options.FITCSample.
 	FITCSample int `json:"fitc_sample,omitempty"`
 	// FITCOnBound is passgp.Options.FITCOnBound.
@@ -44,25 +41,17 @@ type Config struct {
 	FITCInducing int `json:"fitc_inducing,omitempty"`
 	// FinalHypEvals is passgp.Options.FinalHypEvals.
 	FinalHypEvals int `json:"final_hyp_evals,omitempty"`
-	// FITCFallback, SampleTheta, BoundFITC, BoundSearch, SkipStalled,
-	// RestartStalled, FinalSubset and KeepInit are the passgp.Options of
-	// the same names.
-	FITCFallback bool    `json:"fitc_fallback,omitempty"`
-	SampleTheta  bool    `json:"sample_theta,omitempty"`
-	BoundFITC    int     `json:"fitc_bound,omitempty"`
-	BoundSearch  bool    `json:"fitc_bound_search,omitempty"`
-	ImageW       int     `json:"image_w,omitempty"`
-	ImageH       int     `json:"image_h,omitempty"`
-	Seed         uint64  `json:"seed"`
-	Flip         float64 `json:"flip,omitempty"`
-	PSkip        float64 `json:"p_skip,omitempty"`
+	// BoundFITC and BoundSearch are the passgp.Options of the same names.
+	BoundFITC   int     `json:"fitc_bound,omitempty"`
+	BoundSearch bool    `json:"fitc_bound_search,omitempty"`
+	ImageW      int     `json:"image_w,omitempty"`
+	ImageH      int     `json:"image_h,omitempty"`
+	Seed        uint64  `json:"seed"`
+	Flip        float64 `json:"flip,omitempty"`
+	PSkip       float64 `json:"p_skip,omitempty"`
 	// MaxActive is PASS-GP's budget (0: none; AutoMaxActive:
 	// passgp.SqrtBudget(N), stored resolved).
-	MaxActive      int  `json:"max_active,omitempty"`
-	SkipStalled    int  `json:"skip_stalled,omitempty"`
-	RestartStalled int  `json:"restart_stalled,omitempty"`
-	FinalSubset    int  `json:"final_subset,omitempty"`
-	KeepInit       bool `json:"keep_init,omitempty"`
+	MaxActive int `json:"max_active,omitempty"`
 	// Rank is "lowest" or "boundary" (empty: boundary for PASS-GP, lowest
 	// for the others).
 	Rank string `json:"rank,omitempty"`
@@ -90,13 +79,4 @@ const (
 	// DefaultBoundFITC is the number of FITC inducing inputs of the pass
 	// that PASS-GP tries where its budget binds.
 	DefaultBoundFITC = 300
-	// DefaultSkipStalled: from this many active points on, a search that
-	// found no step is not repeated in the same pass.
-	DefaultSkipStalled = 1000
-	// DefaultRestartStalled: every search that found no step gets a
-	// second start at the initial θ where the evidence is higher there.
-	DefaultRestartStalled = 1
-	// DefaultFinalSubset: the last search starts on this many random
-	// active points where the active set has at least twice as many.
-	DefaultFinalSubset = 800
 )

@@ -7,15 +7,13 @@ import (
 
 // DefaultConfig returns train's defaults: PASS-GP with the paper's USPS
 // settings (Henao & Winther 2012, Section 6.1), the default kernel of the
-// method, automatic input scaling and the budget and search schedule of
-// the Default constants.
+// method (DefaultKernel), automatic input scaling, the budget of
+// passgp.SqrtBudget and the FITC trial of DefaultBoundFITC.
 func DefaultConfig() Config {
 	return Config{
 		Method: "passgp", Degree: 9, Init: passgp.DefaultInit, Sub: passgp.DefaultSub,
 		PInc: passgp.DefaultPInc, PDel: passgp.DefaultPDel, PExc: passgp.DefaultPExc, HypEvery: 1,
-		FITCTheta: "search", FITCFallback: true, SampleTheta: true, BoundFITC: DefaultBoundFITC,
-		BoundSearch: true, Seed: 1, MaxActive: AutoMaxActive, SkipStalled: DefaultSkipStalled,
-		RestartStalled: DefaultRestartStalled, FinalSubset: DefaultFinalSubset, Scale: "auto",
+		BoundFITC: DefaultBoundFITC, BoundSearch: true, Seed: 1, MaxActive: AutoMaxActive, Scale: "auto",
 	}
 }
 
@@ -145,14 +143,6 @@ func (c *Config) passes(o *passgp.Options) error {
 	o.FITCOnBound = c.FITCOnBound
 	o.FITCInducing = c.FITCInducing
 	o.FinalHypEvals = c.FinalHypEvals
-	switch c.FITCTheta {
-	case "search", "":
-		c.FITCTheta = ""
-	case "keep":
-		o.FITCKeepTheta = true
-	default:
-		return configErr("--fitc-theta: want search or keep, got %q", c.FITCTheta)
-	}
 	if c.BoundFITC < 0 {
 		return configErr("--fitc-bound must be >= 0, got %d", c.BoundFITC)
 	}
@@ -164,21 +154,10 @@ func (c *Config) passes(o *passgp.Options) error {
 		c.BoundSearch = false // a part of the BoundFITC trial
 	}
 	o.BoundSearch = c.BoundSearch
-	if (o.Method != passgp.FPASSGP && o.Method != passgp.IVM && o.Method != passgp.Random) || o.Augment != 0 || c.FITC {
-		c.FITCFallback = false // the fixed-size methods' fallback only
-	}
-	o.FITCFallback = c.FITCFallback
-	if (o.Method != passgp.FPASSGP && o.Method != passgp.IVM) || o.Augment != 0 || c.FITC || o.FixedTheta {
-		c.SampleTheta = false // the fixed-size methods' own θ only
-	}
-	o.SampleTheta = c.SampleTheta
-	if !o.FITC && !o.FITCFallback {
-		c.FITCTheta, o.FITCKeepTheta = "", false // no pass for it to apply to
-	}
 	return nil
 }
 
-// robust sets the noise-robust selection and the search schedule.
+// robust sets the noise-robust selection and the budget.
 func (c *Config) robust(o *passgp.Options) error {
 	if !(c.Flip >= 0 && c.Flip < 0.5) {
 		return configErr("--flip must be in [0, 0.5), got %v", c.Flip)
@@ -187,17 +166,10 @@ func (c *Config) robust(o *passgp.Options) error {
 	if !(c.PSkip >= 0 && c.PSkip < 0.5) || c.PSkip >= c.PInc {
 		return configErr("--p-skip must be in [0, 0.5) and below --p-inc, got %v", c.PSkip)
 	}
-	for _, v := range []struct {
-		name string
-		v    int
-	}{{"--max-active", c.MaxActive}, {"--final-subset", c.FinalSubset}, {"--skip-stalled", c.SkipStalled}, {"--restart-stalled", c.RestartStalled}} {
-		if v.v < 0 && !(v.name == "--max-active" && v.v == AutoMaxActive) {
-			return configErr("%s must be >= 0, got %d", v.name, v.v)
-		}
+	if c.MaxActive < 0 && c.MaxActive != AutoMaxActive {
+		return configErr("--max-active must be >= 0, got %d", c.MaxActive)
 	}
-	o.RestartStalled = c.RestartStalled
-	o.PSkip, o.MaxActive, o.SkipStalled, o.FinalSubset = c.PSkip, max(c.MaxActive, 0), c.SkipStalled, c.FinalSubset
-	o.KeepInit = c.KeepInit
+	o.PSkip, o.MaxActive = c.PSkip, max(c.MaxActive, 0)
 	if c.Rank == "" {
 		// PASS-GP's budget keeps the points nearest the boundary: the
 		// lowest-first order fills it with mislabelled points on noisy

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -99,3 +100,34 @@ func TestFitConfigErrors(t *testing.T) {
 }
 
 func jsonConfig(c *Classifier, cfg *Config) error { return json.Unmarshal(c.Model().Options, cfg) }
+
+// TestConfigOldFields: the stored options of a model or checkpoint
+// written when train had more settings (sample_theta, fitc_fallback,
+// keep_init, fitc_theta, final_subset, skip_stalled, restart_stalled)
+// still decode, to the configuration without them, and resolve to the
+// same passgp options.
+func TestConfigOldFields(t *testing.T) {
+	const base = `{"method":"passgp","kernel":"se+bias","init":300,"sub":10,"p_inc":0.6,"p_del":0.99,"p_exc":0.02,"hyp_every":1,"fitc_bound":300,"fitc_bound_search":true,"seed":1,"max_active":120,"rank":"boundary","n":400,"d":4`
+	const old = `,"sample_theta":true,"fitc_fallback":true,"keep_init":true,"fitc_theta":"keep","final_subset":800,"skip_stalled":1000,"restart_stalled":1`
+	var want, got Config
+	if err := json.Unmarshal([]byte(base+"}"), &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(base+old+"}"), &got); err != nil {
+		t.Fatalf("old options: %v", err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("old options decode to %+v, want %+v", got, want)
+	}
+	wo, err := want.Options(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotO, err := got.Options(4)
+	if err != nil {
+		t.Fatalf("old options do not resolve: %v", err)
+	}
+	if !reflect.DeepEqual(gotO, wo) {
+		t.Errorf("old options resolve to %+v, want %+v", gotO, wo)
+	}
+}

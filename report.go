@@ -21,8 +21,7 @@ type Report struct {
 	Elapsed time.Duration
 	// Budget says where PASS-GP's budget first bound (empty: never).
 	Budget string
-	// Notes are the choices training made (FITC passes, the second
-	// classifier); Warnings its numerical trouble.
+	// Notes are the choices training made (FITC passes); Warnings its numerical trouble.
 	Notes, Warnings []string
 }
 
@@ -31,13 +30,6 @@ func newReport(k int, class float64, res *passgp.Result) Report {
 		Theta: res.Model.Kernel.Params(), Elapsed: res.Elapsed, Budget: budgetNote(res.Batches), Warnings: Warnings(res)}
 	if ch := res.BoundFITC; ch != nil {
 		r.Notes = append(r.Notes, fmt.Sprint(ch))
-	}
-	if ch := res.SampleTheta; ch != nil {
-		r.Notes = append(r.Notes, fmt.Sprint(ch))
-	}
-	if res.FITCFallback {
-		r.Notes = append(r.Notes, fmt.Sprintf("its held-out decisions were no better than the larger class's, so it predicts from a FITC pass over all training points (--fitc-fallback): held-out error %.2f%%",
-			100*res.HeldOutError))
 	}
 	return r
 }

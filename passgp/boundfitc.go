@@ -34,18 +34,10 @@ type FITCChoice struct {
 	// not converge, or P was not positive definite); the active set's
 	// posterior then stays.
 	Failed string
-	// SecondTheta, when not nil, is the second θ the trial weighed
-	// (boundTheta), and SecondNLL its FITC posterior's held-out NLL (0
-	// where EP failed there). Second is set when that posterior was the
-	// better FITC one (SecondNLL < FITCNLL): Sweeps are then its, and if
-	// Kept, the classifier's θ is SecondTheta.
-	SecondTheta []float64
-	SecondNLL   float64
-	Second      bool
 	// SearchTheta, when not nil, is the θ of Options.BoundSearch's search
 	// (boundSearch), SearchNLL its FITC posterior's held-out NLL and
 	// SearchSE the standard error of its per-point difference to the
-	// better of the other FITC posteriors; SearchError and FITCError are
+	// FITC posterior at the classifier's θ; SearchError and FITCError are
 	// the two posteriors' held-out error rates (each calibration's
 	// decisions), SearchErrorSE the standard error of their per-point
 	// difference. Searched is set when both the NLL and the error were
@@ -69,8 +61,6 @@ func (ch *FITCChoice) bestNLL() float64 {
 	switch {
 	case ch.Searched:
 		return ch.SearchNLL
-	case ch.Second:
-		return ch.SecondNLL
 	}
 	return ch.FITCNLL
 }
@@ -235,39 +225,6 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x *mat.De
 		ch.ActiveNLL, ch.FITCNLL, cal, err = compareOn(ctx, r, b, x, truth, sub, z, rho)
 		if err != nil {
 			return err
-		}
-		// Where the kept θ's FITC posterior loses, that θ may have drifted
-		// to where no m inducing inputs can carry the posterior (session
-		// 29's seed 4, class 6): a second θ gets its chance.
-		var alt *Binary
-		if !(ch.FITCNLL < ch.ActiveNLL) {
-			if alt, err = boundTheta(ctx, c, res); err != nil {
-				return err
-			}
-		}
-		if alt != nil {
-			ch.SecondTheta = alt.Kernel.Params()
-			f2, err := ep.InferFITC(ctx, alt.Kernel, xs, ys, xm, nil, &o)
-			if err != nil && ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if err == nil {
-				nb2 := *alt
-				nb2.Sparse, nb2.Inducing = f2, idx
-				z2, rho2, lost2, err := fitcHeldOut(ctx, r, &nb2, x, sub, nil)
-				if err != nil {
-					return err
-				}
-				nll2, cal2, err := calibratedNLL(z2, rho2, truth, sub)
-				if err != nil {
-					return err
-				}
-				ch.SecondNLL = nll2
-				if nll2 < ch.FITCNLL {
-					ch.Second, ch.Sweeps = true, f2.Sweeps
-					nb, z, rho, lost, cal = nb2, z2, rho2, lost2, cal2
-				}
-			}
 		}
 		if err := searchCandidate(ctx, c, r, ch, b, x, y, xm, idx, sub, sub, truth, &nb, &z, &rho, &lost, &cal); err != nil {
 			return err
@@ -493,9 +450,6 @@ func (ch *FITCChoice) String() string {
 		verdict = "kept"
 	}
 	s := fmt.Sprintf("FITC pass (%d inducing, %d points, %d sweeps, %v) %s: held-out NLL %.4f against the active set's %.4f", ch.Inducing, ch.Points, ch.Sweeps, ch.Elapsed.Round(time.Millisecond), verdict, ch.bestNLL(), ch.ActiveNLL)
-	if ch.SecondTheta != nil {
-		s += fmt.Sprintf(" (at the kept theta %.4f, at the second start's theta %s %.4f)", ch.FITCNLL, formatTheta(ch.SecondTheta), ch.SecondNLL)
-	}
 	if ch.SearchScreened {
 		s += fmt.Sprintf("; the search of the FITC evidence stopped at %s: not clearly better on its sample", formatTheta(ch.SearchTheta))
 	} else if ch.SearchTheta != nil {
@@ -503,9 +457,7 @@ func (ch *FITCChoice) String() string {
 		if ch.Searched {
 			verdict = "clearly better"
 		}
-		if ch.SecondTheta == nil {
-			s += fmt.Sprintf(" (at the kept theta %.4f)", ch.FITCNLL)
-		}
+		s += fmt.Sprintf(" (at the kept theta %.4f)", ch.FITCNLL)
 		s += fmt.Sprintf("; at the theta of the FITC evidence %s %.4f (SE of the difference %.4f), held-out error %.2f%% against %.2f%% (SE %.2f%%): %s",
 			formatTheta(ch.SearchTheta), ch.SearchNLL, ch.SearchSE, 100*ch.SearchError, 100*ch.FITCError, 100*ch.SearchErrorSE, verdict)
 	}

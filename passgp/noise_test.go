@@ -141,45 +141,6 @@ func TestMaxActiveBinds(t *testing.T) {
 	}
 }
 
-// TestKeepInit: with KeepInit the initial random active set stays in A
-// to the end, outside the budget, which still binds on the other points.
-func TestKeepInit(t *testing.T) {
-	x, y, _ := noisy(t, 1500, 1)
-	o := &Options{Init: 100, MaxActive: 120, Rank: RankBoundary, Sub: 5, Seed: 3, KeepInit: true,
-		FixedTheta: true, Kernel: kernel.SE{Var: 4, Len2: 8, Jitter: 1e-4}}
-	res, err := Train(context.Background(), x, y, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hit := false
-	for i, b := range res.Batches {
-		if b.Active > 220 {
-			t.Errorf("batch %d: |A| = %d > MaxActive + Init = 220", i, b.Active)
-		}
-		hit = hit || b.Active == 220
-	}
-	if !hit {
-		t.Errorf("the budget never bound (final |A| %d)", len(res.Model.Active))
-	}
-	in := make(map[int]bool)
-	for _, a := range res.Model.Active {
-		in[a] = true
-	}
-	for _, a := range initRNG(3).Perm(1500)[:100] {
-		if !in[a] {
-			t.Fatalf("initial point %d left the active set", a)
-		}
-	}
-	o.KeepInit = false
-	plain, err := Train(context.Background(), x, y, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(plain.Model.Active) > 120 {
-		t.Errorf("without KeepInit |A| = %d > 120", len(plain.Model.Active))
-	}
-}
-
 // TestBudgetCandidates: a batch of more than budgetBatchFactor·MaxActive
 // candidates offers a window of that many, another one in every pass;
 // the paper's rule (no budget) scores them all.

@@ -107,46 +107,9 @@ type Options struct {
 	// points in tens of thousands, deleting every deletable point at once
 	// left the prior, and the next batch came in whole (docs/method.md).
 	MaxActive int
-	// KeepInit keeps PASS-GP's N_init initial points, a random sample of
-	// the training data, in the active set for the whole run: they are
-	// never deleted and MaxActive does not count them, so |A| stays
-	// within MaxActive + Init (false: the paper's rule). With label noise
-	// the rest of the active set is all boundary, and the evidence of such
-	// a set barely depends on θ (on docs/results.md's 10-class task the
-	// summed log Z_EP,A of settings 0.4 points apart in validation error
-	// differ by 0.2%), so the searches drift to short length scales; the
-	// random sample keeps the input distribution in the evidence: on five
-	// noisy tasks it lowered validation and test error (10 classes:
-	// 14.57% against 14.79%), but on clean data it is worse and slower
-	// (USPS 5.24% against 4.91%), so train leaves it off (docs/method.md). The invariance stage ignores it.
-	KeepInit bool
 	// Rank orders the points fPASS-GP's swaps and PASS-GP's budget bring
 	// in (zero: RankLowest, the paper's).
 	Rank Rank
-	// SkipStalled saves the per-batch hyperparameter searches that cannot
-	// help (0: never, the paper's schedule): from |A| >= SkipStalled on,
-	// a batch skips its search when the last search, in the same pass,
-	// ended at the θ it started from and |A| has grown by less than 20%
-	// since (trainer.stalled). A search capped at HypMaxEvals that accepts
-	// no step leaves θ and the posterior as plain EP at that θ gives them,
-	// at HypMaxEvals times EP's cost; the final optimisation still runs.
-	// train sets 1000: below that a search costs little, and clean data
-	// sets of USPS's size keep the paper's schedule exactly.
-	SkipStalled int
-	// RestartStalled gives PASS-GP's stalled searches a second start (0:
-	// never, the paper's schedule): from |A| >= RestartStalled on, when a
-	// batch's search ends at the θ it started from, EP runs once at the
-	// run's initial θ (Result.Theta0), and if the evidence (with Prior, the
-	// objective) is higher there, θ is searched from there with at most
-	// restartEvals evaluations and kept if that search ends higher than the
-	// stalled θ (trainer.restart). The per-batch searches are a few
-	// evaluations each; in a curved valley of log Z_EP they stop where the
-	// first trial steps overshoot, and an active set that grows towards the
-	// boundary can hold them there: on a noisy 10-class task
-	// (docs/results.md) one or three classes kept a θ 30-110
-	// nats below the evidence of their own active set. train sets 1: every
-	// stalled search. It also gives BoundFITC's pass its second θ.
-	RestartStalled int
 	// HypEvery optimises θ on every k-th batch only (0 -> 1, every batch).
 	HypEvery int
 	// HypPasses optimises θ during the first HypPasses passes only, then
@@ -164,17 +127,6 @@ type Options struct {
 	// a handful of evaluations L-BFGS has not finished its first line
 	// search (see docs/method.md), so the final θ gets a real optimisation.
 	FinalHypEvals int
-	// FinalSubset, when positive, starts PASS-GP's and fPASS-GP's last
-	// optimisation on a seeded random subset of FinalSubset active points
-	// (at most FinalHypEvals evaluations, each about (|A|/FinalSubset)³
-	// times cheaper), then finishes it on the whole active set from the
-	// subset's θ with at most subsetPolishEvals evaluations. Only active
-	// sets of at least 2·FinalSubset points take the detour. On the noisy
-	// 5-class task (|A| ≈ 1700-1950 per class) FinalSubset = 800 cut
-	// train's time by a third at the same validation error
-	// (docs/method.md). 0 (the default): the whole active set
-	// from the start, as before.
-	FinalSubset int
 	// EP configures every EP run. A zero Tol means DefaultEPTol inside the
 	// active set loop (the final posterior is always refined to ep's own
 	// default tolerance or tighter).
@@ -205,13 +157,6 @@ type Options struct {
 	// for fPASS-GP (docs/method.md). It adds an |A|×|A| factor
 	// to a model file.
 	FITC bool
-	// FITCKeepTheta makes the pass of FITC (and of FITCFallback) keep the
-	// selection's θ instead of choosing θ by the FITC evidence (40 EP runs
-	// over all points): one EP run. On IJCNN, fPASS-GP at M = 1000 then
-	// erred 1.14% in 23 s (the search: 1.18% in 11 minutes);
-	// at small M the selection's θ can be useless (M = 100: 9.50%) and
-	// the search is what helps (docs/method.md).
-	FITCKeepTheta bool
 	// FITCSample, when positive and below N, chooses the FITC pass's θ by
 	// the FITC evidence of a seeded random sample of FITCSample training
 	// points (O(FITCSample·M²) per EP sweep) instead of all N; the pass
@@ -222,38 +167,6 @@ type Options struct {
 	// FITCInducing, when positive and below |A|, makes a seeded random
 	// subset of that many active points the FITC pass's inducing inputs.
 	FITCInducing int
-	// FITCFallback runs the pass of FITC for a classifier of fPASS-GP,
-	// IVM or a random active set (without FITC and Augment) whose
-	// calibrated held-out decisions are no better than always deciding
-	// the larger class (fallback): a fixed-size active set whose θ was
-	// learned on a few hundred hard points can leave the classifier with
-	// nothing to go on (IJCNN at M = 100 and 300, test error 9.50%, the
-	// majority rate, on every seed; with the pass 3.04% at M = 100). Its
-	// θ is then chosen by the FITC evidence unless FixedTheta.
-	// Result.FITCFallback records it. train sets it.
-	FITCFallback bool
-	// SampleTheta trains a fixed-size method (fPASS-GP or IVM, without
-	// FixedTheta, FITC and Augment) a second time at a θ kept fixed
-	// throughout selection: the evidence optimum on a random sample of M
-	// training points (the random method's θ); fPASS-GP's swaps then rank
-	// by the boundary (RankBoundary). The second classifier is kept where
-	// its calibrated held-out latents predict the training labels better by
-	// more than two standard errors of the paired difference in NLL, each
-	// classifier after its FITCFallback pass if it gets one. Why: the
-	// evidence of a set chosen for being uncertain under the current θ
-	// favours flatter functions as selection goes on (docs/method.md), which PASS-GP avoids by keeping θ once its budget
-	// binds; a fixed-size method's budget binds from the start. On IJCNN at
-	// M = 1000, fPASS-GP's θ went from signal variance 2122 to 36 during
-	// its first pass (test error 2.44%), and IVM erred 2.67%; with the
-	// option 1.31% and 1.28%. The paper's lowest-first swaps fill the set
-	// with mislabelled points at any θ (a noisy binary task at M = 500:
-	// 41.3%, with the option 7.27%). On USPS, whose random samples of 300
-	// points hold a few dozen of a digit, the method's own classifiers
-	// stay (99 of 100 over seeds 1-10; docs/method.md). It
-	// costs a θ search on M points and the second selection, at a fixed θ
-	// (USPS fPASS-GP 2.2 times the time); Result.SampleTheta records the
-	// choice. train sets it.
-	SampleTheta bool
 	// BoundFITC, if positive, adds a FITC pass where PASS-GP's budget
 	// (MaxActive) bound (without FITC and Augment): EP on all N training
 	// points at the classifier's final θ, with a random subset of
@@ -268,18 +181,12 @@ type Options struct {
 	// cavities) have a lower calibrated negative log likelihood than the
 	// active set's (Result.BoundFITC): on IJCNN and where θ drifted to a
 	// short length scale the subset cannot carry the posterior, and the
-	// active set's stays (docs/method.md). Where it is not
-	// kept and RestartStalled applies to the active set, the pass also
-	// runs at the end of a search from the initial θ, if that has the
-	// higher evidence, and the better of the two FITC posteriors is
-	// weighed against the active set's; the θ of the one kept becomes the
-	// classifier's (docs/method.md).
+	// active set's stays (docs/method.md).
 	BoundFITC int
 	// BoundSearch adds a further FITC posterior to BoundFITC's pass (θ
 	// not fixed): at θ chosen by the FITC evidence of a random sample of
 	// at most 10 training points per inducing input (40 EP runs, from the
-	// θ of the better of the pass's other FITC posteriors), which replaces
-	// that posterior where both its calibrated held-out NLL and its
+	// classifier's θ), which replaces the pass's FITC posterior where both its calibrated held-out NLL and its
 	// held-out error are lower by more than two standard errors of the
 	// paired per-point differences, and is then weighed against the
 	// active set's as the others are. The search stops after its
@@ -351,11 +258,8 @@ const (
 	DefaultAugmentPInc   = 0.99
 	DefaultHypMaxEvals   = 3
 	DefaultFinalHypEvals = 30
-	// subsetPolishEvals caps the evaluations on the whole active set
-	// after Options.FinalSubset's search on a subset.
-	subsetPolishEvals   = 6
-	DefaultEPTol        = 1e-3
-	DefaultMaxFullBytes = int64(1) << 30
+	DefaultEPTol         = 1e-3
+	DefaultMaxFullBytes  = int64(1) << 30
 	// scoreChunk is the number of batch rows scored by one BLAS-3 call; it
 	// fixes the split of the work, so results do not depend on Threads.
 	scoreChunk = 256
@@ -395,9 +299,6 @@ type Progress struct {
 	LogZ                              float64
 	Theta                             []float64
 	Elapsed, Remaining                time.Duration
-	// Second is set for the batches of Options.SampleTheta's second
-	// classifier, whose passes count from the start again.
-	Second bool
 }
 
 // DefaultKernel returns the initial kernel used when Options.Kernel is nil:
@@ -544,12 +445,6 @@ func resolve(o *Options, d int) (config, error) {
 		return c, fmt.Errorf("passgp: PSkip (%v) must be below PInc (%v)", c.PSkip, c.PInc)
 	case c.MaxActive < 0:
 		return c, fmt.Errorf("passgp: MaxActive must be >= 0, got %d", c.MaxActive)
-	case c.SkipStalled < 0:
-		return c, fmt.Errorf("passgp: SkipStalled must be >= 0, got %d", c.SkipStalled)
-	case c.RestartStalled < 0:
-		return c, fmt.Errorf("passgp: RestartStalled must be >= 0, got %d", c.RestartStalled)
-	case c.FinalSubset < 0:
-		return c, fmt.Errorf("passgp: FinalSubset must be >= 0, got %d", c.FinalSubset)
 	case c.Rank != RankLowest && c.Rank != RankBoundary:
 		return c, fmt.Errorf("passgp: unknown %v", c.Rank)
 	case c.Lower != nil && len(c.Lower) != len(c.Kernel.Params()), c.Upper != nil && len(c.Upper) != len(c.Kernel.Params()):

@@ -6,6 +6,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -213,26 +214,24 @@ func TestScorerMatchesReference(t *testing.T) {
 // checkpoint.
 func TestResumeEqualsUninterrupted(t *testing.T) {
 	for _, budget := range []int{0, 40} {
-		testResume(t, budget, false, 2)
+		testResume(t, budget, 2)
 	}
-	// KeepInit's anchors are rebuilt from the seed on resume.
-	testResume(t, 40, true, 2)
 	// A checkpoint in the last pass carries its scores (State.HeldMean),
 	// which the held-out latents reuse.
-	testResume(t, 40, false, 4)
+	testResume(t, 40, 4)
 }
 
 // testResume resumes from the checkpoint after the at-th batch.
-func testResume(t *testing.T, budget int, keep bool, at int) {
+func testResume(t *testing.T, budget int, at int) {
 	x, y := toy(300, 12)
 	var saved []byte
-	o := Options{Init: 25, Sub: 3, Passes: 2, Seed: 13, HypMaxEvals: 3, MaxActive: budget, KeepInit: keep}
+	o := Options{Init: 25, Sub: 3, Passes: 2, Seed: 13, HypMaxEvals: 3, MaxActive: budget}
 	o.Checkpoint = func(s *State) {
 		if s.Done == at {
 			if at > 3 && len(s.HeldAt) == 0 {
 				t.Fatal("no last-pass scores in a last-pass checkpoint")
 			}
-			if !keep && s.Frozen != (budget > 0) {
+			if s.Frozen != (budget > 0) {
 				t.Fatalf("budget %d: Frozen = %v at the checkpoint", budget, s.Frozen)
 			}
 			saved = encodeState(t, s)
@@ -593,4 +592,49 @@ func decodeState(t *testing.T, b []byte) *State {
 		t.Fatal(err)
 	}
 	return &st
+}
+
+// TestStateOldFields: a checkpoint's State written when it had the
+// fields of removed options (Stalled, StalledPass, BatchStats.Restarted,
+// FITCChoice's second θ) still decodes, to the State without them.
+func TestStateOldFields(t *testing.T) {
+	type oldBatch struct {
+		Pass, Batch, Active int
+		Restarted           bool
+	}
+	type oldChoice struct {
+		Inducing, Points    int
+		ActiveNLL, FITCNLL  float64
+		SecondTheta         []float64
+		SecondNLL           float64
+		Second              bool
+		SearchTheta         []float64
+		SearchNLL, SearchSE float64
+	}
+	type oldState struct {
+		Method               Method
+		N, D                 int
+		Theta                []float64
+		Active               []int
+		Frozen               bool
+		Stalled, StalledPass int
+		Tau, Nu              []float64
+		Stats                []oldBatch
+		Bound                *oldChoice
+	}
+	old := oldState{Method: PASSGP, N: 10, D: 2, Theta: []float64{1, 2}, Active: []int{3, 5}, Frozen: true, Stalled: 2, StalledPass: 1,
+		Tau: []float64{0.5, 0.25}, Nu: []float64{0.1, -0.2}, Stats: []oldBatch{{Pass: 1, Batch: 2, Active: 2, Restarted: true}},
+		Bound: &oldChoice{Inducing: 2, Points: 10, ActiveNLL: 0.3, FITCNLL: 0.4, SecondTheta: []float64{3, 4}, SecondNLL: 0.35, Second: true,
+			SearchTheta: []float64{5, 6}, SearchNLL: 0.2, SearchSE: 0.01}}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(&old); err != nil {
+		t.Fatal(err)
+	}
+	got := decodeState(t, buf.Bytes())
+	want := State{Method: PASSGP, N: 10, D: 2, Theta: []float64{1, 2}, Active: []int{3, 5}, Frozen: true,
+		Tau: []float64{0.5, 0.25}, Nu: []float64{0.1, -0.2}, Stats: []BatchStats{{Pass: 1, Batch: 2, Active: 2}},
+		Bound: &FITCChoice{Inducing: 2, Points: 10, ActiveNLL: 0.3, FITCNLL: 0.4, SearchTheta: []float64{5, 6}, SearchNLL: 0.2, SearchSE: 0.01}}
+	if !reflect.DeepEqual(*got, want) {
+		t.Errorf("old state decodes to %+v (bound %+v), want %+v (bound %+v)", *got, got.Bound, want, want.Bound)
+	}
 }

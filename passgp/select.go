@@ -91,16 +91,11 @@ type update struct {
 // the rule would delete every active point and include none, no point is
 // deleted, so that A never becomes empty. With a floor (rule.keepFloor,
 // set with a budget), p_del leaves at least that many active points.
-// Active points marked in fixed (nil: none; Options.KeepInit) are always
-// kept and outside the budget.
-func passUpdate(cav, q []float64, fixed []bool, r rule) update {
+func passUpdate(cav, q []float64, r rule) update {
 	u := update{keep: make([]bool, len(cav))}
-	kept, nfixed := 0, 0
+	kept := 0
 	for i, p := range cav {
 		switch {
-		case fixed != nil && fixed[i]:
-			u.keep[i] = true
-			nfixed++
 		case p < r.pskip:
 			u.noise++
 		case r.pdel >= 1 || p <= r.pdel:
@@ -108,8 +103,8 @@ func passUpdate(cav, q []float64, fixed []bool, r rule) update {
 			kept++
 		}
 	}
-	if floor := r.keepFloor(len(cav)); kept+nfixed < floor {
-		kept += u.restore(cav, fixed, r, floor-kept-nfixed)
+	if floor := r.keepFloor(len(cav)); kept < floor {
+		kept += u.restore(cav, r, floor-kept)
 	}
 	for i, p := range q {
 		switch {
@@ -120,11 +115,11 @@ func passUpdate(cav, q []float64, fixed []bool, r rule) update {
 		}
 	}
 	if r.budget > 0 && kept+len(u.incl) > r.budget {
-		u.trim(cav, q, fixed, r.budget, r.rank)
+		u.trim(cav, q, r.budget, r.rank)
 		u.trimmed = true
 		kept = r.budget - len(u.incl)
 	}
-	if kept+nfixed == 0 && len(u.incl) == 0 {
+	if kept == 0 && len(u.incl) == 0 {
 		for i := range u.keep {
 			u.keep[i] = true
 		}
@@ -151,10 +146,10 @@ func (r rule) keepFloor(m int) int {
 // in. On the Shuttle data's rarest classes (7 of 40,600 training points)
 // the active set swung so between 1 and 2000 points, an EP run on 2000
 // points each time (docs/method.md).
-func (u *update) restore(cav []float64, fixed []bool, r rule, n int) int {
+func (u *update) restore(cav []float64, r rule, n int) int {
 	var del []int
 	for i, p := range cav {
-		if !u.keep[i] && !(fixed != nil && fixed[i]) && p >= r.pskip {
+		if !u.keep[i] && p >= r.pskip {
 			del = append(del, i)
 		}
 	}
@@ -167,8 +162,8 @@ func (u *update) restore(cav []float64, fixed []bool, r rule, n int) int {
 }
 
 // trim keeps the budget best kept active points and included candidates
-// by rank, and the kept points marked in fixed (nil: none) besides.
-func (u *update) trim(cav, q []float64, fixed []bool, budget int, rank Rank) {
+// by rank.
+func (u *update) trim(cav, q []float64, budget int, rank Rank) {
 	type pt struct {
 		key    float64
 		active bool
@@ -176,7 +171,7 @@ func (u *update) trim(cav, q []float64, fixed []bool, budget int, rank Rank) {
 	}
 	var pool []pt
 	for i, k := range u.keep {
-		if k && (fixed == nil || !fixed[i]) {
+		if k {
 			pool = append(pool, pt{rank.key(cav[i]), true, i})
 		}
 	}
@@ -186,9 +181,7 @@ func (u *update) trim(cav, q []float64, fixed []bool, budget int, rank Rank) {
 	// The pool is in position order, active points first: a stable sort
 	// breaks ties by it.
 	slices.SortStableFunc(pool, func(a, b pt) int { return cmp.Compare(a.key, b.key) })
-	for i := range u.keep {
-		u.keep[i] = u.keep[i] && fixed != nil && fixed[i]
-	}
+	clear(u.keep)
 	u.incl = u.incl[:0]
 	for _, p := range pool[:budget] {
 		if p.active {

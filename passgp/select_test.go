@@ -14,60 +14,49 @@ func TestSelectRules(t *testing.T) {
 		name           string
 		swap           bool
 		r              rule
-		fixed          []bool // passUpdate's kept points (KeepInit)
 		keep           []bool
 		incl           []int
 		noise, skipped int
 	}{
-		{"fpassgp paper", true, rule{swaps: 2}, nil, []bool{true, false, true, false, true}, []int{1, 3}, 0, 0},
-		{"passgp paper", false, rule{pdel: 0.95, pinc: 0.6}, nil, []bool{true, false, true, false, true}, []int{1, 3}, 0, 0},
+		{"fpassgp paper", true, rule{swaps: 2}, []bool{true, false, true, false, true}, []int{1, 3}, 0, 0},
+		{"passgp paper", false, rule{pdel: 0.95, pinc: 0.6}, []bool{true, false, true, false, true}, []int{1, 3}, 0, 0},
 		// p_del would keep only 0.5; the floor of 3 keeps the two lowest
 		// of the deleted, 0.7 and 0.9.
-		{"passgp floor", false, rule{pdel: 0.6, pinc: 0.6, floor: 3}, nil, []bool{true, false, true, false, true}, []int{1, 3}, 0, 0},
+		{"passgp floor", false, rule{pdel: 0.6, pinc: 0.6, floor: 3}, []bool{true, false, true, false, true}, []int{1, 3}, 0, 0},
 		// 0.5 goes as noise and stays out; the floor keeps 0.7, 0.9, 0.99.
-		{"passgp floor noise", false, rule{pdel: 0.6, pinc: 0.6, pskip: 0.55, floor: 3}, nil, []bool{true, true, false, false, true}, nil, 1, 2},
+		{"passgp floor noise", false, rule{pdel: 0.6, pinc: 0.6, pskip: 0.55, floor: 3}, []bool{true, true, false, false, true}, nil, 1, 2},
 		// 0.1 is skipped as noise; only 0.3 (< p_inc) is included.
-		{"passgp skip", false, rule{pdel: 0.95, pinc: 0.6, pskip: 0.2}, nil, []bool{true, false, true, false, true}, []int{3}, 0, 1},
+		{"passgp skip", false, rule{pdel: 0.95, pinc: 0.6, pskip: 0.2}, []bool{true, false, true, false, true}, []int{3}, 0, 1},
 		// 0.5 is deleted as noise; 0.1 and 0.3 are skipped.
-		{"passgp skip active", false, rule{pdel: 0.95, pinc: 0.6, pskip: 0.55}, nil, []bool{true, false, false, false, true}, nil, 1, 2},
+		{"passgp skip active", false, rule{pdel: 0.95, pinc: 0.6, pskip: 0.55}, []bool{true, false, false, false, true}, nil, 1, 2},
 		// Budget 3 of {0.9, 0.5, 0.7} kept and {0.1, 0.3} included: by
 		// probability 0.1, 0.3, 0.5.
-		{"passgp budget lowest", false, rule{pdel: 0.95, pinc: 0.6, budget: 3}, nil, []bool{false, false, true, false, false}, []int{1, 3}, 0, 0},
+		{"passgp budget lowest", false, rule{pdel: 0.95, pinc: 0.6, budget: 3}, []bool{false, false, true, false, false}, []int{1, 3}, 0, 0},
 		// By |p - 1/2|: 0.5, 0.7 (0.2; the active point first), 0.3.
-		{"passgp budget boundary", false, rule{pdel: 0.95, pinc: 0.6, budget: 3, rank: RankBoundary}, nil, []bool{false, false, true, false, true}, []int{3}, 0, 0},
+		{"passgp budget boundary", false, rule{pdel: 0.95, pinc: 0.6, budget: 3, rank: RankBoundary}, []bool{false, false, true, false, true}, []int{3}, 0, 0},
 		// Boundary swaps: 0.3 and 0.8 are closest to 1/2.
-		{"fpassgp boundary", true, rule{swaps: 2, rank: RankBoundary}, nil, []bool{true, false, true, false, true}, []int{0, 3}, 0, 0},
+		{"fpassgp boundary", true, rule{swaps: 2, rank: RankBoundary}, []bool{true, false, true, false, true}, []int{0, 3}, 0, 0},
 		// Noise: 0.5 deleted, 0.1 and 0.3 skipped; k = 2 counts the noise
 		// deletion, so one more goes (0.999), and the two eligible
 		// candidates 0.8 and 0.95 refill A to M = 5.
-		{"fpassgp skip", true, rule{swaps: 2, pskip: 0.55, budget: 5}, nil, []bool{true, true, false, false, true}, []int{0, 2}, 1, 2},
-		// KeepInit: the fixed points 0.99 and 0.999 stay although above
-		// p_del.
-		{"passgp fixed", false, rule{pdel: 0.95, pinc: 0.6}, []bool{false, true, false, true, false}, []bool{true, true, true, true, true}, []int{1, 3}, 0, 0},
-		// A fixed point stays outside the budget: of the others, {0.5,
-		// 0.7} kept and {0.1, 0.3} included, the budget's 3 closest to
-		// 1/2 stay (0.5, 0.7 before 0.3 on the tie); 0.9 besides.
-		{"passgp fixed budget", false, rule{pdel: 0.95, pinc: 0.6, budget: 3, rank: RankBoundary}, []bool{true, false, false, false, false}, []bool{true, false, true, false, true}, []int{3}, 0, 0},
-		// A fixed point below p_skip is neither deleted nor counted as
-		// noise.
-		{"passgp fixed skip", false, rule{pdel: 0.95, pinc: 0.6, pskip: 0.55}, []bool{false, false, true, false, false}, []bool{true, false, true, false, true}, nil, 0, 2},
+		{"fpassgp skip", true, rule{swaps: 2, pskip: 0.55, budget: 5}, []bool{true, true, false, false, true}, []int{0, 2}, 1, 2},
 	} {
 		var u update
 		if c.swap {
 			u = swapUpdate(cav, q, c.r)
 		} else {
-			u = passUpdate(cav, q, c.fixed, c.r)
+			u = passUpdate(cav, q, c.r)
 		}
 		if !slices.Equal(u.keep, c.keep) || !slices.Equal(u.incl, c.incl) || u.noise != c.noise || u.skipped != c.skipped {
 			t.Errorf("%s: keep %v incl %v noise %d skipped %d; want %v %v %d %d", c.name, u.keep, u.incl, u.noise, u.skipped, c.keep, c.incl, c.noise, c.skipped)
 		}
 	}
 	// Never empties A.
-	u := passUpdate([]float64{0.999}, []float64{0.9}, nil, rule{pdel: 0.99, pinc: 0.6})
+	u := passUpdate([]float64{0.999}, []float64{0.9}, rule{pdel: 0.99, pinc: 0.6})
 	if !u.keep[0] || len(u.incl) != 0 {
 		t.Errorf("passUpdate emptied A: %+v", u)
 	}
-	u = passUpdate([]float64{0.01}, []float64{0.02}, nil, rule{pdel: 0.99, pinc: 0.6, pskip: 0.05})
+	u = passUpdate([]float64{0.01}, []float64{0.02}, rule{pdel: 0.99, pinc: 0.6, pskip: 0.05})
 	if !u.keep[0] || len(u.incl) != 0 || u.noise != 0 {
 		t.Errorf("passUpdate with noise emptied A: %+v", u)
 	}
@@ -144,7 +133,7 @@ func TestSelectRulesProperties(t *testing.T) {
 		cav, q := draw(rng.IntN(30)), draw(rng.IntN(30))
 		pinc, pdel := 0.1+0.9*rng.Float64(), 0.5+0.5*rng.Float64()
 		k := rng.IntN(10)
-		u := passUpdate(cav, q, nil, rule{pinc: pinc, pdel: pdel})
+		u := passUpdate(cav, q, rule{pinc: pinc, pdel: pdel})
 		keep, incl := paperPass(cav, q, pdel, pinc)
 		if !slices.Equal(u.keep, keep) || !slices.Equal(u.incl, incl) {
 			t.Fatalf("passUpdate differs from the paper's rule: %v %v against %v %v", u.keep, u.incl, keep, incl)
@@ -157,7 +146,7 @@ func TestSelectRulesProperties(t *testing.T) {
 
 		r := rule{pinc: pinc, pdel: pdel, pskip: 0.3 * rng.Float64(), budget: 1 + rng.IntN(20), rank: Rank(rng.IntN(2)), swaps: k}
 		r.pskip = min(r.pskip, r.pinc/2)
-		u = passUpdate(cav, q, nil, r)
+		u = passUpdate(cav, q, r)
 		if n := count(u.keep) + len(u.incl); n > max(r.budget, len(cav)) || (n > r.budget && count(u.keep) != len(cav)) {
 			t.Fatalf("passUpdate with budget %d keeps %d of %d and includes %d", r.budget, count(u.keep), len(cav), len(u.incl))
 		}

@@ -44,7 +44,7 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 		}
 	}
 	var f *ep.FITC
-	if !c.FixedTheta && !c.FITCKeepTheta {
+	if !c.FixedTheta {
 		var sample []int
 		if c.FITCSample > 0 {
 			sample = randomSubset(c.Seed, fitcSampleSalt, len(y), c.FITCSample)
@@ -260,13 +260,13 @@ func (r *runner) predictSparse(ctx context.Context, f *ep.FITC, x *mat.Dense, me
 // Model is b with Sparse set (sharing b's inputs and active set
 // posterior), its Elapsed the pass alone, and its HeldOut, Calibration,
 // HeldOutError and MajorityRate are Train's with Options.FITC. Of o, only
-// Threads, EP, FixedTheta, FITCKeepTheta, Fixed, Lower and Upper are used (nil:
+// Threads, EP, FixedTheta, Fixed, Lower and Upper are used (nil:
 // defaults, θ chosen by the FITC evidence from b's). TrainFITC lets one selection
 // serve both a plain and a FITC classifier, as bench/repro does.
 func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Options) (*Result, error) {
 	var oo Options
 	if o != nil {
-		oo = Options{Threads: o.Threads, EP: o.EP, FixedTheta: o.FixedTheta, FITCKeepTheta: o.FITCKeepTheta, Fixed: o.Fixed, Lower: o.Lower, Upper: o.Upper}
+		oo = Options{Threads: o.Threads, EP: o.EP, FixedTheta: o.FixedTheta, Fixed: o.Fixed, Lower: o.Lower, Upper: o.Upper}
 	}
 	oo.Kernel = b.Kernel
 	c, err := checkInput(x, y, &oo)
@@ -290,46 +290,4 @@ func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Opt
 	}
 	r := &runner{threads: c.threads}
 	return res, calibrate(ctx, r, res, x, y, nil, nil)
-}
-
-// fitcFallback reports whether Options.FITCFallback applies: a
-// fixed-size method (fPASS-GP, IVM, random) without FITC and Augment.
-func (c *config) fitcFallback() bool {
-	return c.FITCFallback && !c.FITC && c.Augment == 0 && (c.Method == FPASSGP || c.Method == IVM || c.Method == Random)
-}
-
-// fitcFallback is Options.FITCFallback's pass on the calibrated res: the
-// FITC pass (sparsePass) and the calibration on its held-out latents. If
-// the pass fails for any reason but ctx's, res stays as it was (its
-// classifier is no better than the majority rule, and train warns).
-func fitcFallback(ctx context.Context, c *config, r *runner, res *Result, x *mat.Dense, y []float64) error {
-	prev, b := *res, *res.Model
-	res.Model = &b // sparsePass sets Sparse on it; prev's stays as it was
-	err := sparsePass(ctx, c, res, x, y)
-	if err == nil {
-		err = calibrate(ctx, r, res, x, y, nil, nil)
-	}
-	switch {
-	case err == nil:
-		res.FITCFallback = true
-	case ctx.Err() == nil:
-		*res, err = prev, nil
-	}
-	return err
-}
-
-// noBetterThanMajority reports whether res's calibrated decisions on its
-// held-out latents of the training labels y err no less often than
-// always deciding the larger class, less two standard errors of that rate
-// (a classifier within them is not measurably better than the majority
-// rule): on IJCNN, fPASS-GP at M = 300 (seed 2) decided 9.70% wrongly
-// against a majority rate of 9.71%, standard error 0.13%.
-func noBetterThanMajority(res *Result, y []float64) bool {
-	n := len(y)
-	if res.Calibration == nil || n == 0 {
-		return false
-	}
-	e := decisionError(res.Calibration, mat.NewDense(n, 1, res.HeldOut), mat.NewDense(n, 1, res.HeldOutShare), binaryTruth(y))
-	p := res.MajorityRate
-	return e >= p-2*math.Sqrt(p*(1-p)/float64(n))
 }

@@ -157,16 +157,6 @@ func TestFITCTheta(t *testing.T) {
 		t.Errorf("held-out latent %v, cavity %v", res.HeldOut[5], z)
 	}
 	t.Logf("θ %v -> %v, log Z %.2f -> %.2f", toyKernel().Params(), th, f0.LogZ, b.Sparse.LogZ)
-
-	// FITCKeepTheta: the selection's θ, one EP run, the posterior f0.
-	res, err = TrainFITC(context.Background(), plain.Model, x, y, &Options{Threads: 1, FITCKeepTheta: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b := res.Model; b != nil && (!slices.Equal(b.Kernel.Params(), toyKernel().Params()) || b.Sparse.LogZ != f0.LogZ ||
-		!slices.Equal(b.Sparse.Beta, f0.Beta)) {
-		t.Errorf("with FITCKeepTheta: θ %v, log Z %v; want the selection's θ and log Z %v", b.Kernel.Params(), b.Sparse.LogZ, f0.LogZ)
-	}
 }
 
 // TestFITCThetaDegenerate: from a θ with the signal variance at 1e-7 (as

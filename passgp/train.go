@@ -46,10 +46,6 @@ type BatchStats struct {
 	// NotConvergedEvals): their last iterate gave the evidence and its
 	// gradient.
 	HypNotConverged int
-	// Restarted is set when this batch's search stalled and its second
-	// start, from the run's initial θ, moved θ (Options.RestartStalled);
-	// HypEvals and HypTime include that start's evaluations.
-	Restarted bool
 	// Augmented marks batches of the retraining with invariances.
 	Augmented                  bool
 	HypTime, EPTime, ScoreTime time.Duration
@@ -65,12 +61,8 @@ type State struct {
 	Active []int     // A, indices into the training data
 	// Frozen is set once PASS-GP's budget (Options.MaxActive) has bound:
 	// θ is no longer optimised (see Options.MaxActive).
-	Frozen bool
-	// Stalled is |A| at the last batch whose hyperparameter search ended
-	// where it started (θ bit for bit unchanged), in pass StalledPass; 0
-	// when the last search moved θ. See trainer.stalled.
-	Stalled, StalledPass int
-	Tau, Nu              []float64 // EP sites of A (new points: zero)
+	Frozen  bool
+	Tau, Nu []float64 // EP sites of A (new points: zero)
 	// Perm[Bounds[j]:Bounds[j+1]] is batch j.
 	Perm, Bounds []int
 	Pass, Batch  int // next batch to process
@@ -138,18 +130,11 @@ type Result struct {
 	// lost to rounding (groupHeldOut), taken as 0 in HeldOut and 1 in
 	// HeldOutShare.
 	HeldOutLost int
-	// FITCFallback is set where Options.FITCFallback's pass ran: the
-	// classifier's held-out decisions were no better than the larger
-	// class's, and it now predicts from the FITC posterior.
-	FITCFallback bool
 	// BoundFITC records the FITC pass of Options.BoundFITC (nil: none
 	// ran, because the budget never bound or the option is off).
 	BoundFITC *FITCChoice
-	// SampleTheta records Options.SampleTheta's second classifier (nil:
-	// none was trained).
-	SampleTheta *ThetaChoice
-	// FITCNotConverged is set when the EP run of the FITC pass (Options.FITC
-	// or FITCFallback) that gave the classifier's posterior did not
+	// FITCNotConverged is set when the EP run of the FITC pass
+	// (Options.FITC) that gave the classifier's posterior did not
 	// converge, even with halved steps (ep.FITCNotConvergedError): the
 	// classifier uses its last iterate.
 	FITCNotConverged bool
@@ -263,12 +248,6 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 		return res, err
 	}
 	err = calibrate(ctx, r, res, x, y, c.geom(), last)
-	if err == nil && c.fitcFallback() && noBetterThanMajority(res, y) {
-		err = fitcFallback(ctx, c, r, res, x, y)
-	}
-	if err == nil && c.sampleTheta() {
-		res, err = withSampleTheta(ctx, x, y, c, r, class, res)
-	}
 	res.near = nil
 	return res, err
 }
@@ -308,9 +287,7 @@ type trainer struct {
 	start  time.Time
 	evals  int
 	theta0 []float64
-	// anchor marks the training points Options.KeepInit keeps in A
 	// (nil: none).
-	anchor []bool
 	// untilBound makes loop stop after the pass in which the budget
 	// bound, if passes remain, and set cut (runBound).
 	untilBound, cut bool
@@ -326,9 +303,6 @@ func newTrainer(x *mat.Dense, y []float64, c *config, r *runner, class string) *
 func (t *trainer) initState() {
 	rng := initRNG(t.c.Seed)
 	a := t.initialActive(rng)
-	if t.keepsInit() {
-		t.setAnchor(a)
-	}
 	perm, bounds := splitBatches(rng, t.n, t.c.Sub)
 	t.st = State{Method: t.method, N: t.n, D: t.d, Theta: t.k.Params(), Active: a,
 		Tau: make([]float64, len(a)), Nu: make([]float64, len(a)), Perm: perm, Bounds: bounds}
@@ -374,22 +348,7 @@ func (t *trainer) resume(s *State) error {
 	}
 	t.st = cloneState(s)
 	t.k = t.k.WithParams(t.st.Theta)
-	if t.keepsInit() {
-		// The anchors follow from the seed, as the initial active set did.
-		t.setAnchor(t.initialActive(initRNG(t.c.Seed)))
-	}
 	return nil
-}
-
-// keepsInit reports whether Options.KeepInit applies (PASS-GP only).
-func (t *trainer) keepsInit() bool { return t.c.KeepInit && t.method == PASSGP }
-
-// setAnchor marks the initial active set a as kept for the whole run.
-func (t *trainer) setAnchor(a []int) {
-	t.anchor = make([]bool, t.n)
-	for _, i := range a {
-		t.anchor[i] = true
-	}
 }
 
 func cloneState(s *State) State {
@@ -407,7 +366,6 @@ func cloneState(s *State) State {
 	c.HeldNear = slices.Clone(s.HeldNear)
 	if s.Bound != nil {
 		b := *s.Bound
-		b.SecondTheta = slices.Clone(b.SecondTheta)
 		b.SearchTheta = slices.Clone(b.SearchTheta)
 		c.Bound = &b
 	}
@@ -517,14 +475,7 @@ func (t *trainer) infer(ctx context.Context, xa *mat.Dense, ya []float64, optimi
 // inferEvals is infer with the optimiser's evaluation cap (0: the batch
 // cap HypMaxEvals, tripled for the first optimisation).
 func (t *trainer) inferEvals(ctx context.Context, xa *mat.Dense, ya []float64, optimise bool, maxEvals int, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
-	return t.inferFrom(ctx, xa, ya, t.st.Tau, t.st.Nu, optimise, maxEvals, epo, bs)
-}
-
-// inferFrom is inferEvals from the sites tau, nu (of xa's rows; copied,
-// never changed) instead of the current ones: the subset search and a
-// stalled search's second start begin from sites of their own.
-func (t *trainer) inferFrom(ctx context.Context, xa *mat.Dense, ya, tau, nu []float64, optimise bool, maxEvals int, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
-	warm := &ep.Sites{Tau: slices.Clone(tau), Nu: slices.Clone(nu)}
+	warm := &ep.Sites{Tau: slices.Clone(t.st.Tau), Nu: slices.Clone(t.st.Nu)}
 	var post *ep.Posterior
 	if optimise {
 		t0 := time.Now()
@@ -570,89 +521,12 @@ func (t *trainer) inferFrom(ctx context.Context, xa *mat.Dense, ya, tau, nu []fl
 	return post, nil
 }
 
-// stalledGrowth is the growth of |A| after which a stalled
-// hyperparameter search is tried again within the same pass.
-const stalledGrowth = 1.2
-
-// stalled reports whether this batch skips its hyperparameter search
-// (Options.SkipStalled) because the last one found no step: it ended at
-// the θ it started from, in this pass, and |A| has grown by less than
-// stalledGrowth since. A search capped at HypMaxEvals evaluations that
-// accepts no step costs those evaluations (on a noisy 5-class task, 17 s
-// of a class's 30 s, ten batches in a row at |A| ≈ 1700) and leaves θ and
-// the EP posterior as a plain EP run at that θ gives them; the next pass,
-// or a grown active set, tries again, and the final optimisation
-// (FinalHypEvals) still runs.
-func (t *trainer) stalled() bool {
-	s := t.st
-	return t.c.SkipStalled > 0 && len(s.Active) >= t.c.SkipStalled &&
-		s.Stalled > 0 && s.StalledPass == s.Pass && float64(len(s.Active)) < stalledGrowth*float64(s.Stalled)
-}
-
-// restartEvals caps the evaluations of a stalled search's second start
-// (Options.RestartStalled). On the noisy 10-class and 5-class tasks ten
-// reached the evidence that 21-30 did to within 1.4 nats, at a third of
-// the cost (docs/method.md).
-const restartEvals = 10
-
-// restart is the second start of a search that stalled at the current θ
-// with posterior post on (xa, ya) (Options.RestartStalled): EP at the
-// run's initial θ, and if its objective (log Z_EP, plus the log prior with
-// Options.Prior) is higher, a search from there; θ and the returned
-// posterior change only if that search ends higher than post. An EP
-// failure at the initial θ leaves θ as it is; only ctx's error is
-// returned.
-func (t *trainer) restart(ctx context.Context, xa *mat.Dense, ya []float64, post *ep.Posterior, bs *BatchStats) (*ep.Posterior, error) {
-	if slices.Equal(t.theta0, t.k.Params()) {
-		return post, nil
-	}
-	t0 := time.Now()
-	k0 := t.k.WithParams(t.theta0)
-	epo := t.c.epOptions()
-	// From zero sites: on the 10-class task EP takes 5 sweeps there, and
-	// the stalled posterior's sites save at most one.
-	p0, err := ep.InferContext(ctx, k0, xa, ya, nil, &epo)
-	bs.HypTime += time.Since(t0)
-	bs.HypEvals++
-	t.evals++
-	var nc *ep.NotConvergedError
-	if errors.As(err, &nc) && nc.Post != nil {
-		p0, err = nc.Post, nil
-	}
-	if err != nil {
-		return post, ctx.Err()
-	}
-	if !(t.c.objective(p0) > t.c.objective(post)) {
-		return post, nil
-	}
-	kept := t.k
-	t.k = k0
-	var rs BatchStats
-	p2, err := t.inferFrom(ctx, xa, ya, p0.Sites.Tau, p0.Sites.Nu, true, restartEvals, epo, &rs)
-	bs.HypTime += rs.HypTime + rs.EPTime
-	bs.HypEvals += rs.HypEvals
-	bs.HypNotConverged += rs.HypNotConverged
-	if err != nil {
-		t.k = kept
-		return post, ctx.Err()
-	}
-	if !(t.c.objective(p2) > t.c.objective(post)) {
-		t.k = kept
-		return post, nil
-	}
-	bs.Restarted = true
-	bs.NotConverged = rs.NotConverged
-	bs.EPSweeps = p2.Sweeps
-	bs.AtBound = rs.AtBound
-	return p2, nil
-}
-
 // batch processes batch t.st.Batch of pass t.st.Pass (paper Algorithm 1,
 // inner loop body).
 func (t *trainer) batch(ctx context.Context) error {
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch, Augmented: t.stage2}
 	xa, ya := t.active()
-	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.HypPasses && !t.stalled()
+	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.HypPasses
 	before := t.k.Params()
 	epo := t.c.epOptions()
 	if t.st.Frozen && adfSites {
@@ -669,20 +543,8 @@ func (t *trainer) batch(ctx context.Context) error {
 		return err
 	}
 	moved := !slices.Equal(before, t.k.Params())
-	if optimise && !moved && t.method == PASSGP && t.c.RestartStalled > 0 && len(ya) >= t.c.RestartStalled {
-		if post, err = t.restart(ctx, xa, ya, post, &bs); err != nil {
-			return err
-		}
-		moved = !slices.Equal(before, t.k.Params())
-	}
 	if moved {
 		t.st.ThetaSince = t.st.Done + 1
-	}
-	if optimise {
-		t.st.Stalled, t.st.StalledPass = 0, 0
-		if !moved {
-			t.st.Stalled, t.st.StalledPass = max(len(ya), 1), t.st.Pass
-		}
 	}
 	bs.LogZ = post.LogZ
 	bs.Theta = t.k.Params()
@@ -733,14 +595,7 @@ func (t *trainer) batch(ctx context.Context) error {
 	var u update
 	switch t.method {
 	case PASSGP:
-		var fixed []bool
-		if t.anchor != nil && !t.stage2 {
-			fixed = make([]bool, m)
-			for i, a := range t.st.Active {
-				fixed[i] = a >= 0 && t.anchor[a]
-			}
-		}
-		u = passUpdate(cav, q, fixed, t.rule())
+		u = passUpdate(cav, q, t.rule())
 	case FPASSGP:
 		u = swapUpdate(cav, q, t.rule())
 	}
@@ -795,29 +650,14 @@ func (t *trainer) screen() *screen {
 func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	xa, ya := t.active()
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch}
-	// θ as the last pass left it: the subset search and the search on A
-	// below may move it, and then no score of the last pass is at the
-	// final θ (lastScores).
+	// θ as the last pass left it: the search on A below may move it, and
+	// then no score of the last pass is at the final θ (lastScores).
 	before := t.k.Params()
 	// With Options.FITC the FITC pass chooses θ by the evidence of data
 	// the selection did not bias towards the boundary, so the active
 	// set's own evidence is not searched again here.
 	optimise := !t.fixed && !t.st.Frozen && t.c.HypPasses >= t.c.Passes && !(t.c.FITC && !t.c.FITCOnBound)
-	evals := t.c.FinalHypEvals
-	var sub BatchStats
-	if optimise && t.c.FinalSubset > 0 && len(ya) >= 2*t.c.FinalSubset {
-		if err := t.subsetSearch(ctx, xa, ya, &sub); err != nil {
-			if cerr := ctx.Err(); cerr != nil {
-				return t.stopped(cerr)
-			}
-			return nil, err
-		}
-		evals = min(evals, subsetPolishEvals)
-	}
-	post, err := t.inferEvals(ctx, xa, ya, optimise, evals, t.c.finalEPOptions(), &bs)
-	bs.HypTime += sub.HypTime
-	bs.HypEvals += sub.HypEvals
-	bs.HypNotConverged += sub.HypNotConverged
+	post, err := t.inferEvals(ctx, xa, ya, optimise, t.c.FinalHypEvals, t.c.finalEPOptions(), &bs)
 	if err == nil && optimise {
 		// One more EP run from the search's sites at the final θ. The
 		// search's runs already used finalEPOptions, so this run mostly
@@ -843,21 +683,6 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	return &Result{Model: b, Batches: t.st.Stats, Elapsed: t.elapsed(), Theta0: t.theta0, Evals: t.evals, AtBound: atBound,
 		NotConverged: bs.NotConverged, HypNotConverged: hypNotConverged(t.st.Stats) + bs.HypNotConverged,
 		scores: t.lastScores(slices.Equal(before, t.k.Params()))}, nil
-}
-
-// subsetSearch is the first half of the final optimisation with
-// Options.FinalSubset: θ optimised on a seeded random subset of the
-// active set, from the current θ and the subset's sites, with at most
-// FinalHypEvals evaluations. The evidence of a random subset of A peaks
-// near that of A (a random subset keeps the mix of easy and hard points),
-// and an evaluation costs (|A|/FinalSubset)³ times less, so the search on
-// the whole active set that follows needs only a few steps.
-func (t *trainer) subsetSearch(ctx context.Context, xa *mat.Dense, ya []float64, bs *BatchStats) error {
-	rng := rand.New(rand.NewPCG(t.c.Seed, uint64(len(ya))))
-	idx := rng.Perm(len(ya))[:t.c.FinalSubset]
-	slices.Sort(idx)
-	_, err := t.inferFrom(ctx, gatherRows(xa, idx), gather(ya, idx), gather(t.st.Tau, idx), gather(t.st.Nu, idx), true, t.c.FinalHypEvals, t.c.finalEPOptions(), bs)
-	return err
 }
 
 // lastAtBound returns AtBound of the last batch that optimised θ (nil if

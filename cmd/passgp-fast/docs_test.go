@@ -75,7 +75,7 @@ var cliExamples = map[string]string{
 passgp-fast train --data ../shared/data/usps.train.bz2 --model usps.pgp --test ../shared/data/usps.test.bz2 --plots figs
 # MNIST (IDX; labels found next to the images), the paper's fPASS-GP alone, poly kernel p=9 on input scale 3/784
 passgp-fast train --data train-images-idx3-ubyte.gz --model mnist.pgp --method fpassgp --m 2000 \
-    --kernel poly --degree 9 --gamma 0.003827 --theta 1,0.01 --sub 100 --hyp-every 10 --sample-theta=false
+    --kernel poly --degree 9 --gamma 0.003827 --theta 1,0.01 --sub 100 --hyp-every 10
 # IJCNN1, fPASS-GP with fixed theta = [1, 1/8, 1/16]
 passgp-fast train --data ijcnn1.train.bz2 --model ijcnn.pgp --method fpassgp --m 500 --theta 1,0.125,0.0625 --fixed-theta`,
 	"predict":  `passgp-fast predict --model usps.pgp --data ../shared/data/usps.test.bz2 --out usps-probs.csv`,

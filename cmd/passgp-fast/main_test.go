@@ -100,7 +100,7 @@ func TestHelp(t *testing.T) {
 	}
 	trainFlags := []string{"--data", "--labels", "--model", "--positive", "--method", "--kernel", "--degree", "--gamma", "--theta",
 		"--fixed-theta", "--init", "--sub", "--passes", "--p-inc", "--p-del", "--p-exc", "--m", "--hyp-every", "--augment",
-		"--augment-sub", "--augment-passes", "--fitc", "--keep-init", "--image", "--seed", "--threads", "--checkpoint", "--resume", "--plots", "--quiet"}
+		"--augment-sub", "--augment-passes", "--fitc", "--image", "--seed", "--threads", "--checkpoint", "--resume", "--plots", "--quiet"}
 	want := map[string][]string{
 		"train":    trainFlags,
 		"predict":  {"--model", "--data", "--labels", "--out"},

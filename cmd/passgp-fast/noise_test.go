@@ -39,19 +39,12 @@ func TestTrainSelectionFlags(t *testing.T) {
 		t.Fatalf("options %s: %v", d.Options, err)
 	}
 	budget := fmt.Sprintf(`"max_active":%d`, passgp.SqrtBudget(dopt.N))
-	if o := string(d.Options); !strings.Contains(o, budget) || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"boundary"`) ||
-		!strings.Contains(o, `"skip_stalled":1000`) || !strings.Contains(o, `"restart_stalled":1,`) || !strings.Contains(o, `"final_subset":800`) {
-		t.Errorf("default options %s (want %s ranked by the boundary, stalled searches skipped from 1000 points and restarted, the last search started on 800 points)", o, budget)
+	if o := string(d.Options); !strings.Contains(o, budget) || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"boundary"`) {
+		t.Errorf("default options %s (want %s ranked by the boundary)", o, budget)
 	}
-	p := load("--max-active", "0", "--rank", "lowest", "--skip-stalled", "0", "--restart-stalled", "0", "--final-subset", "0")
-	if o := string(p.Options); strings.Contains(o, "max_active") || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"lowest"`) ||
-		strings.Contains(o, "skip_stalled") || strings.Contains(o, "restart_stalled") || strings.Contains(o, "final_subset") {
+	p := load("--max-active", "0", "--rank", "lowest")
+	if o := string(p.Options); strings.Contains(o, "max_active") || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"lowest"`) {
 		t.Errorf("options %s (want the paper's rules)", o)
-	}
-	for _, flag := range []string{"--skip-stalled", "--restart-stalled", "--final-subset"} {
-		if code, _, e := runCLI(t, "train", "--data", f.bin, "--model", m, flag, "-1"); code != 2 || !strings.Contains(e, flag+" must be >= 0") {
-			t.Errorf("%s -1: exit %d, %s", flag, code, e)
-		}
 	}
 	if o := string(load("--max-active", "auto").Options); !strings.Contains(o, budget) {
 		t.Errorf("--max-active auto: options %s, want %s", o, budget)
@@ -98,45 +91,8 @@ func TestTrainSelectionFlags(t *testing.T) {
 	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--fixed-theta=false", "--quiet=false")...); !regexp.MustCompile(`(at the theta of the FITC evidence \[[^]]+\] \d\.\d{4} \(SE of the difference \d\.\d{4}\), held-out error \d+\.\d\d% against \d+\.\d\d% \(SE \d+\.\d\d%\): (not )?clearly better|the search of the FITC evidence stopped at \[[^]]+\]: not clearly better on its sample)`).MatchString(e) {
 		t.Errorf("no report of the FITC evidence's θ:\n%s", e)
 	}
-	if o := string(fp.Options); strings.Contains(o, `fitc_bound`) || !strings.Contains(o, `"fitc_fallback":true`) {
-		t.Errorf("fpassgp options %s: fitc_bound is PASS-GP's, fitc_fallback the fixed-size methods'", o)
-	}
-	if o := string(d.Options); strings.Contains(o, `fitc_fallback`) {
-		t.Errorf("passgp options %s: fitc_fallback is the fixed-size methods'", o)
-	}
-	if o := string(load("--method", "fpassgp", "--m", "20", "--p-exc", "0.1", "--fitc-fallback=false").Options); strings.Contains(o, `fitc_fallback`) {
-		t.Errorf("options %s with --fitc-fallback=false", o)
-	}
-	// --sample-theta (default on) is the fixed-size methods' and is
-	// reported per classifier; --sample-theta=false and --fixed-theta
-	// leave it off.
-	// (fast fixes θ.)
-	if o := string(load("--method", "fpassgp", "--m", "20", "--p-exc", "0.1", "--fixed-theta=false").Options); !strings.Contains(o, `"sample_theta":true`) {
-		t.Errorf("fpassgp options %s, want sample_theta", o)
-	}
-	if o := string(fp.Options); strings.Contains(o, `sample_theta`) {
-		t.Errorf("fpassgp options %s with a fixed θ: sample_theta", o)
-	}
-	if o := string(d.Options); strings.Contains(o, `sample_theta`) {
-		t.Errorf("passgp options %s: sample_theta is the fixed-size methods'", o)
-	}
-	for _, extra := range [][]string{{"--sample-theta=false"}, {"--fitc"}} {
-		if o := string(load(append([]string{"--method", "ivm", "--m", "20", "--fixed-theta=false"}, extra...)...).Options); strings.Contains(o, `sample_theta`) {
-			t.Errorf("ivm options %s with %v", o, extra)
-		}
-	}
-	if _, _, e := runCLI(t, append(a, "--method", "fpassgp", "--m", "20", "--p-exc", "0.1", "--fixed-theta=false", "--quiet=false")...); !strings.Contains(e, "class 1 (1/1) sample θ: pass 1/1 batch 1/") || !regexp.MustCompile(`classifier 1: θ from a random sample \[[^]]+\]: held-out NLL \d\.\d{4} against the selection's θ's \d\.\d{4} \(SE of the difference \d\.\d{4}\), kept the (sample|selection)'s θ`).MatchString(e) {
-		t.Errorf("no report of the sample's θ:\n%s", e)
-	}
-	// --fitc-theta keep is recorded where a FITC pass can run.
-	if o := string(load("--method", "fpassgp", "--m", "20", "--p-exc", "0.1", "--fitc", "--fitc-theta", "keep").Options); !strings.Contains(o, `"fitc_theta":"keep"`) {
-		t.Errorf("options %s with --fitc --fitc-theta keep", o)
-	}
-	if o := string(load("--fitc-theta", "keep").Options); strings.Contains(o, `fitc_theta`) {
-		t.Errorf("passgp options %s: --fitc-theta without a FITC pass", o)
-	}
-	if code, _, e := runCLI(t, "train", "--data", f.bin, "--model", m, "--fitc-theta", "fixed"); code != 2 || !strings.Contains(e, "--fitc-theta: want search or keep") {
-		t.Errorf("--fitc-theta fixed: exit %d, %s", code, e)
+	if o := string(fp.Options); strings.Contains(o, `fitc_bound`) {
+		t.Errorf("fpassgp options %s: fitc_bound is PASS-GP's", o)
 	}
 	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--fitc-bound", "0", "--quiet=false")...); strings.Contains(e, "FITC pass") {
 		t.Errorf("a FITC pass with --fitc-bound 0:\n%s", e)
@@ -207,18 +163,12 @@ func TestTrainWarnsUselessClassifier(t *testing.T) {
 	if code != 0 || !strings.Contains(e, "no better than always predicting the larger class") || strings.Contains(e, "--fitc lets") {
 		t.Errorf("--fitc: exit %d, stderr %q", code, e)
 	}
-	// fpassgp: the fallback runs the FITC pass and says so (θ held, so
-	// the classifier stays useless and the warning, without the hint,
-	// follows); with --fitc-fallback=false only the warning.
+	// fpassgp (θ held, so that it stays useless): the warning and the hint.
 	fa := []string{"train", "--data", data, "--model", m, "--method", "fpassgp", "--m", "10", "--init", "10", "--sub", "3", "--p-exc", "0.1",
 		"--theta", "4,1e-8,0.01", "--fixed-theta"}
 	code, _, e = runCLI(t, fa...)
-	if code != 0 || !strings.Contains(e, "so it predicts from a FITC pass over all training points (--fitc-fallback)") || strings.Contains(e, "--fitc lets") {
+	if code != 0 || !strings.Contains(e, "no better than always predicting the larger class") || !strings.Contains(e, "--fitc lets") {
 		t.Errorf("fpassgp: exit %d, stderr %q", code, e)
-	}
-	code, _, e = runCLI(t, append(fa, "--fitc-fallback=false")...)
-	if code != 0 || strings.Contains(e, "--fitc-fallback)") || !strings.Contains(e, "--fitc lets") {
-		t.Errorf("fpassgp --fitc-fallback=false: exit %d, stderr %q", code, e)
 	}
 	if code, _, e := runCLI(t, append([]string{"train", "--data", f.bin, "--model", m}, fast[:len(fast)-1]...)...); code != 0 || strings.Contains(e, "no better than") {
 		t.Errorf("a working classifier: exit %d, stderr %q", code, e)

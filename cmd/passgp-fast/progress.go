@@ -107,9 +107,6 @@ func (p *progress) update(k int, pr passgp.Progress) {
 	if pr.Noise > 0 || pr.Skipped > 0 {
 		noise = fmt.Sprintf(" noise -%d skip %d", pr.Noise, pr.Skipped)
 	}
-	if pr.Second {
-		cls += "sample θ: " // --sample-theta's second classifier
-	}
 	line := fmt.Sprintf("%spass %d/%d batch %d/%d |A|=%d (+%d -%d%s) logZ=%.4g theta=%s elapsed %s ETA %s",
 		cls, pr.Pass+1, pr.Passes, pr.Batch+1, pr.Batches, pr.Active, pr.Included, pr.Deleted, noise, pr.LogZ, fmtTheta(pr.Theta), fmtDur(elapsed), eta)
 	if p.tty {

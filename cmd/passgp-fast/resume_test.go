@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -47,45 +46,6 @@ func TestCheckpointResumeBoundFITC(t *testing.T) {
 			resumeEverywhere(t, f, args, full, []stopAt{{"batch", 0, 3}, {"batch", 0, 5}, {"classifier", 0, 1}, {"batch", 1, 3}, {"batch", 2, 2}})
 		})
 	}
-}
-
-// TestCheckpointResumeSampleTheta: fpassgp with its second classifier at
-// the sample's θ (--sample-theta, θ free), interrupted anywhere (in its
-// own selection, after its last batch, before the second classifier
-// (class 2's is kept), after a finished class) and resumed, predicts byte
-// for byte as the uninterrupted run: the second classifier writes no
-// checkpoint and is trained again from the same seed.
-func TestCheckpointResumeSampleTheta(t *testing.T) {
-	f := newFixture(t)
-	args := []string{"train", "--data", f.train, "--method", "fpassgp", "--m", "8", "--p-exc", "0.1", "--sub", "3", "--passes", "2"}
-	full := filepath.Join(f.dir, "full.pgp")
-	code, _, e := runCLI(t, append(args, "--model", full, "--checkpoint", filepath.Join(f.dir, "full.ck"))...)
-	if code != 0 {
-		t.Fatal(e)
-	}
-	if !strings.Contains(e, "kept the sample's θ") || !strings.Contains(e, "kept the selection's θ") {
-		t.Fatalf("want a class that keeps the sample's θ and one that keeps its own:\n%s", e)
-	}
-	if testing.Verbose() {
-		t.Log(e)
-	}
-	// Without a checkpoint and with two threads the classes train side
-	// by side (one BLAS thread each): the same choices.
-	verdicts := func(e string) []string {
-		var v []string
-		for _, l := range strings.Split(e, "\n") {
-			if i := strings.Index(l, ", kept the "); i >= 0 && strings.HasPrefix(l, "classifier ") {
-				v = append(v, l[:strings.Index(l, ":")]+l[i:strings.LastIndex(l, " (")])
-			}
-		}
-		slices.Sort(v)
-		return v
-	}
-	code, _, e2 := runCLI(t, append(args, "--model", filepath.Join(f.dir, "side.pgp"), "--threads", "2")...)
-	if code != 0 || !slices.Equal(verdicts(e2), verdicts(e)) || len(verdicts(e)) != 3 {
-		t.Errorf("side by side: exit %d, choices %q, want %q", code, verdicts(e2), verdicts(e))
-	}
-	resumeEverywhere(t, f, args, full, []stopAt{{"batch", 0, 2}, {"batch", 0, 6}, {"classifier", 0, 1}, {"batch", 1, 6}, {"batch", 2, 6}})
 }
 
 // stopAt is an interruption: the n-th event (testHook's "batch" or
