@@ -35,10 +35,6 @@ type Config struct {
 	FITC bool `json:"fitc,omitempty"`
 	// FITCSample is passgp.Options.FITCSample.
 	FITCSample int `json:"fitc_sample,omitempty"`
-	// FITCOnBound is passgp.Options.FITCOnBound.
-	FITCOnBound bool `json:"fitc_on_bound,omitempty"`
-	// FITCInducing is passgp.Options.FITCInducing.
-	FITCInducing int `json:"fitc_inducing,omitempty"`
 	// FinalHypEvals is passgp.Options.FinalHypEvals.
 	FinalHypEvals int `json:"final_hyp_evals,omitempty"`
 	// BoundFITC and BoundSearch are the passgp.Options of the same names.

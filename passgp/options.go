@@ -162,11 +162,6 @@ type Options struct {
 	// points (O(FITCSample·M²) per EP sweep) instead of all N; the pass
 	// then runs EP on all N points once at that θ.
 	FITCSample int
-	// FITCOnBound runs the FITC pass only where PASS-GP's budget bound.
-	FITCOnBound bool
-	// FITCInducing, when positive and below |A|, makes a seeded random
-	// subset of that many active points the FITC pass's inducing inputs.
-	FITCInducing int
 	// BoundFITC, if positive, adds a FITC pass where PASS-GP's budget
 	// (MaxActive) bound (without FITC and Augment): EP on all N training
 	// points at the classifier's final θ, with a random subset of

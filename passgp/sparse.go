@@ -30,19 +30,11 @@ const DefaultFITCHypEvals = 40
 // it, so that the classifier has one θ. Its time is added to
 // res.Elapsed.
 func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []float64) error {
-	if c.FITCOnBound && !budgetBound(res.Batches) {
-		return nil // the paper's rule kept every point it was unsure of
-	}
 	b := res.Model
 	t0 := time.Now()
 	o := c.finalEPOptions()
 	k := b.Kernel
-	xm, inducing := b.X, []int(nil)
-	if c.FITCInducing > 0 {
-		if inducing = inducingSubset(c.Seed, len(b.Y), c.FITCInducing); inducing != nil {
-			xm = gatherRows(b.X, inducing)
-		}
-	}
+	xm := b.X
 	var f *ep.FITC
 	if !c.FixedTheta {
 		var sample []int
@@ -85,7 +77,7 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 		b = nb
 		res.Model = b
 	}
-	b.Sparse, b.Inducing = f, inducing
+	b.Sparse, b.Inducing = f, nil
 	if nc != nil {
 		res.FITCNotConverged = true
 	}

@@ -656,7 +656,7 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	// With Options.FITC the FITC pass chooses θ by the evidence of data
 	// the selection did not bias towards the boundary, so the active
 	// set's own evidence is not searched again here.
-	optimise := !t.fixed && !t.st.Frozen && t.c.HypPasses >= t.c.Passes && !(t.c.FITC && !t.c.FITCOnBound)
+	optimise := !t.fixed && !t.st.Frozen && t.c.HypPasses >= t.c.Passes && !t.c.FITC
 	post, err := t.inferEvals(ctx, xa, ya, optimise, t.c.FinalHypEvals, t.c.finalEPOptions(), &bs)
 	if err == nil && optimise {
 		// One more EP run from the search's sites at the final θ. The
