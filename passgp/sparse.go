@@ -137,8 +137,8 @@ var errScreened = errors.New("passgp: search stopped by its screen")
 // does not move (validation error 10.0%, the majority rate), Nelder-Mead
 // alone stops short of the optimum and does not leave a plateau
 // (docs/method.md). A run that does not converge counts as a
-// failed step. On IJCNN the evidence ranks θ as the held-out error does
-// (session 16). A screen, if not nil, sees the best posterior after
+// failed step. On IJCNN the evidence ranks θ as the held-out error does.
+// A screen, if not nil, sees the best posterior after
 // Nelder-Mead; where it returns false, fitcTheta returns that posterior
 // and errScreened without the L-BFGS phase.
 func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []float64, xm *mat.Dense, o *ep.Options, evals int, screen func(*ep.FITC) bool) (*ep.FITC, error) {
