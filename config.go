@@ -35,8 +35,6 @@ type Config struct {
 	FITC bool `json:"fitc,omitempty"`
 	// FITCSample is passgp.Options.FITCSample.
 	FITCSample int `json:"fitc_sample,omitempty"`
-	// FinalHypEvals is passgp.Options.FinalHypEvals.
-	FinalHypEvals int `json:"final_hyp_evals,omitempty"`
 	// BoundFITC and BoundSearch are the passgp.Options of the same names.
 	BoundFITC   int     `json:"fitc_bound,omitempty"`
 	BoundSearch bool    `json:"fitc_bound_search,omitempty"`

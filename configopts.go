@@ -140,7 +140,6 @@ func (c *Config) passes(o *passgp.Options) error {
 		return configErr("--fitc-sample must be >= 0, got %d", c.FITCSample)
 	}
 	o.FITCSample = c.FITCSample
-	o.FinalHypEvals = c.FinalHypEvals
 	if c.BoundFITC < 0 {
 		return configErr("--fitc-bound must be >= 0, got %d", c.BoundFITC)
 	}

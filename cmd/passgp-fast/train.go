@@ -60,7 +60,6 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.Float64Var(&c.PSkip, "p-skip", 0, "skip points whose probability of their own label is below `P` (0: off)")
 	fs.StringVar(&c.Rank, "rank", "", "order of --max-active and fpassgp's swaps: lowest or boundary")
 	fs.BoolVar(&c.FITC, "fitc", false, "predict from a FITC pass over all points with the active set as inducing inputs")
-	fs.IntVar(&c.FinalHypEvals, "final-hyp-evals", c.FinalHypEvals, "evaluations of the last theta search (0: 30; -1: as a batch's)")
 	fs.IntVar(&c.FITCSample, "fitc-sample", c.FITCSample, "theta of the FITC pass from `S` random points (0: all)")
 	fs.IntVar(&c.BoundFITC, "fitc-bound", c.BoundFITC, "passgp: where the budget binds, try FITC with `M` inducing inputs (0: off)")
 	fs.BoolVar(&c.BoundSearch, "fitc-bound-search", c.BoundSearch, "passgp: also search theta by a sample's FITC evidence in that trial")
