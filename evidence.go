@@ -12,7 +12,7 @@ import (
 )
 
 // EvidenceResult is EP's evidence on every point of a binary data set
-// (`passgp-fast evidence` prints it).
+// (`go run ./bench/evidence` prints it).
 type EvidenceResult struct {
 	N            int       `json:"n"`
 	D            int       `json:"d"`

@@ -52,13 +52,6 @@ func TestTrainARD(t *testing.T) {
 	if code != 2 || !strings.Contains(e, "takes 5 hyperparameters") {
 		t.Errorf("wrong θ length: %d %s", code, e)
 	}
-	code, out, e := runCLI(t, "evidence", "--data", f.bin, "--kernel", "seard+bias", "--theta", "2,1,1.5,2,0.01,0.5", "--json")
-	if code != 0 || !strings.Contains(out, `"t2[3]"`) {
-		t.Errorf("evidence seard+bias: %d %s %s", code, out, e)
-	}
-	if code, _, e := runCLI(t, "evidence", "--data", f.bin, "--kernel", "seard", "--theta", "2,1,1.5,2,3,0.01"); code != 2 || !strings.Contains(e, "takes 5") {
-		t.Errorf("evidence wrong θ length: %d %s", code, e)
-	}
 }
 
 // TestTrainFlip: --flip reaches EP (a different model than the probit

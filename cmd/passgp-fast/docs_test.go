@@ -57,8 +57,6 @@ const cliDocTail = `
   error), ` + "`binary_brier`, `binary_nlp`" + ` (each classifier's own Brier score and
   NLP from its q(y=+1|x)) and ` + "`active_size`" + `. The multi-class ` + "`brier`" + ` and
   ` + "`nlp`" + ` use the one-vs-rest probabilities normalised over the classes.
-- ` + "`evidence --json`" + `: ` + "`n`, `d`, `kernel`, `theta`, `theta_names`, `log_z`,\n  `grad_log_theta`" + ` (d log Z_EP / d log θ, in the order of --theta),
-  ` + "`sweeps`, `schedule`, `positive_label`, `n_positive`" + `.
 
 ## Interrupting and resuming training
 
@@ -78,11 +76,10 @@ passgp-fast train --data train-images-idx3-ubyte.gz --model mnist.pgp --method f
     --kernel poly --degree 9 --gamma 0.003827 --theta 1,0.01 --sub 100 --hyp-every 10
 # IJCNN1, fPASS-GP with fixed theta = [1, 1/8, 1/16]
 passgp-fast train --data ijcnn1.train.bz2 --model ijcnn.pgp --method fpassgp --m 500 --theta 1,0.125,0.0625 --fixed-theta`,
-	"predict":  `passgp-fast predict --model usps.pgp --data ../shared/data/usps.test.bz2 --out usps-probs.csv`,
-	"eval":     `passgp-fast eval --model usps.pgp --data ../shared/data/usps.test.bz2 --json`,
-	"evidence": `passgp-fast evidence --data ../shared/data/ijcnn1.train.bz2 --kernel se --theta 1,0.125,0.0625 --json`,
-	"demo":     `passgp-fast demo --plots demo-figs`,
-	"plot":     `passgp-fast plot --model usps.pgp --data ../shared/data/usps.test.bz2 --out figs`,
+	"predict": `passgp-fast predict --model usps.pgp --data ../shared/data/usps.test.bz2 --out usps-probs.csv`,
+	"eval":    `passgp-fast eval --model usps.pgp --data ../shared/data/usps.test.bz2 --json`,
+	"demo":    `passgp-fast demo --plots demo-figs`,
+	"plot":    `passgp-fast plot --model usps.pgp --data ../shared/data/usps.test.bz2 --out figs`,
 }
 
 func TestCLIDoc(t *testing.T) {

@@ -125,7 +125,6 @@ func init() {
 		{"train", "train a classifier and write a model file", runTrain},
 		{"predict", "write per-point class probabilities as CSV", runPredict},
 		{"eval", "test error, Brier score, NLP, confusion matrix", runEval},
-		{"evidence", "EP log marginal likelihood and its gradient on all points", runEvidence},
 		{"demo", "train and evaluate on a generated multi-class problem", runDemo},
 		{"plot", "draw PNG figures for a model on test data", runPlot},
 		{"convert", "write data as a binary data file, read many times quickly", runConvert},

@@ -102,12 +102,11 @@ func TestHelp(t *testing.T) {
 		"--fixed-theta", "--init", "--sub", "--passes", "--p-inc", "--p-del", "--p-exc", "--m", "--hyp-every", "--augment",
 		"--augment-sub", "--augment-passes", "--fitc", "--image", "--seed", "--threads", "--checkpoint", "--resume", "--plots", "--quiet"}
 	want := map[string][]string{
-		"train":    trainFlags,
-		"predict":  {"--model", "--data", "--labels", "--out"},
-		"eval":     {"--model", "--data", "--labels", "--json"},
-		"evidence": {"--data", "--kernel", "--degree", "--gamma", "--theta", "--json"},
-		"demo":     {"--seed", "--plots"},
-		"plot":     {"--model", "--data", "--out"},
+		"train":   trainFlags,
+		"predict": {"--model", "--data", "--labels", "--out"},
+		"eval":    {"--model", "--data", "--labels", "--json"},
+		"demo":    {"--seed", "--plots"},
+		"plot":    {"--model", "--data", "--out"},
 	}
 	for _, c := range commands {
 		for _, h := range []string{"--help", "-h"} {
@@ -350,50 +349,6 @@ func TestTrainPlotsAndAugment(t *testing.T) {
 	}
 }
 
-func TestEvidence(t *testing.T) {
-	f := newFixture(t)
-	code, out, e := runCLI(t, "evidence", "--data", f.bin, "--kernel", "se", "--theta", "2,1.5,0.01", "--json")
-	if code != 0 {
-		t.Fatalf("evidence: %d %s", code, e)
-	}
-	var r struct {
-		N      int       `json:"n"`
-		LogZ   *float64  `json:"log_z"`
-		Grad   []float64 `json:"grad_log_theta"`
-		Sweeps int       `json:"sweeps"`
-	}
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
-	}
-	if r.N < 100 || r.LogZ == nil || *r.LogZ >= 0 || len(r.Grad) != 3 || r.Sweeps < 1 {
-		t.Fatalf("evidence JSON %s", out)
-	}
-	// The gradient agrees with a central difference of log Z in log θ_2.
-	lz := func(t2 float64) float64 {
-		_, o, _ := runCLI(t, "evidence", "--data", f.bin, "--theta", fmt.Sprintf("2,%v,0.01", t2), "--json", "--tol", "1e-10", "--max-sweeps", "1000")
-		var v struct {
-			LogZ float64 `json:"log_z"`
-		}
-		json.Unmarshal([]byte(o), &v)
-		return v.LogZ
-	}
-	const h = 1e-4
-	fd := (lz(1.5*math.Exp(h)) - lz(1.5*math.Exp(-h))) / (2 * h)
-	if math.Abs(fd-r.Grad[1]) > 1e-3*math.Max(1, math.Abs(fd)) {
-		t.Errorf("d log Z / d log t2 = %v, central difference %v", r.Grad[1], fd)
-	}
-	for _, k := range []struct{ kern, theta string }{{"se+lin", "1,2,0.01,0.1"}, {"poly", "1,0.01"}} {
-		code, out, e := runCLI(t, "evidence", "--data", f.bin, "--kernel", k.kern, "--degree", "2", "--theta", k.theta, "--json")
-		if code != 0 || !strings.Contains(out, `"log_z"`) {
-			t.Errorf("evidence %s: %d %s", k.kern, code, e)
-		}
-	}
-	code, out, _ = runCLI(t, "evidence", "--data", f.bin, "--theta", "2,1.5,0.01")
-	if code != 0 || !strings.Contains(out, "log Z_EP") {
-		t.Errorf("evidence text: %d %s", code, out)
-	}
-}
-
 func TestBadInput(t *testing.T) {
 	f := newFixture(t)
 	m := filepath.Join(f.dir, "m.pgp")
@@ -443,15 +398,6 @@ func TestBadInput(t *testing.T) {
 		{"eval wrong dimension", []string{"eval", "--model", m, "--data", wide}, 1, "wide.libsvm"},
 		{"eval unknown label", []string{"eval", "--model", m, "--data", f.oneClass}, 1, "label 7 is not a class"},
 		{"eval malformed", []string{"eval", "--model", m, "--data", malformed}, 1, "bad.libsvm"},
-		{"evidence one class", []string{"evidence", "--data", f.oneClass, "--theta", "1,1,0.01"}, 1, "one.libsvm"},
-		{"evidence multi-class", []string{"evidence", "--data", f.train, "--theta", "1,1,0.01"}, 1, "classes"},
-		{"evidence no theta", []string{"evidence", "--data", f.bin}, 2, "--theta"},
-		{"evidence theta count", []string{"evidence", "--data", f.bin, "--kernel", "poly", "--theta", "1,1,1"}, 2, "theta"},
-		{"evidence theta NaN", []string{"evidence", "--data", f.bin, "--theta", "1,NaN,1"}, 2, "theta"},
-		{"evidence bad degree", []string{"evidence", "--data", f.bin, "--kernel", "poly", "--degree", "0", "--theta", "1,1"}, 2, "degree"},
-		{"evidence missing", []string{"evidence", "--data", missing, "--theta", "1,1,0.01"}, 1, "missing.libsvm"},
-		{"evidence too large", []string{"evidence", "--data", f.bin, "--theta", "1,1,0.01", "--max-gb", "1e-6"}, 1, "GB"},
-		{"evidence malformed", []string{"evidence", "--data", malformed, "--theta", "1,1,0.01"}, 1, "bad.libsvm"},
 		{"demo bad classes", []string{"demo", "--classes", "1"}, 2, "classes"},
 		{"plot no model", []string{"plot", "--data", f.test}, 2, "--model"},
 	}

@@ -150,7 +150,7 @@ func TestSignalExitCodes(t *testing.T) {
 }
 
 // TestSignalEval: every command that reads a data file (eval, predict,
-// evidence, plot, train), blocked on its input (a FIFO with no data yet),
+// plot, train), blocked on its input (a FIFO with no data yet),
 // is signalled, then its input ends; it exits with the signal's code
 // (130 for SIGINT, 143 for SIGTERM), not with the data error.
 func TestSignalEval(t *testing.T) {
@@ -169,7 +169,6 @@ func TestSignalEval(t *testing.T) {
 	}{
 		{"eval", []string{"eval", "--model", m, "--data"}},
 		{"predict", []string{"predict", "--model", m, "--data"}},
-		{"evidence", []string{"evidence", "--kernel", "se", "--theta", "1,1,0.01", "--data"}},
 		{"plot", []string{"plot", "--model", m, "--out", filepath.Join(f.dir, "plots"), "--data"}},
 		{"train", []string{"train", "--method", "full", "--model", filepath.Join(f.dir, "full.pgp"), "--data"}},
 	} {
