@@ -137,7 +137,11 @@ func same(a, b blas64.General) bool {
 }
 
 // DotTo sets dst = a bᵀ: dst[i,j] = a_i·b_j for the rows of a and b.
-func DotTo(dst, a, b blas64.General) {
+func DotTo(dst, a, b blas64.General) { dotTo(dst, a, b, false) }
+
+// dotTo is DotTo, and with serial SerialDotTo: the direct tile kernel on
+// the calling goroutine, whole block computed.
+func dotTo(dst, a, b blas64.General, serial bool) {
 	checkGram(dst, a, b)
 	if a.Rows == 0 || b.Rows == 0 {
 		return
@@ -146,8 +150,10 @@ func DotTo(dst, a, b blas64.General) {
 		zero(dst)
 		return
 	}
-	sym := same(a, b)
+	sym := !serial && same(a, b)
 	switch {
+	case serial:
+		tileDirectOn(serialBlocks, dst, a, b, false, true, nil)
 	case useDirectDot():
 		tileDirect(dst, a, b, sym, true, nil)
 	case sym:
@@ -203,7 +209,11 @@ func SqDistTo(dst, a, b blas64.General) {
 
 // GramSETo sets dst[i,j] = amp·exp(-c·|a_i - b_j|²), the squared-exponential
 // Gram block (c = 1/(2ℓ²)).
-func GramSETo(dst, a, b blas64.General, amp, c float64) {
+func GramSETo(dst, a, b blas64.General, amp, c float64) { gramSE(dst, a, b, amp, c, false) }
+
+// gramSE is GramSETo, and with serial SerialGramSETo: the direct tile
+// kernel on the calling goroutine, whole block computed.
+func gramSE(dst, a, b blas64.General, amp, c float64, serial bool) {
 	checkGram(dst, a, b)
 	if a.Rows == 0 || b.Rows == 0 {
 		return
@@ -212,11 +222,11 @@ func GramSETo(dst, a, b blas64.General, amp, c float64) {
 		fill(dst, amp)
 		return
 	}
-	sym := same(a, b)
-	if useDirect(a.Cols, sym) {
+	sym := !serial && same(a, b)
+	if serial || useDirect(a.Cols, sym) {
 		ws := getBuf(b.Rows)
 		clear(ws)
-		tileDirect(dst, a, b, sym, false, func(r []float64) {
+		tileDirectOn(blocksFor(serial), dst, a, b, sym, false, func(r []float64) {
 			asm.ExpMap(r, ws, 0, -c, amp)
 		})
 		putBuf(ws)
@@ -253,6 +263,12 @@ func GramSETo(dst, a, b blas64.General, amp, c float64) {
 // GramPolyTo sets dst[i,j] = amp·(g·a_i·b_j + off)^p, the polynomial Gram
 // block. p must be >= 0.
 func GramPolyTo(dst, a, b blas64.General, amp, g, off float64, p int) {
+	gramPoly(dst, a, b, amp, g, off, p, false)
+}
+
+// gramPoly is GramPolyTo, and with serial SerialGramPolyTo: the direct
+// tile kernel on the calling goroutine, whole block computed.
+func gramPoly(dst, a, b blas64.General, amp, g, off float64, p int, serial bool) {
 	checkGram(dst, a, b)
 	if p < 0 {
 		panic("la: negative polynomial degree")
@@ -264,9 +280,9 @@ func GramPolyTo(dst, a, b blas64.General, amp, g, off float64, p int) {
 		fill(dst, amp*Powi(off, p))
 		return
 	}
-	sym := same(a, b)
-	if useDirectDot() {
-		tileDirect(dst, a, b, sym, true, func(r []float64) {
+	sym := !serial && same(a, b)
+	if serial || useDirectDot() {
+		tileDirectOn(blocksFor(serial), dst, a, b, sym, true, func(r []float64) {
 			asm.PowMap(r, g, off, amp, p)
 		})
 		return
@@ -320,6 +336,14 @@ func rowSqNorms(dst []float64, a blas64.General, scale float64) {
 // kernels give bitwise equal results for (i, j) and (j, i).
 func tileDirect(dst, a, b blas64.General, sym, dot bool, fin func(r []float64)) {
 	tileDirectOn(forBlocks, dst, a, b, sym, dot, fin)
+}
+
+// blocksFor returns serialBlocks for serial work, else forBlocks.
+func blocksFor(serial bool) func(n int, f func(k int)) {
+	if serial {
+		return serialBlocks
+	}
+	return forBlocks
 }
 
 // tileDirectOn is tileDirect with the work units run by each: forBlocks

@@ -2,8 +2,6 @@ package la
 
 import (
 	"gonum.org/v1/gonum/blas/blas64"
-
-	"github.com/passgp-fast/passgp-fast/la/internal/asm"
 )
 
 // Serial kernels: the operations of a GP prediction (a cross-covariance
@@ -30,73 +28,21 @@ func serialBlocks(n int, f func(k int)) {
 
 // SerialGramSETo is GramSETo on the calling goroutine alone: always the
 // direct tile kernel (no DGEMM), whole block computed (no mirroring).
-func SerialGramSETo(dst, a, b blas64.General, amp, c float64) {
-	checkGram(dst, a, b)
-	if a.Rows == 0 || b.Rows == 0 {
-		return
-	}
-	if a.Cols == 0 {
-		fill(dst, amp)
-		return
-	}
-	ws := getBuf(b.Rows)
-	clear(ws)
-	tileDirectOn(serialBlocks, dst, a, b, false, false, func(r []float64) {
-		asm.ExpMap(r, ws, 0, -c, amp)
-	})
-	putBuf(ws)
-}
+func SerialGramSETo(dst, a, b blas64.General, amp, c float64) { gramSE(dst, a, b, amp, c, true) }
 
 // SerialGramPolyTo is GramPolyTo on the calling goroutine alone, through
 // the inner-product tile kernel.
 func SerialGramPolyTo(dst, a, b blas64.General, amp, g, off float64, p int) {
-	checkGram(dst, a, b)
-	if p < 0 {
-		panic("la: negative polynomial degree")
-	}
-	if a.Rows == 0 || b.Rows == 0 {
-		return
-	}
-	if a.Cols == 0 {
-		fill(dst, amp*Powi(off, p))
-		return
-	}
-	tileDirectOn(serialBlocks, dst, a, b, false, true, func(r []float64) {
-		asm.PowMap(r, g, off, amp, p)
-	})
+	gramPoly(dst, a, b, amp, g, off, p, true)
 }
 
 // SerialDotTo is DotTo on the calling goroutine alone, through the
 // inner-product tile kernel.
-func SerialDotTo(dst, a, b blas64.General) {
-	checkGram(dst, a, b)
-	if a.Rows == 0 || b.Rows == 0 {
-		return
-	}
-	if a.Cols == 0 {
-		zero(dst)
-		return
-	}
-	tileDirectOn(serialBlocks, dst, a, b, false, true, nil)
-}
+func SerialDotTo(dst, a, b blas64.General) { dotTo(dst, a, b, true) }
 
 // SerialDot returns x·y (len(y) >= len(x)) with four running sums, a
-// fixed order of operations.
-func SerialDot(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
-	}
-	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
+// fixed order of operations (dotUnitary).
+func SerialDot(x, y []float64) float64 { return dotUnitary(x, y) }
 
 // SerialMulVecTo sets dst[i] = a_i·x for the rows a_i of a (a.Rows ×
 // a.Cols, len(x) >= a.Cols, len(dst) >= a.Rows): DGEMV without BLAS.
