@@ -30,8 +30,28 @@ type WriteOptions struct {
 // file or the complete new one. Every value and label must be finite and
 // there may be at most MaxBinaryLabels distinct labels. Use
 // NewMemSource to write a Dataset.
-func WriteBinary(ctx context.Context, path string, src Source, o WriteOptions) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+func WriteBinary(ctx context.Context, path string, src Source, o WriteOptions) error {
+	return WriteFileAtomic(path, func(f *os.File) error {
+		if _, err := f.Write(make([]byte, binHeaderSize)); err != nil {
+			return err
+		}
+		hdr, err := encodeBinary(ctx, f, src, o)
+		if err != nil {
+			return err
+		}
+		_, err = f.WriteAt(hdr, 0)
+		return err
+	})
+}
+
+// WriteFileAtomic has write fill a temporary file in path's directory,
+// syncs it, makes it readable by all (0644), renames it over path and
+// syncs the directory, so that a crash or an error leaves either the old
+// file or the complete new one; on an error the temporary file is
+// removed. Model files and binary data files are written through it.
+func WriteFileAtomic(path string, write func(f *os.File) error) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
@@ -41,14 +61,7 @@ func WriteBinary(ctx context.Context, path string, src Source, o WriteOptions) (
 			os.Remove(f.Name())
 		}
 	}()
-	if _, err = f.Write(make([]byte, binHeaderSize)); err != nil {
-		return err
-	}
-	hdr, err := encodeBinary(ctx, f, src, o)
-	if err != nil {
-		return err
-	}
-	if _, err = f.WriteAt(hdr, 0); err != nil {
+	if err = write(f); err != nil {
 		return err
 	}
 	if err = f.Sync(); err != nil {
@@ -63,19 +76,15 @@ func WriteBinary(ctx context.Context, path string, src Source, o WriteOptions) (
 	if err = os.Rename(f.Name(), path); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(path))
-}
-
-// syncDir makes a rename in dir durable. Some file systems cannot sync a
-// directory; the rename has happened, so that is not reported.
-func syncDir(dir string) error {
+	// Some file systems cannot sync a directory; the rename has happened,
+	// so that is not reported.
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
-		return err
+	if serr := d.Sync(); serr != nil && !errors.Is(serr, os.ErrInvalid) {
+		return serr
 	}
 	return nil
 }

@@ -7,7 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
+
+	"github.com/passgp-fast/passgp-fast/data"
 )
 
 // Framing of every file this package writes (all integers little-endian):
@@ -146,45 +147,10 @@ func readFramed(path string, want Kind) ([]byte, uint32, error) {
 func formatVersion(b []byte) uint32 { return binary.LittleEndian.Uint32(b[8:]) }
 
 // writeAtomic writes data to path so that a crash leaves either the old
-// file or the complete new one: it writes a temporary file in the same
-// directory, syncs it, renames it over path and syncs the directory.
-func writeAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
+// file or the complete new one (data.WriteFileAtomic).
+func writeAtomic(path string, b []byte) error {
+	return data.WriteFileAtomic(path, func(f *os.File) error {
+		_, err := f.Write(b)
 		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	// Some file systems do not support syncing directories; the rename
-	// has happened, so only report errors that are not EINVAL-like.
-	if serr := d.Sync(); serr != nil && !errors.Is(serr, os.ErrInvalid) {
-		return serr
-	}
-	return nil
+	})
 }
