@@ -27,7 +27,6 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -121,10 +120,10 @@ func evidence(ctx context.Context, f *flags) (*passgpfast.EvidenceResult, error)
 	if f.path == "" {
 		return nil, errUsage("--data FILE is required")
 	}
-	if f.theta == "" {
+	if strings.TrimSpace(f.theta) == "" {
 		return nil, errUsage("--theta t1,t2,... is required")
 	}
-	theta, err := parseFloats(f.theta)
+	theta, err := passgpfast.ParseFloats(f.theta)
 	if err != nil {
 		return nil, errUsage("--theta: %v", err)
 	}
@@ -181,18 +180,4 @@ func load(f *flags) (*data.Dataset, error) {
 	}
 	ds.Source = f.path
 	return ds, nil
-}
-
-// parseFloats parses a comma-separated list of finite numbers.
-func parseFloats(s string) ([]float64, error) {
-	parts := strings.Split(s, ",")
-	v := make([]float64, len(parts))
-	for i, p := range parts {
-		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, fmt.Errorf("%q is not a finite number", strings.TrimSpace(p))
-		}
-		v[i] = x
-	}
-	return v, nil
 }

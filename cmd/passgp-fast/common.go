@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -83,23 +82,6 @@ func (e *usageError) Error() string { return e.msg }
 
 func errUsage(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
-}
-
-// parseFloats parses a comma-separated list of numbers.
-func parseFloats(s string) ([]float64, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	parts := strings.Split(s, ",")
-	v := make([]float64, len(parts))
-	for i, p := range parts {
-		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, fmt.Errorf("%q is not a finite number", strings.TrimSpace(p))
-		}
-		v[i] = x
-	}
-	return v, nil
 }
 
 // kernelFlags select a covariance function.

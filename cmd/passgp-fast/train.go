@@ -106,7 +106,7 @@ func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
 	c.Kernel, c.Degree, c.Gamma = t.kf.name, t.kf.degree, t.kf.gamma
 	c.Augment = t.augm
 	var err error
-	if c.Theta, err = parseFloats(t.kf.theta); err != nil {
+	if c.Theta, err = passgpfast.ParseFloats(t.kf.theta); err != nil {
 		return nil, nil, errUsage("--theta: %v", err)
 	}
 	if t.kf.name != "" {
@@ -118,7 +118,7 @@ func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
 		return nil, nil, errUsage("--prior: %v", err)
 	}
 	if t.positive != "" {
-		v, err := parseFloats(t.positive)
+		v, err := passgpfast.ParseFloats(t.positive)
 		if err != nil || len(v) != 1 {
 			return nil, nil, errUsage("--positive: want one label, got %q", t.positive)
 		}
