@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/kernel"
 	"github.com/passgp-fast/passgp-fast/la"
 )
 
@@ -75,6 +76,15 @@ func (p *Posterior) CavityProbTo(dst []float64) {
 // Any of mean, variance, prob may be nil. It is safe for concurrent use on
 // disjoint outputs and allocates O(len(xs)·n) temporary memory.
 func (p *Posterior) PredictTo(mean, variance, prob []float64, xs *mat.Dense) {
+	p.predictTo(mean, variance, prob, xs, false)
+}
+
+// predictTo is PredictTo; serial computes K* with kernel.SerialCrossTo and
+// the rest with la's serial kernels (PredictSerialTo).
+func (p *Posterior) predictTo(mean, variance, prob []float64, xs *mat.Dense, serial bool) {
+	if p.Kernel == nil && serial {
+		panic("ep: PredictSerialTo on a posterior without a kernel (use PredictCrossSerialTo)")
+	}
 	if p.Kernel == nil {
 		panic("ep: PredictTo on a posterior without a kernel (use PredictCrossTo)")
 	}
@@ -82,18 +92,21 @@ func (p *Posterior) PredictTo(mean, variance, prob []float64, xs *mat.Dense) {
 	if m == 0 {
 		return
 	}
-	kstar := mat.NewDense(m, max(p.n, 1), nil)
+	kstar := &mat.Dense{}
 	if p.n > 0 {
-		p.Kernel.CrossTo(kstar, xs, p.X)
-	} else {
-		kstar = &mat.Dense{}
+		kstar = mat.NewDense(m, p.n, nil)
+		if serial {
+			kernel.SerialCrossTo(p.Kernel, kstar, xs, p.X)
+		} else {
+			p.Kernel.CrossTo(kstar, xs, p.X)
+		}
 	}
 	var kss []float64
 	if variance != nil || prob != nil {
 		kss = make([]float64, m)
 		p.Kernel.DiagTo(kss, xs)
 	}
-	p.predict(mean, variance, prob, kstar, kss, m, false)
+	p.predict(mean, variance, prob, kstar, kss, m, serial)
 }
 
 // PredictCrossTo does the same as PredictTo from a precomputed

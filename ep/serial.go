@@ -2,8 +2,6 @@ package ep
 
 import (
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
 // Serial prediction: the same quantities as PredictTo, PredictCrossTo and
@@ -20,24 +18,7 @@ import (
 
 // PredictSerialTo is PredictTo on the calling goroutine alone.
 func (p *Posterior) PredictSerialTo(mean, variance, prob []float64, xs *mat.Dense) {
-	if p.Kernel == nil {
-		panic("ep: PredictSerialTo on a posterior without a kernel (use PredictCrossSerialTo)")
-	}
-	m, _ := xs.Dims()
-	if m == 0 {
-		return
-	}
-	kstar := &mat.Dense{}
-	if p.n > 0 {
-		kstar = mat.NewDense(m, p.n, nil)
-		kernel.SerialCrossTo(p.Kernel, kstar, xs, p.X)
-	}
-	var kss []float64
-	if variance != nil || prob != nil {
-		kss = make([]float64, m)
-		p.Kernel.DiagTo(kss, xs)
-	}
-	p.predict(mean, variance, prob, kstar, kss, m, true)
+	p.predictTo(mean, variance, prob, xs, true)
 }
 
 // PredictCrossSerialTo is PredictCrossTo on the calling goroutine alone.
