@@ -1,0 +1,104 @@
+package score
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // plain paths
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/passgp-fast/passgp-fast/data"
+)
+
+func init() {
+	beam.RegisterType(reflect.TypeOf((*Shard)(nil)).Elem())
+	register.DoFn3x1[context.Context, Shard, []byte, error](&scoreFn{})
+}
+
+// Job is what every worker needs besides its shard and the model's
+// bytes: where the rows are, where the results go and what to compute.
+type Job struct {
+	// RunID names the run's shard files (and, in the driver's process,
+	// the run: see startRun).
+	RunID string
+	// Model names the model in errors.
+	Model string
+	// Data is the binary data file: a path every worker can open.
+	Data string
+	// Dir is the directory (a Beam file system path) of the shard files.
+	Dir string
+	// Latent asks for the latent means and variances.
+	Latent bool
+	// Model decoding.
+	ModelOptions
+}
+
+// ShardFile is the path of shard i's results.
+func (j *Job) ShardFile(i int) string {
+	return fmt.Sprintf("%s/%s-shard-%06d.bin", j.Dir, j.RunID, i)
+}
+
+// scoreFn scores a shard and writes its shard file.
+type scoreFn struct {
+	Job Job
+	// scorer is decoded from the side input on first use: every element
+	// of the run sees the same model.
+	scorer *Scorer
+}
+
+// ProcessElement scores shard sh with the model whose bytes are
+// modelBytes and writes the shard file.
+func (f *scoreFn) ProcessElement(ctx context.Context, sh Shard, modelBytes []byte) error {
+	ctx, done, err := joinRun(ctx, f.Job.RunID)
+	if err != nil {
+		return err
+	}
+	defer done()
+	if f.scorer == nil {
+		if f.scorer, err = NewScorer(modelBytes, f.Job.Model, f.Job.ModelOptions); err != nil {
+			return err
+		}
+	}
+	src, err := data.OpenBinary(ctx, f.Job.Data, data.BinaryOptions{})
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	r, err := f.scorer.ScoreBlock(ctx, src, sh.Lo, sh.Hi, f.Job.Latent)
+	if err != nil {
+		return err
+	}
+	name := f.Job.ShardFile(sh.Index)
+	fs, err := filesystem.New(ctx, name)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	return filesystem.Write(ctx, fs, name, encodeShard(sh, r))
+}
+
+// Build adds to s the scoring of shards by the model whose bytes are
+// modelBytes, each shard's results to j.ShardFile(shard.Index). The
+// shards are dealt into workers groups (at least 1), each its own
+// Create, Reshuffle and ParDo: a runner that runs independent stages at
+// once (Prism runs each in its own bundle) scores the groups in
+// parallel, and one that balances a Reshuffle's output over its workers
+// (Flink, Spark, Dataflow) spreads each group too. The model reaches the
+// workers as a side input.
+func Build(s beam.Scope, modelBytes []byte, shards []Shard, workers int, j Job) {
+	s = s.Scope("passgp-fast.score")
+	m := beam.Create(s, modelBytes)
+	workers = max(1, min(workers, len(shards)))
+	for w := range workers {
+		var group []Shard
+		for i := w; i < len(shards); i += workers {
+			group = append(group, shards[i])
+		}
+		g := s.Scope(fmt.Sprintf("group%d", w))
+		in := beam.Reshuffle(g, beam.CreateList(g, group))
+		beam.ParDo0(g, &scoreFn{Job: j}, in, beam.SideInput{Input: m})
+	}
+}

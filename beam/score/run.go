@@ -1,0 +1,212 @@
+package score
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/data"
+)
+
+// Options controls Run.
+type Options struct {
+	// Model is the model file (`passgp-fast train --model`): a Beam file
+	// system path that the driver reads; the workers get its bytes.
+	Model string
+	// Data is the binary data file (`passgp-fast convert`): a path that
+	// the driver and every worker can open.
+	Data string
+	// Dir is the directory (a Beam file system path every worker can
+	// write and the driver read) of the shard files, which Run removes
+	// once merged. Empty: a new temporary directory of the driver's,
+	// which serves runners whose workers share its file system (Prism).
+	Dir string
+	// ShardRows is the number of rows per shard, a positive multiple of
+	// Align; 0 means DefaultShardRows.
+	ShardRows int
+	// Workers is the number of shard groups scored side by side (Build);
+	// 0 means runtime.GOMAXPROCS(0).
+	Workers int
+	// Latent asks for the latent means and variances.
+	Latent bool
+	// Model decoding (Raw, MaxBytes).
+	ModelOptions
+	// Execute runs the pipeline; nil means Beam's Prism runner in this
+	// process (prism.Execute), which needs beam.Init to have been called.
+	Execute func(context.Context, *beam.Pipeline) error
+}
+
+// Result are the merged results of every row of the data file.
+type Result struct {
+	// Outputs names the probability columns.
+	Outputs []string
+	// Rows are the results, in the data file's row order.
+	Rows
+	// Shards is the number of shards the rows were scored in.
+	Shards int
+}
+
+// DefaultShardRows returns the rows per shard for n rows and workers
+// groups: about four shards per group, so that a slow worker holds up
+// the end of the run by a quarter of its share, rounded up to a
+// multiple of Align and at most 16·Align, which bounds a shard's
+// results (a shard file) to 16·Align rows.
+func DefaultShardRows(n, workers int) int {
+	per := (n + 4*workers - 1) / max(4*workers, 1)
+	rows := (per + Align - 1) / Align * Align
+	return min(max(rows, Align), 16*Align)
+}
+
+// Run scores every row of o.Data with o.Model on Beam (Build) and merges
+// the shard files in row order. It stops with ctx's error when ctx ends:
+// workers in this process stop within a piece of Align rows and Run
+// waits for them; a remote runner's job is the runner's to cancel.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	modelBytes, err := readFile(ctx, o.Model)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := NewScorer(modelBytes, o.Model, o.ModelOptions)
+	if err != nil {
+		return nil, err
+	}
+	n, err := checkData(ctx, o.Data, sc.D())
+	if err != nil {
+		return nil, err
+	}
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	rows := o.ShardRows
+	if rows == 0 {
+		rows = DefaultShardRows(n, workers)
+	}
+	if rows < 0 || rows%Align != 0 {
+		return nil, fmt.Errorf("score: %d rows per shard, want a positive multiple of %d", rows, Align)
+	}
+	shards := Plan(n, rows)
+	j := Job{Model: o.Model, Data: o.Data, Dir: o.Dir, Latent: o.Latent, ModelOptions: o.ModelOptions}
+	if j.Dir == "" {
+		if j.Dir, err = os.MkdirTemp("", "passgp-fast-beam-"); err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(j.Dir)
+	}
+	if err := execute(ctx, o, modelBytes, shards, workers, &j); err != nil {
+		removeShards(context.WithoutCancel(ctx), shards, &j)
+		return nil, err
+	}
+	return merge(ctx, sc, shards, &j, n)
+}
+
+// removeShards removes whatever shard files of run j a failed run left:
+// a clean-up after an error that Run returns, so it reports nothing
+// itself (most of the files may not exist).
+func removeShards(ctx context.Context, shards []Shard, j *Job) {
+	for _, sh := range shards {
+		_ = removeFile(ctx, j.ShardFile(sh.Index))
+	}
+}
+
+// execute builds the pipeline and runs it as run j (whose ID it sets).
+func execute(ctx context.Context, o Options, modelBytes []byte, shards []Shard, workers int, j *Job) error {
+	exec := o.Execute
+	if exec == nil {
+		exec = func(ctx context.Context, p *beam.Pipeline) error {
+			_, err := prism.Execute(ctx, p)
+			return err
+		}
+	}
+	j.RunID = startRun(ctx)
+	defer endRun(j.RunID)
+	p, s := beam.NewPipelineWithRoot()
+	Build(s, modelBytes, shards, workers, *j)
+	err := exec(ctx, p)
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return err
+}
+
+// checkData opens the binary data file and returns its number of rows,
+// checking that it has d features and at least one row.
+func checkData(ctx context.Context, path string, d int) (int, error) {
+	src, err := data.OpenBinary(ctx, path, data.BinaryOptions{})
+	if err != nil {
+		return 0, err
+	}
+	defer src.Close()
+	switch {
+	case src.Dim() != d:
+		return 0, fmt.Errorf("%s: %d features, but the model was trained on %d", path, src.Dim(), d)
+	case src.Len() == 0:
+		return 0, fmt.Errorf("%s: no examples", path)
+	}
+	return src.Len(), nil
+}
+
+// merge reads the shard files of run j in row order into the results of
+// n rows and removes them.
+func merge(ctx context.Context, sc *Scorer, shards []Shard, j *Job, n int) (*Result, error) {
+	k := 0
+	if j.Latent {
+		k = sc.K()
+	}
+	res := &Result{Outputs: sc.Outputs(), Rows: *sc.newRows(n, j.Latent), Shards: len(shards)}
+	nc := len(res.Outputs)
+	var errs []error
+	for _, sh := range shards {
+		name := j.ShardFile(sh.Index)
+		b, err := readFile(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		r, err := decodeShard(b, name, sh, nc, k)
+		if err != nil {
+			return nil, err
+		}
+		res.Prob.Slice(sh.Lo, sh.Hi, 0, nc).(*mat.Dense).Copy(r.Prob)
+		copy(res.Decision[sh.Lo:sh.Hi], r.Decision)
+		if k > 0 {
+			res.Mean.Slice(sh.Lo, sh.Hi, 0, k).(*mat.Dense).Copy(r.Mean)
+			res.Var.Slice(sh.Lo, sh.Hi, 0, k).(*mat.Dense).Copy(r.Var)
+		}
+		errs = append(errs, removeFile(ctx, name))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// readFile reads the file at a Beam file system path.
+func readFile(ctx context.Context, path string) ([]byte, error) {
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer fs.Close()
+	return filesystem.Read(ctx, fs, path)
+}
+
+// removeFile removes the file at a Beam file system path, where the
+// file system can.
+func removeFile(ctx context.Context, path string) error {
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	if r, ok := fs.(filesystem.Remover); ok {
+		return r.Remove(ctx, path)
+	}
+	return nil
+}
