@@ -13,12 +13,12 @@ type Shard struct {
 	Index, Lo, Hi int
 }
 
-// Plan splits n rows into shards of rows rows (the last may be shorter).
+// Shards splits n rows into shards of rows rows (the last may be shorter).
 // It panics unless rows is a positive multiple of Align: a shard that
 // starts elsewhere would be scored in other chunks than Predict's.
-func Plan(n, rows int) []Shard {
+func Shards(n, rows int) []Shard {
 	if rows <= 0 || rows%Align != 0 {
-		panic(fmt.Sprintf("score: Plan: %d rows per shard, want a positive multiple of %d", rows, Align))
+		panic(fmt.Sprintf("score: Shards: %d rows per shard, want a positive multiple of %d", rows, Align))
 	}
 	var sh []Shard
 	for lo := 0; lo < n; lo += rows {
@@ -38,7 +38,7 @@ func (s *Scorer) ScoreBlock(ctx context.Context, src data.RowReader, lo, hi int,
 	if src.Dim() != s.D() {
 		return nil, fmt.Errorf("%s: %d features, but the model was trained on %d", src.Name(), src.Dim(), s.D())
 	}
-	out := s.newRows(hi-lo, latent)
+	out := newRows(hi-lo, len(s.Outputs()), s.K(), latent)
 	b := data.NewBatch(min(Align, max(hi-lo, 1)), src.Dim())
 	idx := make([]int, 0, Align)
 	for at := lo; at < hi; at += Align {

@@ -41,6 +41,11 @@ func (j *Job) ShardFile(i int) string {
 	return fmt.Sprintf("%s/%s-shard-%06d.bin", j.Dir, j.RunID, i)
 }
 
+// shardStarts, when not nil, is called by a worker in the driver's
+// process as it starts a shard, with the context it scores under: the
+// cancellation tests' hook.
+var shardStarts func(ctx context.Context, sh Shard)
+
 // scoreFn scores a shard and writes its shard file.
 type scoreFn struct {
 	Job Job
@@ -57,6 +62,9 @@ func (f *scoreFn) ProcessElement(ctx context.Context, sh Shard, modelBytes []byt
 		return err
 	}
 	defer done()
+	if shardStarts != nil {
+		shardStarts(ctx, sh)
+	}
 	if f.scorer == nil {
 		if f.scorer, err = NewScorer(modelBytes, f.Job.Model, f.Job.ModelOptions); err != nil {
 			return err

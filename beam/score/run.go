@@ -2,7 +2,6 @@ package score
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -69,17 +68,52 @@ func DefaultShardRows(n, workers int) int {
 // workers in this process stop within a piece of Align rows and Run
 // waits for them; a remote runner's job is the runner's to cancel.
 func Run(ctx context.Context, o Options) (*Result, error) {
-	modelBytes, err := readFile(ctx, o.Model)
+	var res *Result
+	err := RunEach(ctx, o, func(p Plan, sh Shard, r *Rows) error {
+		if res == nil {
+			res = &Result{Outputs: p.Outputs, Rows: *newRows(p.N, len(p.Outputs), p.K, o.Latent), Shards: len(p.Shards)}
+		}
+		nc := len(p.Outputs)
+		res.Prob.Slice(sh.Lo, sh.Hi, 0, nc).(*mat.Dense).Copy(r.Prob)
+		copy(res.Decision[sh.Lo:sh.Hi], r.Decision)
+		if o.Latent {
+			res.Mean.Slice(sh.Lo, sh.Hi, 0, p.K).(*mat.Dense).Copy(r.Mean)
+			res.Var.Slice(sh.Lo, sh.Hi, 0, p.K).(*mat.Dense).Copy(r.Var)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
+	}
+	return res, nil
+}
+
+// Plan is a run's layout, as RunEach's visit sees it.
+type Plan struct {
+	// N is the number of rows; Shards split them in row order.
+	N      int
+	Shards []Shard
+	// Outputs names the probability columns; K is the number of binary
+	// classifiers (the latent columns).
+	Outputs []string
+	K       int
+}
+
+// RunEach is Run handing the results to visit shard by shard, in row
+// order, instead of holding them all: the driver holds one shard's
+// results at a time. An error from visit ends the merge and is RunEach's.
+func RunEach(ctx context.Context, o Options, visit func(p Plan, sh Shard, r *Rows) error) error {
+	modelBytes, err := readFile(ctx, o.Model)
+	if err != nil {
+		return err
 	}
 	sc, err := NewScorer(modelBytes, o.Model, o.ModelOptions)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	n, err := checkData(ctx, o.Data, sc.D())
 	if err != nil {
-		return nil, err
+		return err
 	}
 	workers := o.Workers
 	if workers <= 0 {
@@ -90,26 +124,26 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		rows = DefaultShardRows(n, workers)
 	}
 	if rows < 0 || rows%Align != 0 {
-		return nil, fmt.Errorf("score: %d rows per shard, want a positive multiple of %d", rows, Align)
+		return fmt.Errorf("score: %d rows per shard, want a positive multiple of %d", rows, Align)
 	}
-	shards := Plan(n, rows)
+	p := Plan{N: n, Shards: Shards(n, rows), Outputs: sc.Outputs(), K: sc.K()}
 	j := Job{Model: o.Model, Data: o.Data, Dir: o.Dir, Latent: o.Latent, ModelOptions: o.ModelOptions}
 	if j.Dir == "" {
 		if j.Dir, err = os.MkdirTemp("", "passgp-fast-beam-"); err != nil {
-			return nil, err
+			return err
 		}
 		defer os.RemoveAll(j.Dir)
 	}
-	if err := execute(ctx, o, modelBytes, shards, workers, &j); err != nil {
-		removeShards(context.WithoutCancel(ctx), shards, &j)
-		return nil, err
+	if err := execute(ctx, o, modelBytes, p.Shards, workers, &j); err != nil {
+		removeShards(context.WithoutCancel(ctx), p.Shards, &j)
+		return err
 	}
-	return merge(ctx, sc, shards, &j, n)
+	return merge(ctx, p, &j, visit)
 }
 
 // removeShards removes whatever shard files of run j a failed run left:
-// a clean-up after an error that Run returns, so it reports nothing
-// itself (most of the files may not exist).
+// a clean-up after an error that the caller returns, so it reports
+// nothing itself (most of the files may not exist).
 func removeShards(ctx context.Context, shards []Shard, j *Job) {
 	for _, sh := range shards {
 		_ = removeFile(ctx, j.ShardFile(sh.Index))
@@ -153,38 +187,32 @@ func checkData(ctx context.Context, path string, d int) (int, error) {
 	return src.Len(), nil
 }
 
-// merge reads the shard files of run j in row order into the results of
-// n rows and removes them.
-func merge(ctx context.Context, sc *Scorer, shards []Shard, j *Job, n int) (*Result, error) {
+// merge hands the shard files of run j to visit in row order, removing
+// each once visited (and the rest after an error).
+func merge(ctx context.Context, p Plan, j *Job, visit func(Plan, Shard, *Rows) error) error {
 	k := 0
 	if j.Latent {
-		k = sc.K()
+		k = p.K
 	}
-	res := &Result{Outputs: sc.Outputs(), Rows: *sc.newRows(n, j.Latent), Shards: len(shards)}
-	nc := len(res.Outputs)
-	var errs []error
-	for _, sh := range shards {
+	for i, sh := range p.Shards {
 		name := j.ShardFile(sh.Index)
 		b, err := readFile(ctx, name)
+		var r *Rows
+		if err == nil {
+			r, err = decodeShard(b, name, sh, len(p.Outputs), k)
+		}
+		if err == nil {
+			err = visit(p, sh, r)
+		}
+		if err == nil {
+			err = removeFile(ctx, name)
+		}
 		if err != nil {
-			return nil, err
+			removeShards(context.WithoutCancel(ctx), p.Shards[i:], j)
+			return err
 		}
-		r, err := decodeShard(b, name, sh, nc, k)
-		if err != nil {
-			return nil, err
-		}
-		res.Prob.Slice(sh.Lo, sh.Hi, 0, nc).(*mat.Dense).Copy(r.Prob)
-		copy(res.Decision[sh.Lo:sh.Hi], r.Decision)
-		if k > 0 {
-			res.Mean.Slice(sh.Lo, sh.Hi, 0, k).(*mat.Dense).Copy(r.Mean)
-			res.Var.Slice(sh.Lo, sh.Hi, 0, k).(*mat.Dense).Copy(r.Var)
-		}
-		errs = append(errs, removeFile(ctx, name))
 	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return nil
 }
 
 // readFile reads the file at a Beam file system path.

@@ -73,11 +73,12 @@ type Rows struct {
 	Mean, Var *mat.Dense
 }
 
-// newRows allocates the results of n rows.
-func (s *Scorer) newRows(n int, latent bool) *Rows {
-	r := &Rows{Prob: mat.NewDense(n, len(s.Outputs()), nil), Decision: make([]int, n)}
+// newRows allocates the results of n rows: c probability columns and,
+// with latent, k latent columns.
+func newRows(n, c, k int, latent bool) *Rows {
+	r := &Rows{Prob: mat.NewDense(n, c, nil), Decision: make([]int, n)}
 	if latent {
-		r.Mean, r.Var = mat.NewDense(n, s.K(), nil), mat.NewDense(n, s.K(), nil)
+		r.Mean, r.Var = mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
 	}
 	return r
 }
