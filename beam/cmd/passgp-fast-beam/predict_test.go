@@ -200,7 +200,6 @@ func TestPredictUsage(t *testing.T) {
 	}
 }
 
-
 // TestRunCommands: the command line's first word picks the command; an
 // unknown one is a usage error. (run registers its flags on the
 // process's flag set, so it runs once per test binary.)
