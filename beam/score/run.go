@@ -39,6 +39,10 @@ type Options struct {
 	ModelOptions
 	// Execute runs the pipeline; nil means Beam's Prism runner in this
 	// process (prism.Execute), which needs beam.Init to have been called.
+	// Prism is Beam's process-wide setting: its first run starts a job
+	// server in the process and points Beam's --endpoint and
+	// --environment_type flags (loopback workers) at it, for every later
+	// Beam run of the process.
 	Execute func(context.Context, *beam.Pipeline) error
 }
 
