@@ -7,7 +7,6 @@ import (
 	"runtime"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"gonum.org/v1/gonum/mat"
 
@@ -39,10 +38,10 @@ type Options struct {
 	ModelOptions
 	// Execute runs the pipeline; nil means Beam's Prism runner in this
 	// process (prism.Execute), which needs beam.Init to have been called.
-	// Prism is Beam's process-wide setting: its first run starts a job
-	// server in the process and points Beam's --endpoint and
-	// --environment_type flags (loopback workers) at it, for every later
-	// Beam run of the process.
+	// prism.Execute changes Beam's process-wide settings: its first run
+	// starts a job server in the process and points Beam's --endpoint
+	// and --environment_type flags (loopback workers) at it, for every
+	// later Beam run of the process.
 	Execute func(context.Context, *beam.Pipeline) error
 }
 
@@ -145,15 +144,6 @@ func RunEach(ctx context.Context, o Options, visit func(p Plan, sh Shard, r *Row
 	return merge(ctx, p, &j, visit)
 }
 
-// removeShards removes whatever shard files of run j a failed run left:
-// a clean-up after an error that the caller returns, so it reports
-// nothing itself (most of the files may not exist).
-func removeShards(ctx context.Context, shards []Shard, j *Job) {
-	for _, sh := range shards {
-		_ = removeFile(ctx, j.ShardFile(sh.Index))
-	}
-}
-
 // execute builds the pipeline and runs it as run j (whose ID it sets).
 func execute(ctx context.Context, o Options, modelBytes []byte, shards []Shard, workers int, j *Job) error {
 	exec := o.Execute
@@ -189,56 +179,4 @@ func checkData(ctx context.Context, path string, d int) (int, error) {
 		return 0, fmt.Errorf("%s: no examples", path)
 	}
 	return src.Len(), nil
-}
-
-// merge hands the shard files of run j to visit in row order, removing
-// each once visited (and the rest after an error).
-func merge(ctx context.Context, p Plan, j *Job, visit func(Plan, Shard, *Rows) error) error {
-	k := 0
-	if j.Latent {
-		k = p.K
-	}
-	for i, sh := range p.Shards {
-		name := j.ShardFile(sh.Index)
-		b, err := readFile(ctx, name)
-		var r *Rows
-		if err == nil {
-			r, err = decodeShard(b, name, sh, len(p.Outputs), k)
-		}
-		if err == nil {
-			err = visit(p, sh, r)
-		}
-		if err == nil {
-			err = removeFile(ctx, name)
-		}
-		if err != nil {
-			removeShards(context.WithoutCancel(ctx), p.Shards[i:], j)
-			return err
-		}
-	}
-	return nil
-}
-
-// readFile reads the file at a Beam file system path.
-func readFile(ctx context.Context, path string) ([]byte, error) {
-	fs, err := filesystem.New(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	defer fs.Close()
-	return filesystem.Read(ctx, fs, path)
-}
-
-// removeFile removes the file at a Beam file system path, where the
-// file system can.
-func removeFile(ctx context.Context, path string) error {
-	fs, err := filesystem.New(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer fs.Close()
-	if r, ok := fs.(filesystem.Remover); ok {
-		return r.Remove(ctx, path)
-	}
-	return nil
 }
