@@ -7,14 +7,12 @@ import (
 	"slices"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/passgp-fast/passgp-fast/ep"
 )
 
 // trainRandom trains on a random active set of size M (seeded), optimising
 // θ on it unless fixed.
-func trainRandom(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner) (*Result, error) {
+func trainRandom(ctx context.Context, x Rows, y []float64, c *config, r *runner) (*Result, error) {
 	n, _ := x.Dims()
 	rng := initRNG(c.Seed)
 	a := rng.Perm(n)[:min(c.M, n)]
@@ -23,7 +21,7 @@ func trainRandom(ctx context.Context, x *mat.Dense, y []float64, c *config, r *r
 
 // trainFull is the full GPC: EP on all N points. It refuses when one N×N
 // matrix would exceed Options.MaxFullBytes.
-func trainFull(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner) (*Result, error) {
+func trainFull(ctx context.Context, x Rows, y []float64, c *config, r *runner) (*Result, error) {
 	n, _ := x.Dims()
 	if err := checkFullMemory(n, c.MaxFullBytes, "full GPC"); err != nil {
 		return nil, err
@@ -46,9 +44,13 @@ func checkFullMemory(n int, limit int64, what string) error {
 
 // trainOn optimises θ on the fixed set a (unless fixed) and runs EP on it.
 // It stops within one EP sweep when ctx ends, with no partial result.
-func trainOn(ctx context.Context, x *mat.Dense, y []float64, a []int, c *config) (*Result, error) {
+func trainOn(ctx context.Context, x Rows, y []float64, a []int, c *config) (*Result, error) {
 	start := time.Now()
-	xa, ya := gatherRows(x, a), gather(y, a)
+	xa, err := readRows(x, a)
+	if err != nil {
+		return nil, err
+	}
+	ya := gather(y, a)
 	k := c.Kernel
 	res := &Result{Theta0: k.Params()}
 	bs := BatchStats{Active: len(a), Included: len(a)}

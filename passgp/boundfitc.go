@@ -175,7 +175,7 @@ func (t *trainer) calibrate(ctx context.Context, res *Result) error {
 // the FITC posterior's on every point are needed only if it is kept. At
 // N = 10⁶ that spares the active set's predictive variances of all but
 // 30,000 points, O(N·|A|²). If it is not kept, res stays uncalibrated.
-func boundPass(ctx context.Context, c *config, r *runner, res *Result, x *mat.Dense, y []float64, trial bool) error {
+func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y []float64, trial bool) error {
 	defer func() { res.near = nil }()
 	if !c.boundFITC() || !trial && res.Calibration == nil || !budgetBound(res.Batches) {
 		return nil
@@ -199,10 +199,14 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x *mat.De
 	n := len(y)
 	sub := fitcPoints(c.Seed, b.Active, n, boundPointsPerInducing*ch.Inducing)
 	ch.Points = n
-	xs, ys := x, y
+	xs, err := rowsOf(x, sub)
+	if err != nil {
+		return err
+	}
+	ys := y
 	if sub != nil {
 		ch.Points = len(sub)
-		xs, ys = gatherRows(x, sub), gather(y, sub)
+		ys = gather(y, sub)
 	}
 	f, err := ep.InferFITC(ctx, b.Kernel, xs, ys, xm, nil, &o)
 	if err != nil {
@@ -260,11 +264,15 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x *mat.De
 // the FITC posterior's (z, rho), on the rows sub of x (nil: all), each
 // with a calibration fitted there; and that FITC calibration when it is
 // the one of every row (sub nil).
-func compareOn(ctx context.Context, r *runner, b *Binary, x *mat.Dense, truth, sub []int, z, rho []float64) (active, fitc float64, all *Calibration, err error) {
+func compareOn(ctx context.Context, r *runner, b *Binary, x Rows, truth, sub []int, z, rho []float64) (active, fitc float64, all *Calibration, err error) {
 	xs, ts, bs := x, truth, b
 	fz, frho := z, rho
 	if sub != nil {
-		xs, fz, frho, ts = gatherRows(x, sub), gather(z, sub), gather(rho, sub), gather(truth, sub)
+		xsub, err := readRows(x, sub)
+		if err != nil {
+			return 0, 0, nil, err
+		}
+		xs, fz, frho, ts = DenseRows(xsub), gather(z, sub), gather(rho, sub), gather(truth, sub)
 		// The active points are among sub (fitcPoints): their positions.
 		bb := *b
 		bb.Active = make([]int, len(b.Active))
@@ -362,7 +370,7 @@ func fitcPoints(seed uint64, active []int, n, limit int) []int {
 // other points, which the posterior never saw, their predictive
 // distributions; then the far-field gate of the correlations near (nil:
 // computed, farGate).
-func fitcHeldOut(ctx context.Context, r *runner, b *Binary, x *mat.Dense, sub []int, near []float64) (z, rho []float64, lost int, err error) {
+func fitcHeldOut(ctx context.Context, r *runner, b *Binary, x Rows, sub []int, near []float64) (z, rho []float64, lost int, err error) {
 	n, _ := x.Dims()
 	z, rho = make([]float64, n), make([]float64, n)
 	if sub == nil {
@@ -381,14 +389,16 @@ func fitcHeldOut(ctx context.Context, r *runner, b *Binary, x *mat.Dense, sub []
 			}
 		}
 		mean, vr := make([]float64, len(rest)), make([]float64, len(rest))
-		if err := r.predictSparse(ctx, b.Sparse, gatherRows(x, rest), mean, vr); err != nil {
+		if err := r.predictSparse(ctx, b.Sparse, x, rest, mean, vr); err != nil {
 			return nil, nil, 0, err
 		}
 		for k, i := range rest {
 			z[i], rho[i] = mean[k]/sqrtPos(1+vr[k]), vr[k]
 		}
 	}
-	priorShares(b, x, rho)
+	if err := priorShares(b, x, rho); err != nil {
+		return nil, nil, 0, err
+	}
 	if err := farGate(ctx, r, b, x, z, rho, near); err != nil {
 		return nil, nil, 0, err
 	}

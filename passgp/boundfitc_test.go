@@ -64,7 +64,7 @@ func TestBoundFITC(t *testing.T) {
 		}
 	}
 	// Held-out latents: the FITC cavities, as heldOutLatents gives them.
-	z, _, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, b, x, nil, nil)
+	z, _, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, b, DenseRows(x), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestBoundFITCSubset(t *testing.T) {
 	}
 	nb := *b
 	nb.Sparse = f
-	z, _, _, err := fitcHeldOut(context.Background(), &runner{threads: 1}, &nb, x, sub, nil)
+	z, _, _, err := fitcHeldOut(context.Background(), &runner{threads: 1}, &nb, DenseRows(x), sub, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,11 +217,11 @@ func TestBoundFITCSubset(t *testing.T) {
 	// in the subset are found.
 	truth := binaryTruth(y)
 	sub2 := fitcPoints(7, b.Active, 1500, 900)
-	a2, f2, c2, err := compareOn(context.Background(), &runner{threads: 1}, b, x, truth, sub2, res.HeldOut, res.HeldOutShare)
+	a2, f2, c2, err := compareOn(context.Background(), &runner{threads: 1}, b, DenseRows(x), truth, sub2, res.HeldOut, res.HeldOutShare)
 	if err != nil {
 		t.Fatal(err)
 	}
-	az, arho, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, b, x, nil, nil)
+	az, arho, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, b, DenseRows(x), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

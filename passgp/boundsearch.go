@@ -71,14 +71,18 @@ func cavityNLLs(f *ep.FITC, truth []int) (nll, errs []float64, err error) {
 // optimum and 11.8% for LIBSVM; the evidence of a random sample of all
 // points, which does not see only the boundary, gives 9.4%
 // (docs/method.md).
-func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x *mat.Dense, y []float64, xm *mat.Dense, idx []int, xs, rows []int, truth []int) (*boundCandidate, error) {
+func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x Rows, y []float64, xm *mat.Dense, idx []int, xs, rows []int, truth []int) (*boundCandidate, error) {
 	n := len(y)
 	m, _ := xm.Dims()
 	o := c.finalEPOptions()
 	q := searchPoints(c.Seed, n, boundSearchPerInducing*m)
-	xq, yq := x, y
+	xq, err := rowsOf(x, q)
+	if err != nil {
+		return nil, err
+	}
+	yq := y
 	if q != nil {
-		xq, yq = gatherRows(x, q), gather(y, q)
+		yq = gather(y, q)
 	}
 	f0, err := ep.InferFITC(ctx, from.Kernel, xq, yq, xm, nil, &o)
 	if err != nil {
@@ -120,9 +124,13 @@ func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x *
 		return nil, nil
 	}
 	if q != nil || xs != nil {
-		xc, yc := x, y
+		xc, err := rowsOf(x, xs)
+		if err != nil {
+			return nil, err
+		}
+		yc := y
 		if xs != nil {
-			xc, yc = gatherRows(x, xs), gather(y, xs)
+			yc = gather(y, xs)
 		}
 		if f, err = ep.InferFITC(ctx, f.Kernel, xc, yc, xm, nil, &o); err != nil {
 			return nil, ctx.Err()
@@ -193,7 +201,7 @@ func searchPoints(seed uint64, n, limit int) []int {
 // NLL and error on the rows rows (nil: all) are both clearly lower
 // (clearlyBetter). b is the active set's classifier, xs the points of x
 // the FITC EP runs on (nil: all).
-func searchCandidate(ctx context.Context, c *config, r *runner, ch *FITCChoice, b *Binary, x *mat.Dense, y []float64, xm *mat.Dense, idx, xs, rows, truth []int,
+func searchCandidate(ctx context.Context, c *config, r *runner, ch *FITCChoice, b *Binary, x Rows, y []float64, xm *mat.Dense, idx, xs, rows, truth []int,
 	nb *Binary, z, rho *[]float64, lost *int, cal **Calibration) error {
 	if !c.boundSearch() {
 		return nil

@@ -24,7 +24,7 @@ func TestBoundSearch(t *testing.T) {
 		x, y, c, res := driftedRun(t)
 		c.BoundSearch = true
 		set(c)
-		if err := boundPass(context.Background(), c, r, res, x, y, true); err != nil {
+		if err := boundPass(context.Background(), c, r, res, DenseRows(x), y, true); err != nil {
 			t.Fatal(err)
 		}
 		return res, c
@@ -48,7 +48,7 @@ func TestBoundSearch(t *testing.T) {
 			res.HeldOutError, res.MajorityRate)
 	}
 	x0, _, _, _ := driftedRun(t)
-	z, _, _, err := heldOutLatents(context.Background(), r, b, x0, nil, nil)
+	z, _, _, err := heldOutLatents(context.Background(), r, b, DenseRows(x0), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestBoundSearch(t *testing.T) {
 	// pass (no trial) weighs the search on every training point.
 	x, y, c, end := driftedRun(t)
 	c.BoundSearch = true
-	if err := boundPass(context.Background(), c, r, end, x, y, false); err != nil {
+	if err := boundPass(context.Background(), c, r, end, DenseRows(x), y, false); err != nil {
 		t.Fatal(err)
 	}
 	if ch := end.BoundFITC; ch == nil || !ch.Searched || !ch.Kept || !slices.Equal(end.Model.Kernel.Params(), ch.SearchTheta) {
@@ -104,8 +104,8 @@ func TestBoundSearchNotChosen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.lower, c.upper = thetaBounds(&c, x)
-		if err := boundPass(context.Background(), &c, r, res, x, y, true); err != nil {
+		c.lower, c.upper, _ = thetaBounds(&c, DenseRows(x))
+		if err := boundPass(context.Background(), &c, r, res, DenseRows(x), y, true); err != nil {
 			t.Fatal(err)
 		}
 		return res
@@ -148,7 +148,7 @@ func driftedRun(t *testing.T) (*mat.Dense, []float64, *config, *Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.lower, c.upper = thetaBounds(&c, x)
+	c.lower, c.upper, _ = thetaBounds(&c, DenseRows(x))
 	return x, y, &c, res
 }
 

@@ -672,7 +672,7 @@ func CalibrateBinary(b *Binary, x *mat.Dense, y []float64) (*Calibration, error)
 	if len(y) != n {
 		return nil, fmt.Errorf("passgp: CalibrateBinary: %d labels for %d rows", len(y), n)
 	}
-	z, rho, _, err := heldOutLatents(context.Background(), &runner{threads: la.Threads()}, b, x, nil, nil)
+	z, rho, _, err := heldOutLatents(context.Background(), &runner{threads: la.Threads()}, b, DenseRows(x), nil, nil)
 	if err != nil {
 		return nil, err
 	}

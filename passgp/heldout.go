@@ -27,7 +27,7 @@ import (
 // with a FITC pass (Binary.Sparse) gets its cavities (sparseHeldOut).
 // Rows far from every active input are then moved towards the prior's
 // z = 0 and ρ = 1 (farGate), as Calibration.Gate moves predictions.
-func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *shiftGeom, last *lastScores) (z, rho []float64, lost int, err error) {
+func heldOutLatents(ctx context.Context, r *runner, b *Binary, x Rows, g *shiftGeom, last *lastScores) (z, rho []float64, lost int, err error) {
 	z, rho, _, lost, err = heldOutNear(ctx, r, b, x, g, last, nil)
 	return z, rho, lost, err
 }
@@ -39,7 +39,7 @@ func heldOutLatents(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *
 // Options.BoundFITC's pass does from the active set's held-out latents of
 // the same active inputs and θ: at N = 10⁶ that is 4·10⁹ kernel values
 // fewer.
-func heldOutNear(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *shiftGeom, last *lastScores, known []float64) (z, rho, near []float64, lost int, err error) {
+func heldOutNear(ctx context.Context, r *runner, b *Binary, x Rows, g *shiftGeom, last *lastScores, known []float64) (z, rho, near []float64, lost int, err error) {
 	n, _ := x.Dims()
 	if f := b.Sparse; f != nil && len(f.Mean) == n {
 		z, rho, lost, err = fitcHeldOut(ctx, r, b, x, nil, known)
@@ -49,7 +49,11 @@ func heldOutNear(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *shi
 	inA := make([]bool, n)
 	var fixed map[int]meanVar
 	if g != nil {
-		if fixed, lost, err = groupHeldOut(ctx, b, x, g); err != nil {
+		xd, err := asDense(x)
+		if err != nil {
+			return nil, nil, nil, 0, err
+		}
+		if fixed, lost, err = groupHeldOut(ctx, b, xd, g); err != nil {
 			return nil, nil, nil, 0, err
 		}
 	}
@@ -99,7 +103,9 @@ func heldOutNear(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *shi
 			near[i] = nr[k]
 		}
 	}
-	priorShares(b, x, rho)
+	if err := priorShares(b, x, rho); err != nil {
+		return nil, nil, nil, 0, err
+	}
 	if err := farGate(ctx, r, b, x, z, rho, near); err != nil {
 		return nil, nil, nil, 0, err
 	}
@@ -115,8 +121,8 @@ func heldOutNear(ctx context.Context, r *runner, b *Binary, x *mat.Dense, g *shi
 // it computes (NearTo). On the judged tasks of docs/results.md no training
 // point is that far (every largest correlation is at least 0.025), and z
 // and rho stay bit for bit.
-func farGate(ctx context.Context, r *runner, b *Binary, x *mat.Dense, z, rho, near []float64) error {
-	n, d := x.Dims()
+func farGate(ctx context.Context, r *runner, b *Binary, x Rows, z, rho, near []float64) error {
+	n, _ := x.Dims()
 	if near == nil {
 		near = make([]float64, n)
 		if err := r.nearTo(ctx, b, near, x); err != nil {
@@ -129,12 +135,12 @@ func farGate(ctx context.Context, r *runner, b *Binary, x *mat.Dense, z, rho, ne
 				idx = append(idx, i)
 			}
 		}
-		xs := mat.NewDense(len(idx), d, nil)
-		for k, i := range idx {
-			xs.SetRow(k, x.RawRowView(i))
+		xs, err := readRows(x, idx)
+		if err != nil {
+			return err
 		}
 		c := make([]float64, len(idx))
-		if err := r.nearTo(ctx, b, c, xs); err != nil {
+		if err := r.nearTo(ctx, b, c, DenseRows(xs)); err != nil {
 			return err
 		}
 		for k, i := range idx {
@@ -153,13 +159,30 @@ func (mv meanVar) z() float64 { return mv.m / sqrtPos(1+mv.v) }
 
 // priorShares turns the variances v[i] of the marginals at the rows of x
 // into the shares v_i/k(x_i, x_i) of b's prior variances, in [0, 1]
-// (Calibration).
-func priorShares(b *Binary, x *mat.Dense, v []float64) {
-	k := make([]float64, len(v))
-	b.Kernel.DiagTo(k, x)
-	for i := range v {
-		v[i] = priorShare(v[i], k[i])
+// (Calibration), reading x in chunks; it returns x's read error.
+func priorShares(b *Binary, x Rows, v []float64) error {
+	if xd, ok := x.(denseRows); ok {
+		k := make([]float64, len(v))
+		b.Kernel.DiagTo(k, xd.x)
+		for i := range v {
+			v[i] = priorShare(v[i], k[i])
+		}
+		return nil
 	}
+	n, d := x.Dims()
+	m := min(scoreChunk, n)
+	buf, k := make([]float64, m*d), make([]float64, m)
+	var idx []int
+	for lo := 0; lo < n; lo += scoreChunk {
+		hi := min(lo+scoreChunk, n)
+		idx = spanTo(idx, lo, hi)
+		x.RowsTo(buf, idx)
+		b.Kernel.DiagTo(k[:hi-lo], mat.NewDense(hi-lo, d, buf[:(hi-lo)*d]))
+		for i := lo; i < hi; i++ {
+			v[i] = priorShare(v[i], k[i-lo])
+		}
+	}
+	return x.Err()
 }
 
 // priorShare returns v/k clamped to [0, 1]: a posterior variance is at

@@ -32,7 +32,7 @@ func TestHeldOutReusesLastPass(t *testing.T) {
 	for _, a := range res.Model.Active {
 		inA[a] = true
 	}
-	plain, plainShare, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, res.Model, x, nil, nil)
+	plain, plainShare, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, res.Model, DenseRows(x), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestHeldOutReusesLastPass(t *testing.T) {
 			continue
 		}
 		mean, vr := make([]float64, len(rows)), make([]float64, len(rows))
-		if err := (&runner{threads: 1}).predictRowsContext(context.Background(), post, k, xa, x, rows, mean, vr, nil, gramNear{}, nil); err != nil {
+		if err := (&runner{threads: 1}).predictRowsContext(context.Background(), post, k, xa, DenseRows(x), rows, mean, vr, nil, gramNear{}, nil); err != nil {
 			t.Fatal(err)
 		}
 		for j, i := range rows {
@@ -103,7 +103,7 @@ func TestHeldOutNoReuseAfterNewTheta(t *testing.T) {
 	if res.Batches[len(res.Batches)-1].Theta == nil || slices.Equal(res.Batches[len(res.Batches)-1].Theta, res.Model.Kernel.Params()) {
 		t.Fatal("the final search kept θ; the test needs one that moves it")
 	}
-	plain, share, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, res.Model, x, nil, nil)
+	plain, share, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, res.Model, DenseRows(x), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestHeldOutFPASSGPFinal(t *testing.T) {
 	if len(last.HeldAt) != 0 {
 		t.Fatalf("%d last-pass scores kept", len(last.HeldAt))
 	}
-	plain, share, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, res.Model, x, nil, nil)
+	plain, share, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, res.Model, DenseRows(x), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,6 +101,11 @@ type MultiResult struct {
 // TrainMulti returns the error of the first class that did not finish
 // (wrapping ctx's), or the model with ctx's error if every class has one.
 func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options) (*MultiResult, error) {
+	return TrainMultiRows(ctx, DenseRows(x), labels, o)
+}
+
+// TrainMultiRows is TrainMulti on inputs read through Rows (TrainRows).
+func TrainMultiRows(ctx context.Context, x Rows, labels []float64, o *Options) (*MultiResult, error) {
 	start := time.Now()
 	n, d := x.Dims()
 	if len(labels) != n {

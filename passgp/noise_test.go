@@ -157,8 +157,8 @@ func TestBudgetCandidates(t *testing.T) {
 			t.Errorf("batch %d: %d unscored", i, b.Unscored)
 		}
 	}
-	c, _ := checkInput(x, y, &o)
-	tr := newTrainer(x, y, &c, nil, "")
+	c, _ := checkInput(DenseRows(x), y, &o)
+	tr := newTrainer(DenseRows(x), y, &c, nil, "")
 	cand := make([]int, 1000)
 	for i := range cand {
 		cand[i] = i

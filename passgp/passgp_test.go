@@ -160,7 +160,7 @@ func TestScorerMatchesReference(t *testing.T) {
 	}
 	mean, vr := make([]float64, len(rows)), make([]float64, len(rows))
 	r := runner{threads: 2}
-	r.predictRows(post, k, x, xs, rows, mean, vr, nil, gramNear{}, nil)
+	r.predictRows(post, k, x, DenseRows(xs), rows, mean, vr, nil, gramNear{}, nil)
 
 	// Reference: L = chol(I + S½KS½), m = k*ᵀα, v = k** − |L⁻¹S½k*|².
 	n := 40

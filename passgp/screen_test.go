@@ -29,7 +29,7 @@ func TestScreenPredict(t *testing.T) {
 		rows = append(rows, i, i+2, i+3, i+5, i+6, i+8)
 	}
 	mean, vr := make([]float64, len(rows)), make([]float64, len(rows))
-	(&runner{threads: 1}).predictRows(post, k, x, xs, rows, mean, vr, nil, gramNear{}, nil)
+	(&runner{threads: 1}).predictRows(post, k, x, DenseRows(xs), rows, mean, vr, nil, gramNear{}, nil)
 	kss := make([]float64, 900)
 	k.DiagTo(kss, xs)
 	for _, pinc := range []float64{0.6, 0.9} {
@@ -37,7 +37,7 @@ func TestScreenPredict(t *testing.T) {
 		for _, threads := range []int{1, 2} {
 			t.Run(fmt.Sprintf("pinc=%v/threads=%d", pinc, threads), func(t *testing.T) {
 				sm, sv := make([]float64, len(rows)), make([]float64, len(rows))
-				withBLASThreads(1, func() { (&runner{threads: threads}).predictRows(post, k, x, xs, rows, sm, sv, nil, gramNear{}, sc) })
+				withBLASThreads(1, func() { (&runner{threads: threads}).predictRows(post, k, x, DenseRows(xs), rows, sm, sv, nil, gramNear{}, sc) })
 				screened := 0
 				for c, i := range rows {
 					if sm[c] != mean[c] {

@@ -231,18 +231,35 @@ func sparseHeldOut(f *ep.FITC, z, v []float64) (lost int) {
 }
 
 // predictSparse sets mean and variance to f's predictive latent marginals
-// of the rows of x, in chunks of scoreChunk rows on r's workers, checking
-// ctx between rounds of chunks.
-func (r *runner) predictSparse(ctx context.Context, f *ep.FITC, x *mat.Dense, mean, variance []float64) error {
+// of the rows rows of x (nil: all), in chunks of scoreChunk rows on r's
+// workers, checking ctx between rounds of chunks; it returns ctx's or x's
+// error.
+func (r *runner) predictSparse(ctx context.Context, f *ep.FITC, x Rows, rows []int, mean, variance []float64) error {
 	n, d := x.Dims()
-	return r.chunks(ctx, n, func(_, lo, hi int) {
-		xs := x.Slice(lo, hi, 0, d).(*mat.Dense)
+	if rows != nil {
+		n = len(rows)
+	}
+	bufs := make([][]float64, max(r.threads, 1))
+	err := r.chunks(ctx, n, func(w, lo, hi int) {
+		if len(bufs[w]) < scoreChunk*d {
+			bufs[w] = make([]float64, scoreChunk*d)
+		}
+		xs := mat.NewDense(hi-lo, d, bufs[w][:(hi-lo)*d])
+		if rows != nil {
+			x.RowsTo(xs.RawMatrix().Data, rows[lo:hi])
+		} else {
+			x.RowsTo(xs.RawMatrix().Data, span(lo, hi))
+		}
 		if r.serial {
 			f.PredictSerialTo(mean[lo:hi], variance[lo:hi], nil, xs)
 			return
 		}
 		f.PredictTo(mean[lo:hi], variance[lo:hi], nil, xs)
 	})
+	if err != nil {
+		return err
+	}
+	return x.Err()
 }
 
 // TrainFITC runs the sparse pass of Options.FITC on a trained classifier b
@@ -261,7 +278,7 @@ func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Opt
 		oo = Options{Threads: o.Threads, EP: o.EP, FixedTheta: o.FixedTheta, Fixed: o.Fixed, Lower: o.Lower, Upper: o.Upper}
 	}
 	oo.Kernel = b.Kernel
-	c, err := checkInput(x, y, &oo)
+	c, err := checkInput(DenseRows(x), y, &oo)
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +289,9 @@ func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Opt
 		return nil, fmt.Errorf("passgp: TrainFITC: the classifier has translated active images (invariance stage)")
 	}
 	if !c.FixedTheta {
-		c.lower, c.upper = thetaBounds(&c, x)
+		if c.lower, c.upper, err = thetaBounds(&c, DenseRows(x)); err != nil {
+			return nil, err
+		}
 	}
 	nb := *b
 	nb.Sparse = nil
@@ -281,5 +300,5 @@ func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Opt
 		return nil, err
 	}
 	r := &runner{threads: c.threads}
-	return res, calibrate(ctx, r, res, x, y, nil, nil)
+	return res, calibrate(ctx, r, res, DenseRows(x), y, nil, nil)
 }

@@ -172,6 +172,14 @@ func hypNotConverged(stats []BatchStats) int {
 // returns the partial result (a classifier on the current active set) with
 // ctx.Err().
 func Train(ctx context.Context, x *mat.Dense, y []float64, o *Options) (*Result, error) {
+	return TrainRows(ctx, DenseRows(x), y, o)
+}
+
+// TrainRows is Train on the inputs x read through Rows (DenseRows for a
+// matrix; a data file served from disk): training reads only a batch, the
+// active set or a chunk of the held-out pass at a time, and gives the
+// model Train gives on the same rows, bit for bit.
+func TrainRows(ctx context.Context, x Rows, y []float64, o *Options) (*Result, error) {
 	c, err := checkInput(x, y, o)
 	if err != nil {
 		return nil, err
@@ -180,7 +188,7 @@ func Train(ctx context.Context, x *mat.Dense, y []float64, o *Options) (*Result,
 	return train(ctx, x, y, &c, r, "")
 }
 
-func checkInput(x *mat.Dense, y []float64, o *Options) (config, error) {
+func checkInput(x Rows, y []float64, o *Options) (config, error) {
 	n, d := x.Dims()
 	if len(y) != n {
 		return config{}, fmt.Errorf("passgp: %d labels for %d rows", len(y), n)
@@ -197,21 +205,42 @@ func checkInput(x *mat.Dense, y []float64, o *Options) (config, error) {
 	if n > 0 && (pos == 0 || pos == n) {
 		return config{}, fmt.Errorf("passgp: all %d labels are %v: a classifier needs both classes", n, y[0])
 	}
-	raw := x.RawMatrix()
-	for i := 0; i < n; i++ {
-		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+d] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return config{}, fmt.Errorf("passgp: input row %d feature %d is %v", i, j, v)
-			}
-		}
+	if err := checkFinite(x); err != nil {
+		return config{}, err
 	}
 	return resolve(o, d)
 }
 
+// checkFinite returns an error naming the first input that is NaN or
+// infinite, reading x in blocks.
+func checkFinite(x Rows) error {
+	n, d := x.Dims()
+	const block = 1024
+	buf := make([]float64, min(block, n)*d)
+	var idx []int
+	for lo := 0; lo < n; lo += block {
+		hi := min(lo+block, n)
+		idx = spanTo(idx, lo, hi)
+		x.RowsTo(buf, idx)
+		if err := x.Err(); err != nil {
+			return err
+		}
+		for k, v := range buf[:(hi-lo)*d] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("passgp: input row %d feature %d is %v", lo+k/d, k%d, v)
+			}
+		}
+	}
+	return nil
+}
+
 // train dispatches to the method and adds the invariance stage.
-func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner, class string) (*Result, error) {
+func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class string) (*Result, error) {
 	if !c.FixedTheta {
-		c.lower, c.upper = thetaBounds(c, x)
+		var err error
+		if c.lower, c.upper, err = thetaBounds(c, x); err != nil {
+			return nil, err
+		}
 	}
 	var res *Result
 	var err error
@@ -223,7 +252,10 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 		}
 		res, err = t.run(ctx)
 	case IVM:
-		res, err = trainIVM(ctx, x, y, c, r)
+		var xd *mat.Dense
+		if xd, err = asDense(x); err == nil {
+			res, err = trainIVM(ctx, xd, y, c, r)
+		}
 	case Random:
 		res, err = trainRandom(ctx, x, y, c, r)
 	case Full:
@@ -233,7 +265,10 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 		res, err = augmentRetrain(ctx, c, r, class, res)
 	}
 	if err == nil && c.FITC {
-		err = sparsePass(ctx, c, res, x, y)
+		var xd *mat.Dense
+		if xd, err = asDense(x); err == nil {
+			err = sparsePass(ctx, c, res, xd, y)
+		}
 	}
 	// The last pass's scores (N-vectors) go to calibrate, not to the
 	// caller.
@@ -256,7 +291,7 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 // their error rates and the binary calibration fitted on them; g is the
 // invariance stage's geometry (nil: none) and last the last pass's scores
 // that the held-out latents may reuse (nil: none).
-func calibrate(ctx context.Context, r *runner, res *Result, x *mat.Dense, y []float64, g *shiftGeom, last *lastScores) error {
+func calibrate(ctx context.Context, r *runner, res *Result, x Rows, y []float64, g *shiftGeom, last *lastScores) error {
 	var err error
 	if res.HeldOut, res.HeldOutShare, res.near, res.HeldOutLost, err = heldOutNear(ctx, r, res.Model, x, g, last, nil); err != nil {
 		return err
@@ -272,7 +307,7 @@ func calibrate(ctx context.Context, r *runner, res *Result, x *mat.Dense, y []fl
 type trainer struct {
 	c     *config
 	r     *runner
-	x     *mat.Dense
+	x     Rows
 	y     []float64
 	n, d  int
 	class string
@@ -293,7 +328,7 @@ type trainer struct {
 	untilBound, cut bool
 }
 
-func newTrainer(x *mat.Dense, y []float64, c *config, r *runner, class string) *trainer {
+func newTrainer(x Rows, y []float64, c *config, r *runner, class string) *trainer {
 	n, d := x.Dims()
 	return &trainer{c: c, r: r, x: x, y: y, n: n, d: d, class: class,
 		method: c.Method, pinc: c.PInc, fixed: c.FixedTheta, k: c.Kernel}
@@ -447,9 +482,9 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 // without iterating EP (one factorisation), so that cancellation takes
 // effect at once.
 func (t *trainer) stopped(err error) (*Result, error) {
-	xa, ya := t.active()
-	if len(ya) == 0 {
-		return nil, err
+	xa, ya, rerr := t.active()
+	if rerr != nil || len(ya) == 0 {
+		return nil, errors.Join(err, rerr)
 	}
 	b, ferr := newBinary(t.k, xa, ya, slices.Clone(t.st.Active), ep.Sites{Tau: slices.Clone(t.st.Tau), Nu: slices.Clone(t.st.Nu)})
 	if ferr != nil {
@@ -461,9 +496,10 @@ func (t *trainer) stopped(err error) (*Result, error) {
 
 func (t *trainer) elapsed() time.Duration { return t.st.Elapsed + time.Since(t.start) }
 
-// active gathers the active inputs and labels.
-func (t *trainer) active() (*mat.Dense, []float64) {
-	return gatherRows(t.x, t.st.Active), gather(t.y, t.st.Active)
+// active reads the active inputs and gathers their labels.
+func (t *trainer) active() (*mat.Dense, []float64, error) {
+	xa, err := readRows(t.x, t.st.Active)
+	return xa, gather(t.y, t.st.Active), err
 }
 
 // infer runs EP on A from the current sites, optimising θ first when
@@ -525,7 +561,10 @@ func (t *trainer) inferEvals(ctx context.Context, xa *mat.Dense, ya []float64, o
 // inner loop body).
 func (t *trainer) batch(ctx context.Context) error {
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch, Augmented: t.stage2}
-	xa, ya := t.active()
+	xa, ya, err := t.active()
+	if err != nil {
+		return err
+	}
 	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.HypPasses
 	before := t.k.Params()
 	epo := t.c.epOptions()
@@ -648,7 +687,10 @@ func (t *trainer) screen() *screen {
 // the classifier with ep.FromSites. If ctx ends meanwhile, the result is
 // stopped's.
 func (t *trainer) finish(ctx context.Context) (*Result, error) {
-	xa, ya := t.active()
+	xa, ya, err := t.active()
+	if err != nil {
+		return nil, err
+	}
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch}
 	// θ as the last pass left it: the search on A below may move it, and
 	// then no score of the last pass is at the final θ (lastScores).
