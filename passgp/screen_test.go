@@ -37,7 +37,9 @@ func TestScreenPredict(t *testing.T) {
 		for _, threads := range []int{1, 2} {
 			t.Run(fmt.Sprintf("pinc=%v/threads=%d", pinc, threads), func(t *testing.T) {
 				sm, sv := make([]float64, len(rows)), make([]float64, len(rows))
-				withBLASThreads(1, func() { (&runner{threads: threads}).predictRows(post, k, x, DenseRows(xs), rows, sm, sv, nil, gramNear{}, sc) })
+				withBLASThreads(1, func() {
+					(&runner{threads: threads}).predictRows(post, k, x, DenseRows(xs), rows, sm, sv, nil, gramNear{}, sc)
+				})
 				screened := 0
 				for c, i := range rows {
 					if sm[c] != mean[c] {
