@@ -10,8 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/passgp"
@@ -36,7 +34,7 @@ type recorder struct {
 }
 
 // run trains the prepared run on ds (scaled) and assembles the classifier.
-func (s *settings) run(ctx context.Context, ds *data.Dataset, p *prepared) (*Classifier, error) {
+func (s *settings) run(ctx context.Context, ds *data.Dataset, p *prepared, x passgp.Rows) (*Classifier, error) {
 	cp := p.Checkpoint
 	o, err := p.cfg.Options(ds.D)
 	if err != nil {
@@ -49,7 +47,7 @@ func (s *settings) run(ctx context.Context, ds *data.Dataset, p *prepared) (*Cla
 	tctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &recorder{s: s, cp: cp, cancel: cancel}
-	err = r.train(tctx, ds.Dense(), ds.Y, o)
+	err = r.train(tctx, x, ds.Y, o)
 	if r.ckErr != nil {
 		return nil, r.ckErr
 	}
@@ -153,7 +151,7 @@ func (r *recorder) doneAny(k int, res *passgp.Result) {
 
 // train trains the run's classifiers on x with labels y: TrainMulti for a
 // one-vs-rest run, Train otherwise.
-func (r *recorder) train(ctx context.Context, x *mat.Dense, y []float64, o passgp.Options) error {
+func (r *recorder) train(ctx context.Context, x passgp.Rows, y []float64, o passgp.Options) error {
 	if r.cp.Mode == model.OneVsRest {
 		return r.trainMulti(ctx, x, y, o)
 	}
@@ -162,7 +160,7 @@ func (r *recorder) train(ctx context.Context, x *mat.Dense, y []float64, o passg
 
 // trainBinary trains the one classifier of a Binary or PositiveVsRest run
 // with passgp.Train.
-func (r *recorder) trainBinary(ctx context.Context, x *mat.Dense, y []float64, o passgp.Options) error {
+func (r *recorder) trainBinary(ctx context.Context, x passgp.Rows, y []float64, o passgp.Options) error {
 	if r.cp.Current > 0 {
 		// Resumed after the classifier finished: fit its calibration, on
 		// its held-out latents as the uninterrupted run did where the
@@ -177,7 +175,7 @@ func (r *recorder) trainBinary(ctx context.Context, x *mat.Dense, y []float64, o
 		if err != nil {
 			return err
 		}
-		r.cal, err = passgp.CalibrateBinary(b, x, y)
+		r.cal, err = passgp.CalibrateBinaryRows(b, x, y)
 		return err
 	}
 	name := model.FormatLabel(r.label(0))
@@ -187,7 +185,7 @@ func (r *recorder) trainBinary(ctx context.Context, x *mat.Dense, y []float64, o
 	}
 	o.Resume = r.cp.State
 	o.Checkpoint = func(s *passgp.State) { r.batch(0, s) }
-	res, err := passgp.Train(ctx, x, y, &o)
+	res, err := passgp.TrainRows(ctx, x, y, &o)
 	if err != nil {
 		return fmt.Errorf("classifier %s: %w", name, err)
 	}
@@ -200,7 +198,7 @@ func (r *recorder) trainBinary(ctx context.Context, x *mat.Dense, y []float64, o
 // trainMulti trains a one-vs-rest run with passgp.TrainMulti, one class
 // at a time (a checkpoint holds one class in progress), resuming from the
 // checkpoint's finished classifiers and snapshot, or side by side.
-func (r *recorder) trainMulti(ctx context.Context, x *mat.Dense, labels []float64, o passgp.Options) error {
+func (r *recorder) trainMulti(ctx context.Context, x passgp.Rows, labels []float64, o passgp.Options) error {
 	cp := r.cp
 	index := make(map[float64]int, len(cp.Classes))
 	names := make(map[string]int, len(cp.Classes))
@@ -230,7 +228,7 @@ func (r *recorder) trainMulti(ctx context.Context, x *mat.Dense, labels []float6
 		o.Checkpoint = nil
 		o.ClassDone = func(c float64, res *passgp.Result) { r.doneAny(index[c], res) }
 	}
-	mr, err := passgp.TrainMulti(ctx, x, labels, &o)
+	mr, err := passgp.TrainMultiRows(ctx, x, labels, &o)
 	if err == nil {
 		r.cal = mr.Calibration
 		for _, res := range mr.PerClass {

@@ -668,11 +668,16 @@ func (c *Calibration) eachNLL(z, rho *mat.Dense, truth []int, f func(int, float6
 // uses the plain cavities, which still see each image's translations;
 // Train and TrainAugmented leave those out (groupHeldOut).
 func CalibrateBinary(b *Binary, x *mat.Dense, y []float64) (*Calibration, error) {
+	return CalibrateBinaryRows(b, DenseRows(x), y)
+}
+
+// CalibrateBinaryRows is CalibrateBinary on inputs read through Rows.
+func CalibrateBinaryRows(b *Binary, x Rows, y []float64) (*Calibration, error) {
 	n, _ := x.Dims()
 	if len(y) != n {
 		return nil, fmt.Errorf("passgp: CalibrateBinary: %d labels for %d rows", len(y), n)
 	}
-	z, rho, _, err := heldOutLatents(context.Background(), &runner{threads: la.Threads()}, b, DenseRows(x), nil, nil)
+	z, rho, _, err := heldOutLatents(context.Background(), &runner{threads: la.Threads()}, b, x, nil, nil)
 	if err != nil {
 		return nil, err
 	}

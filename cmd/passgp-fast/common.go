@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -39,6 +40,31 @@ func (d *dataFlags) register(fs *flagSet, required bool) {
 	fs.StringVar(&d.format, "format", "auto", "data format: auto, libsvm, csv, idx or binary")
 	fs.IntVar(&d.labelCol, "label-col", 0, "CSV label column, 0-based; negative counts from the end")
 	fs.Float64Var(&d.maxMemGiB, "max-mem", 16, "memory limit in `GiB` for the data's dense matrix or a model's posteriors")
+}
+
+// stream opens the data file as a stream when it is a binary data file
+// (convert), which training reads without holding it in memory; nil
+// otherwise.
+func (d *dataFlags) stream(ctx context.Context) (*data.BinarySource, error) {
+	if d.path == "" {
+		return nil, errUsage("--data FILE is required")
+	}
+	f, err := data.ParseFormat(d.format)
+	if err != nil {
+		return nil, errUsage("--format: %v", err)
+	}
+	if f, err = data.FormatOf(d.path, f); err != nil || f != data.Binary {
+		return nil, err
+	}
+	src, err := data.OpenBinary(ctx, d.path, data.BinaryOptions{Verify: true})
+	if err != nil {
+		return nil, err
+	}
+	if src.Len() == 0 {
+		src.Close()
+		return nil, fmt.Errorf("%s: no examples", d.path)
+	}
+	return src, nil
 }
 
 // load reads the data file; dim > 0 fixes the number of features (a

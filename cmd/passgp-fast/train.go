@@ -91,70 +91,80 @@ prints a held-out estimate of the test error. Defaults: docs/method.md.`)
 	return code
 }
 
-// prepare checks the flags and loads the data and the checkpoint to
-// resume from (nil: none).
-func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
+// prepare checks the flags and loads the checkpoint to resume from (nil:
+// none) and the data: a binary data file is opened as a stream (src),
+// any other read into memory (ds).
+func (t *trainFlags) prepare(ctx context.Context) (ds *data.Dataset, src *data.BinarySource, cp *model.Checkpoint, err error) {
+	if err := t.checkFlags(); err != nil {
+		return nil, nil, nil, err
+	}
+	if t.resume != "" {
+		if cp, err = model.LoadCheckpoint(t.resume); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if src, err = t.df.stream(ctx); err != nil || src != nil {
+		return nil, src, cp, err
+	}
+	if ds, err = t.df.load(0); err != nil {
+		return nil, nil, nil, err
+	}
+	if ds.Y == nil {
+		return nil, nil, nil, fmt.Errorf("%s: no labels (give --labels FILE for IDX images)", t.df.path)
+	}
+	if cp != nil {
+		if err := cp.CheckData(ds.N, ds.D, ds.Y); err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %s: %v", t.df.path, t.resume, err)
+		}
+	}
+	ds.Source = t.df.path
+	return ds, nil, cp, nil
+}
+
+// checkFlags checks the flags and resolves them into t.cfg.
+func (t *trainFlags) checkFlags() error {
 	switch {
 	case t.modelOut == "":
-		return nil, nil, errUsage("--model FILE is required")
+		return errUsage("--model FILE is required")
 	case t.df.path == "":
-		return nil, nil, errUsage("--data FILE is required")
+		return errUsage("--data FILE is required")
 	case t.threads < 0:
-		return nil, nil, errUsage("--threads must be >= 0, got %d", t.threads)
+		return errUsage("--threads must be >= 0, got %d", t.threads)
 	}
 	c := &t.cfg
 	c.Kernel, c.Degree, c.Gamma = t.kf.name, t.kf.degree, t.kf.gamma
 	c.Augment = t.augm
 	var err error
 	if c.Theta, err = passgpfast.ParseFloats(t.kf.theta); err != nil {
-		return nil, nil, errUsage("--theta: %v", err)
+		return errUsage("--theta: %v", err)
 	}
 	if t.kf.name != "" {
 		if _, err := passgpfast.NewKernel(t.kf.name, c.Theta, t.kf.degree, t.kf.gamma, 0); err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
 	if c.Prior, err = passgpfast.ParsePrior(t.prior); err != nil {
-		return nil, nil, errUsage("--prior: %v", err)
+		return errUsage("--prior: %v", err)
 	}
 	if t.positive != "" {
 		v, err := passgpfast.ParseFloats(t.positive)
 		if err != nil || len(v) != 1 {
-			return nil, nil, errUsage("--positive: want one label, got %q", t.positive)
+			return errUsage("--positive: want one label, got %q", t.positive)
 		}
 		c.Positive = &v[0]
 	}
 	c.MaxActive = passgpfast.AutoMaxActive
 	if t.maxActive != "auto" {
 		if c.MaxActive, err = strconv.Atoi(t.maxActive); err != nil || c.MaxActive < 0 {
-			return nil, nil, errUsage("--max-active: want auto or an integer >= 0, got %q", t.maxActive)
+			return errUsage("--max-active: want auto or an integer >= 0, got %q", t.maxActive)
 		}
 	}
 	if t.image != "" && c.Augment != "" {
 		if c.ImageW, c.ImageH, err = parseImage(t.image); err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
-	var cp *model.Checkpoint
-	if t.resume != "" {
-		if cp, err = model.LoadCheckpoint(t.resume); err != nil {
-			return nil, nil, err
-		}
-	}
-	ds, err := t.df.load(0)
-	if err != nil {
-		return nil, nil, err
-	}
-	if ds.Y == nil {
-		return nil, nil, fmt.Errorf("%s: no labels (give --labels FILE for IDX images)", t.df.path)
-	}
-	if cp != nil {
-		if err := cp.CheckData(ds.N, ds.D, ds.Y); err != nil {
-			return nil, nil, fmt.Errorf("%s: %s: %v", t.df.path, t.resume, err)
-		}
-	}
-	ds.Source = t.df.path
-	return ds, cp, nil
+	return nil
 }
 
 // checkpointEvery throttles checkpoint writes during training.
@@ -210,9 +220,16 @@ func reportClassifier(pr *progress, r passgpfast.Report) {
 }
 
 func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, error) {
-	ds, cp, err := t.prepare()
+	ds, src, cp, err := t.prepare(ctx)
 	if err != nil {
 		return 0, err
+	}
+	var dim int
+	if src != nil {
+		defer src.Close()
+		dim = src.Dim()
+	} else {
+		dim = ds.D
 	}
 	if t.threads > 0 {
 		la.SetThreads(t.threads)
@@ -221,7 +238,7 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 	if t.test != "" {
 		tf := t.df
 		tf.path, tf.labels = t.test, ""
-		if test, err = tf.load(ds.D); err != nil {
+		if test, err = tf.load(dim); err != nil {
 			return 0, err
 		}
 		if test.Y == nil {
@@ -236,7 +253,12 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 		restore = la.LimitBLAS(1)
 		opts = append(opts, passgpfast.WithClassesSideBySide())
 	}
-	clf, err := passgpfast.FitDataset(ctx, ds, opts...)
+	var clf *passgpfast.Classifier
+	if src != nil {
+		clf, err = passgpfast.FitBinary(ctx, src, opts...)
+	} else {
+		clf, err = passgpfast.FitDataset(ctx, ds, opts...)
+	}
 	restore()
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
