@@ -11,6 +11,7 @@ import (
 
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/model"
+	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
 // Classifier is a trained classifier: package model's Model with the
@@ -132,10 +133,11 @@ func (c *Classifier) Evaluate(ctx context.Context, ds *data.Dataset) (*Metrics, 
 // errors.
 func (c *Classifier) Truth(y []float64, file string) ([]int, error) { return truthIndex(c.m, y, file) }
 
-// heldOutMetrics scores the model m on the held-out predictions of its n
-// training points (labels y) through the calibration fitted on them. ok
+// heldOutMetrics scores the model m on the held-out predictions of its
+// training points (labels y; those of r.held) through the calibration fitted on them. ok
 // is false when the run has no held-out latents for every classifier.
 func (r *recorder) heldOutMetrics(m *model.Model, y []float64) (met Metrics, ok bool, err error) {
+	y = passgp.Gather(y, r.held)
 	n, k := len(y), len(m.Binaries)
 	if len(r.heldOut) != k || len(r.heldShare) != k {
 		return Metrics{}, false, nil

@@ -31,6 +31,9 @@ type recorder struct {
 	// (passgp.Result.HeldOut, HeldOutShare), the data of cal's fit; nil
 	// for a binary run resumed after its classifier finished.
 	heldOut, heldShare [][]float64
+	// held numbers the held-out latents among the training points
+	// (passgp.HeldOutRows; nil: all of them, in order).
+	held []int
 }
 
 // run trains the prepared run on ds (scaled) and assembles the classifier.
@@ -46,7 +49,7 @@ func (s *settings) run(ctx context.Context, ds *data.Dataset, p *prepared, x pas
 	}
 	tctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &recorder{s: s, cp: cp, cancel: cancel}
+	r := &recorder{s: s, cp: cp, cancel: cancel, held: o.HeldOutRows(ds.N)}
 	err = r.train(tctx, x, ds.Y, o)
 	if r.ckErr != nil {
 		return nil, r.ckErr
@@ -167,7 +170,7 @@ func (r *recorder) trainBinary(ctx context.Context, x passgp.Rows, y []float64, 
 		// checkpoint has them.
 		if h := r.cp.HeldOutOf(r.cp.Done[0].Class); h != nil {
 			var err error
-			r.cal, err = passgp.FitBinaryCalibration(h.Z, h.Share, y)
+			r.cal, err = passgp.FitBinaryCalibration(h.Z, h.Share, passgp.Gather(y, r.held))
 			r.heldOut, r.heldShare = [][]float64{h.Z}, [][]float64{h.Share}
 			return err
 		}

@@ -142,7 +142,7 @@ func (t *trainer) calibrate(ctx context.Context, res *Result) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return calibrate(ctx, t.r, res, t.x, t.y, nil, last)
+	return calibrate(ctx, t.r, res, t.x, t.y, nil, last, HeldOutRows(t.c.Seed, t.n))
 }
 
 // boundPass is Options.BoundFITC: for a classifier whose budget bound
@@ -182,6 +182,10 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	}
 	t0 := time.Now()
 	b := res.Model
+	// The pass works on the held-out stage's points (HeldOutRows): its EP
+	// runs on some of them, and the comparison scores them.
+	held := HeldOutRows(c.Seed, len(y))
+	x, y, bv, _ := heldView(x, y, b, nil, held)
 	// The active set's held-out correlations with the active inputs, as
 	// its calibration used them: the same inputs and θ as the FITC
 	// classifier's.
@@ -197,7 +201,7 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	defer func() { ch.Elapsed = time.Since(t0); res.Elapsed += ch.Elapsed }()
 	o := c.finalEPOptions()
 	n := len(y)
-	sub := fitcPoints(c.Seed, b.Active, n, boundPointsPerInducing*ch.Inducing)
+	sub := fitcPoints(c.Seed, bv.Active, n, boundPointsPerInducing*ch.Inducing)
 	ch.Points = n
 	xs, err := rowsOf(x, sub)
 	if err != nil {
@@ -226,7 +230,7 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	truth := binaryTruth(y)
 	var cal *Calibration
 	if trial {
-		ch.ActiveNLL, ch.FITCNLL, cal, err = compareOn(ctx, r, b, x, truth, sub, z, rho)
+		ch.ActiveNLL, ch.FITCNLL, cal, err = compareOn(ctx, r, bv, x, truth, sub, z, rho)
 		if err != nil {
 			return err
 		}
@@ -255,6 +259,7 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	ch.Kept = true
 	res.Model = &nb
 	res.HeldOut, res.HeldOutShare, res.HeldOutLost, res.Calibration = z, rho, lost, cal
+	res.HeldOutRows = held
 	res.HeldOutError, res.MajorityRate = LatentErrorRate(z, y), majorityRate(truth)
 	return nil
 }
@@ -273,11 +278,12 @@ func compareOn(ctx context.Context, r *runner, b *Binary, x Rows, truth, sub []i
 			return 0, 0, nil, err
 		}
 		xs, fz, frho, ts = DenseRows(xsub), gather(z, sub), gather(rho, sub), gather(truth, sub)
-		// The active points are among sub (fitcPoints): their positions.
+		// The active points among the rows are among sub (fitcPoints):
+		// their positions.
 		bb := *b
 		bb.Active = make([]int, len(b.Active))
 		for k, a := range b.Active {
-			bb.Active[k], _ = slices.BinarySearch(sub, a)
+			bb.Active[k] = position(sub, a)
 		}
 		bs = &bb
 	}

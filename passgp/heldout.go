@@ -83,7 +83,7 @@ func heldOutNear(ctx context.Context, r *runner, b *Binary, x Rows, g *shiftGeom
 				near[i] = 1
 			}
 		case last.has(i):
-			z[i], rho[i], near[i] = last.z(i), last.s.HeldVar[i], last.near(i)
+			z[i], rho[i], near[i] = last.z(i), last.variance(i), last.near(i)
 		default:
 			rows = append(rows, i)
 		}
@@ -200,17 +200,36 @@ func priorShare(v, k float64) float64 {
 type lastScores struct {
 	s    *State
 	from int
+	// rows numbers the points (nil: as the training data): point i is
+	// training point rows[i] (heldView).
+	rows []int
+}
+
+// at returns the index in the training data of point i.
+func (l *lastScores) at(i int) int {
+	if l.rows != nil {
+		return l.rows[i]
+	}
+	return i
 }
 
 // has reports whether point i has a reusable score.
 func (l *lastScores) has(i int) bool {
-	return l != nil && i < len(l.s.HeldAt) && l.s.HeldAt[i] > 0 && l.s.HeldAt[i] >= l.from
+	if l == nil {
+		return false
+	}
+	i = l.at(i)
+	return i < len(l.s.HeldAt) && l.s.HeldAt[i] > 0 && l.s.HeldAt[i] >= l.from
 }
 
 // z returns point i's m/√(1+v).
 func (l *lastScores) z(i int) float64 {
+	i = l.at(i)
 	return meanVar{l.s.HeldMean[i], l.s.HeldVar[i]}.z()
 }
+
+// variance returns point i's predictive variance.
+func (l *lastScores) variance(i int) float64 { return l.s.HeldVar[l.at(i)] }
 
 // near returns point i's largest correlation with the active set of the
 // batch that scored it, -1 if that was not read.
@@ -218,7 +237,7 @@ func (l *lastScores) near(i int) float64 {
 	if len(l.s.HeldNear) != len(l.s.HeldAt) {
 		return -1
 	}
-	return l.s.HeldNear[i]
+	return l.s.HeldNear[l.at(i)]
 }
 
 // keepScores records the candidates' predictive marginals of a batch of

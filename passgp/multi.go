@@ -166,9 +166,9 @@ func TrainMultiRows(ctx context.Context, x Rows, labels []float64, o *Options) (
 		c := base
 		cls := classes[j]
 		if f := base.Finished[cls]; f != nil {
-			if f.Model == nil || f.HeldOut != nil && (len(f.HeldOut) != n || len(f.HeldOutShare) != n) {
+			if nh := heldCount(base, n); f.Model == nil || f.HeldOut != nil && (len(f.HeldOut) != nh || len(f.HeldOutShare) != nh) {
 				errs[j] = fmt.Errorf("passgp: finished class %v: no model, or %d/%d held-out latents for %d points", cls,
-					len(f.HeldOut), len(f.HeldOutShare), n)
+					len(f.HeldOut), len(f.HeldOutShare), nh)
 				return
 			}
 			r := *f
@@ -247,20 +247,32 @@ func TrainMultiRows(ctx context.Context, x Rows, labels []float64, o *Options) (
 		return nil, firstErr
 	}
 	// The multi-class calibration, on every class's held-out latents
-	// (computed here for classes given in Options.Finished).
-	z, rho := mat.NewDense(n, len(classes), nil), mat.NewDense(n, len(classes), nil)
+	// (computed here for classes given in Options.Finished), all of the
+	// same points (HeldOutRows).
+	var held []int
+	if base.geom() == nil {
+		held = HeldOutRows(base.Seed, n)
+	}
+	nh := heldCount(base, n)
+	z, rho := mat.NewDense(nh, len(classes), nil), mat.NewDense(nh, len(classes), nil)
 	for j, r := range results {
 		if r.HeldOut == nil || r.HeldOutShare == nil {
+			xh, _, bh, _ := heldView(x, labels, r.Model, nil, held)
 			var err error
-			if r.HeldOut, r.HeldOutShare, r.HeldOutLost, err = heldOutLatents(ctx, &runner{threads: base.threads}, r.Model, x, base.geom(), nil); err != nil {
+			if r.HeldOut, r.HeldOutShare, r.HeldOutLost, err = heldOutLatents(ctx, &runner{threads: base.threads}, bh, xh, base.geom(), nil); err != nil {
 				return mr, err
 			}
+			r.HeldOutRows = held
 		}
 		z.SetCol(j, r.HeldOut)
 		rho.SetCol(j, r.HeldOutShare)
 	}
-	truth := make([]int, n)
-	for i, l := range labels {
+	lh := labels
+	if held != nil {
+		lh = gather(labels, held)
+	}
+	truth := make([]int, nh)
+	for i, l := range lh {
 		truth[i], _ = slices.BinarySearch(classes, l)
 	}
 	if mr.Calibration, err = fitCalibration(z, rho, truth, mixedPosteriors(mr.Model.Models)); err != nil {
@@ -268,6 +280,15 @@ func TrainMultiRows(ctx context.Context, x Rows, labels []float64, o *Options) (
 	}
 	mr.Elapsed = time.Since(start)
 	return mr, nil
+}
+
+// heldCount is the number of training points, of n, with held-out
+// latents (HeldOutRows).
+func heldCount(c config, n int) int {
+	if c.geom() != nil {
+		return n
+	}
+	return min(n, heldOutMax)
 }
 
 // mixedPosteriors reports whether some of the classifiers predict from a

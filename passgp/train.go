@@ -110,7 +110,8 @@ type Result struct {
 	// bound, e.g. the signal variance of a separable active set, or a
 	// length scale collapsing to the floor. nil when θ was not optimised.
 	AtBound []bool
-	// HeldOut is, for every training point i, the latent z_i =
+	// HeldOut is, for every training point i of HeldOutRows (nil: all of
+	// them, in order), the latent z_i =
 	// m_i/√(1+v_i) of a predictive distribution that did not see its label
 	// (heldOutLatents): the data that calibration is fitted on, and
 	// HeldOutShare the share v_i/k(x_i, x_i) of the prior variance that
@@ -119,6 +120,7 @@ type Result struct {
 	// where the share is 1). All are nil for a run stopped early.
 	HeldOut      []float64
 	HeldOutShare []float64
+	HeldOutRows  []int
 	Calibration  *Calibration
 	// HeldOutError is the error rate of the raw decisions (z > 0) on the
 	// held-out latents, and MajorityRate that of always predicting the
@@ -282,24 +284,32 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 	if err != nil {
 		return res, err
 	}
-	err = calibrate(ctx, r, res, x, y, c.geom(), last)
+	var held []int
+	if g := c.geom(); g == nil {
+		n, _ := x.Dims()
+		held = HeldOutRows(c.Seed, n)
+	}
+	err = calibrate(ctx, r, res, x, y, c.geom(), last, held)
 	res.near = nil
 	return res, err
 }
 
-// calibrate sets res's held-out latents of every training point (x, y),
-// their error rates and the binary calibration fitted on them; g is the
-// invariance stage's geometry (nil: none) and last the last pass's scores
-// that the held-out latents may reuse (nil: none).
-func calibrate(ctx context.Context, r *runner, res *Result, x Rows, y []float64, g *shiftGeom, last *lastScores) error {
+// calibrate sets res's held-out latents of the training points held of
+// (x, y) (nil: all; HeldOutRows), their error rates and the binary
+// calibration fitted on them; g is the invariance stage's geometry (nil:
+// none; with g, held must be nil) and last the last pass's scores that the
+// held-out latents may reuse (nil: none).
+func calibrate(ctx context.Context, r *runner, res *Result, x Rows, y []float64, g *shiftGeom, last *lastScores, held []int) error {
+	xh, yh, bh, lh := heldView(x, y, res.Model, last, held)
 	var err error
-	if res.HeldOut, res.HeldOutShare, res.near, res.HeldOutLost, err = heldOutNear(ctx, r, res.Model, x, g, last, nil); err != nil {
+	if res.HeldOut, res.HeldOutShare, res.near, res.HeldOutLost, err = heldOutNear(ctx, r, bh, xh, g, lh, nil); err != nil {
 		return err
 	}
-	truth := binaryTruth(y)
-	res.HeldOutError = LatentErrorRate(res.HeldOut, y)
+	res.HeldOutRows = held
+	truth := binaryTruth(yh)
+	res.HeldOutError = LatentErrorRate(res.HeldOut, yh)
 	res.MajorityRate = majorityRate(truth)
-	res.Calibration, err = FitCalibration(mat.NewDense(len(y), 1, res.HeldOut), mat.NewDense(len(y), 1, res.HeldOutShare), truth)
+	res.Calibration, err = FitCalibration(mat.NewDense(len(yh), 1, res.HeldOut), mat.NewDense(len(yh), 1, res.HeldOutShare), truth)
 	return err
 }
 

@@ -224,12 +224,12 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 	if err != nil {
 		return 0, err
 	}
-	var dim int
+	var dim, n int
 	if src != nil {
 		defer src.Close()
-		dim = src.Dim()
+		dim, n = src.Dim(), src.Len()
 	} else {
-		dim = ds.D
+		dim, n = ds.D, ds.N
 	}
 	if t.threads > 0 {
 		la.SetThreads(t.threads)
@@ -274,20 +274,24 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 		return 0, err
 	}
 	pr.done()
-	return t.finish(ctx, clf, test, pr, stdout)
+	return t.finish(ctx, clf, n, test, pr, stdout)
 }
 
-// finish writes the model, prints the held-out estimate and evaluates on
-// the test data.
-func (t *trainFlags) finish(ctx context.Context, clf *passgpfast.Classifier, test *data.Dataset, pr *progress, stdout io.Writer) (int, error) {
+// finish writes the model, prints the held-out estimate (of the n
+// training points) and evaluates on the test data.
+func (t *trainFlags) finish(ctx context.Context, clf *passgpfast.Classifier, n int, test *data.Dataset, pr *progress, stdout io.Writer) (int, error) {
 	m := clf.Model()
 	if err := clf.SaveFile(t.modelOut); err != nil {
 		return 0, err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%s, %d classifier(s), active set sizes %v, %s)\n", t.modelOut, m.Mode, len(m.Binaries), activeSizes(m), fmtDur(time.Since(pr.begin)))
 	if est, ok := clf.HeldOut(); ok {
-		fmt.Fprintf(stdout, "held-out estimate on the %d training points (each predicted without its own label): error %.2f%%, Brier %.4f, NLP %.4f, ECE %.4f\n",
-			est.N, 100*est.Error, est.Brier, est.NLP, est.ECE)
+		on := fmt.Sprintf("the %d training points", est.N)
+		if est.N < n {
+			on = fmt.Sprintf("a random %d of the %d training points", est.N, n)
+		}
+		fmt.Fprintf(stdout, "held-out estimate on %s (each predicted without its own label): error %.2f%%, Brier %.4f, NLP %.4f, ECE %.4f\n",
+			on, 100*est.Error, est.Brier, est.NLP, est.ECE)
 	}
 	if test != nil {
 		test.Source = t.test
