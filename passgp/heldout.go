@@ -197,39 +197,26 @@ func priorShare(v, k float64) float64 {
 
 // lastScores are the predictions of the last pass that heldOutLatents
 // reuses: those of s (State.HeldMean) with HeldAt >= from.
+//
+// Point i is the i-th held-out point (HeldOutRows), as State.HeldMean
+// numbers them.
 type lastScores struct {
 	s    *State
 	from int
-	// rows numbers the points (nil: as the training data): point i is
-	// training point rows[i] (heldView).
-	rows []int
-}
-
-// at returns the index in the training data of point i.
-func (l *lastScores) at(i int) int {
-	if l.rows != nil {
-		return l.rows[i]
-	}
-	return i
 }
 
 // has reports whether point i has a reusable score.
 func (l *lastScores) has(i int) bool {
-	if l == nil {
-		return false
-	}
-	i = l.at(i)
-	return i < len(l.s.HeldAt) && l.s.HeldAt[i] > 0 && l.s.HeldAt[i] >= l.from
+	return l != nil && i < len(l.s.HeldAt) && l.s.HeldAt[i] > 0 && l.s.HeldAt[i] >= l.from
 }
 
 // z returns point i's m/√(1+v).
 func (l *lastScores) z(i int) float64 {
-	i = l.at(i)
 	return meanVar{l.s.HeldMean[i], l.s.HeldVar[i]}.z()
 }
 
 // variance returns point i's predictive variance.
-func (l *lastScores) variance(i int) float64 { return l.s.HeldVar[l.at(i)] }
+func (l *lastScores) variance(i int) float64 { return l.s.HeldVar[i] }
 
 // near returns point i's largest correlation with the active set of the
 // batch that scored it, -1 if that was not read.
@@ -237,7 +224,7 @@ func (l *lastScores) near(i int) float64 {
 	if len(l.s.HeldNear) != len(l.s.HeldAt) {
 		return -1
 	}
-	return l.s.HeldNear[l.at(i)]
+	return l.s.HeldNear[i]
 }
 
 // keepScores records the candidates' predictive marginals of a batch of
@@ -256,16 +243,25 @@ func (t *trainer) keepScores(cand []int, mean, vr, near []float64) {
 	if !t.keepsScores() {
 		return
 	}
-	if len(t.st.HeldAt) != t.n {
-		t.st.HeldMean, t.st.HeldVar, t.st.HeldAt = make([]float64, t.n), make([]float64, t.n), make([]int, t.n)
+	n := t.n
+	if t.held != nil {
+		n = len(t.held)
 	}
-	if len(t.st.HeldNear) != t.n {
-		t.st.HeldNear = make([]float64, t.n)
+	if len(t.st.HeldAt) != n {
+		t.st.HeldMean, t.st.HeldVar, t.st.HeldAt = make([]float64, n), make([]float64, n), make([]int, n)
+	}
+	if len(t.st.HeldNear) != n {
+		t.st.HeldNear = make([]float64, n)
 		for i := range t.st.HeldNear {
 			t.st.HeldNear[i] = -1
 		}
 	}
 	for k, i := range cand {
+		if t.held != nil {
+			if i = position(t.held, i); i < 0 {
+				continue
+			}
+		}
 		t.st.HeldMean[i], t.st.HeldVar[i], t.st.HeldAt[i] = mean[k], vr[k], t.st.Done+1
 		t.st.HeldNear[i] = -1
 		if near != nil {

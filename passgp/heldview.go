@@ -50,9 +50,9 @@ func (s subsetRows) RowsTo(dst []float64, idx []int) {
 }
 
 // heldView is the held-out stage's view of the training data: the rows
-// held (nil: all) of x and y, the classifier b with its active points
-// numbered among them (-1 for those not held), and the last pass's
-// scores last likewise.
+// held (nil: all) of x and y and the classifier b with its active points
+// numbered among them (-1 for those not held). The last pass's scores
+// last are numbered so already (trainer.keepScores).
 func heldView(x Rows, y []float64, b *Binary, last *lastScores, held []int) (Rows, []float64, *Binary, *lastScores) {
 	if held == nil {
 		return x, y, b, last
@@ -62,13 +62,7 @@ func heldView(x Rows, y []float64, b *Binary, last *lastScores, held []int) (Row
 	for k, a := range b.Active {
 		bh.Active[k] = position(held, a)
 	}
-	var lh *lastScores
-	if last != nil {
-		l := *last
-		l.rows = held
-		lh = &l
-	}
-	return subsetRows{x, held}, gather(y, held), &bh, lh
+	return subsetRows{x, held}, gather(y, held), &bh, last
 }
 
 // position returns the position of a in the ascending rows, or -1.

@@ -70,7 +70,8 @@ type State struct {
 	Stats        []BatchStats
 	Elapsed      time.Duration
 	// HeldMean[i] and HeldVar[i] are the predictive marginal N(m, v) of
-	// paper eq. (4) that training point i got as a candidate in the last
+	// paper eq. (4) that held-out point i (HeldOutRows: training point i
+	// unless N > HeldOutMax) got as a candidate in the last
 	// pass, HeldAt[i] is Done+1 of the batch that scored it (0: not
 	// scored in the last pass), and ThetaSince is Done+1 of the batch
 	// whose θ search last changed θ (0: none did). The posterior that
@@ -333,6 +334,9 @@ type trainer struct {
 	evals  int
 	theta0 []float64
 	// (nil: none).
+	// held numbers the held-out points, whose last scores keepScores
+	// keeps (HeldOutRows; nil: all).
+	held []int
 	// untilBound makes loop stop after the pass in which the budget
 	// bound, if passes remain, and set cut (runBound).
 	untilBound, cut bool
@@ -340,8 +344,12 @@ type trainer struct {
 
 func newTrainer(x Rows, y []float64, c *config, r *runner, class string) *trainer {
 	n, d := x.Dims()
-	return &trainer{c: c, r: r, x: x, y: y, n: n, d: d, class: class,
+	t := &trainer{c: c, r: r, x: x, y: y, n: n, d: d, class: class,
 		method: c.Method, pinc: c.PInc, fixed: c.FixedTheta, k: c.Kernel}
+	if c.geom() == nil {
+		t.held = HeldOutRows(c.Seed, n)
+	}
+	return t
 }
 
 // initState draws the initial active set and the batches from the seed.
