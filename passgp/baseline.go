@@ -15,7 +15,7 @@ import (
 func trainRandom(ctx context.Context, x Rows, y []float64, c *config, r *runner) (*Result, error) {
 	n, _ := x.Dims()
 	rng := initRNG(c.Seed)
-	a := rng.Perm(n)[:min(c.M, n)]
+	a := slices.Clone(rng.Perm(n)[:min(c.M, n)])
 	return trainOn(ctx, x, y, a, c)
 }
 

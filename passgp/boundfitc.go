@@ -429,7 +429,7 @@ func randomSubset(seed, salt uint64, n, m int) []int {
 		return nil
 	}
 	rng := rand.New(rand.NewPCG(seed, seed^salt))
-	idx := rng.Perm(n)[:m]
+	idx := slices.Clone(rng.Perm(n)[:m]) // not holding the permutation
 	slices.Sort(idx)
 	return idx
 }

@@ -1,6 +1,7 @@
 package passgp
 
 import (
+	"math/rand/v2"
 	"slices"
 )
 
@@ -22,7 +23,26 @@ const HeldOutMax = 200000
 // them when n <= HeldOutMax, else a random sample of HeldOutMax drawn from
 // seed (Options.Seed), in ascending order.
 func HeldOutRows(seed uint64, n int) []int {
-	return randomSubset(seed, 0x510e527fade682d1, n, heldOutMax)
+	return sampleSorted(seed, 0x510e527fade682d1, n, heldOutMax)
+}
+
+// sampleSorted returns m distinct indices of [0, n) in ascending order,
+// each m-subset equally likely, drawn from seed and the stream salt by
+// selection sampling (Knuth, TAOCP vol. 2, 3.4.2, Algorithm S): O(n)
+// draws and O(m) memory, where a permutation of [0, n) would take O(n)
+// memory at n = 10⁸. nil when m >= n.
+func sampleSorted(seed, salt uint64, n, m int) []int {
+	if m >= n {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(seed, seed^salt))
+	out := make([]int, 0, m)
+	for i := 0; i < n && len(out) < m; i++ {
+		if rng.IntN(n-i) < m-len(out) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // heldOutMax is HeldOutMax; tests lower it.

@@ -368,7 +368,7 @@ func (t *trainer) initialActive(rng *rand.Rand) []int {
 	if t.method == FPASSGP {
 		size = t.c.M
 	}
-	return rng.Perm(t.n)[:min(size, t.n)]
+	return slices.Clone(rng.Perm(t.n)[:min(size, t.n)]) // not holding the permutation
 }
 
 // initRNG returns the generator of a run's initial active set (its first
