@@ -50,16 +50,20 @@ type Relevances struct {
 // by the comma-ok idiom rather than an error, since it is not a failure.
 func (c *Classifier) Relevances() (r Relevances, ok bool) {
 	k := len(c.m.Binaries)
-	r.Raw, r.Normalized = make([][]float64, k), make([][]float64, k)
-	d := c.D()
-	r.Mean = make([]float64, d)
+	len2 := make([][]float64, k)
 	for i, b := range c.m.Binaries {
-		len2, ok := ardLen2(b.Kernel)
-		if !ok || len(len2) != d {
+		if len2[i], ok = ardLen2(b.Kernel); !ok || len(len2[i]) != len(len2[0]) {
 			return Relevances{}, false
 		}
+	}
+	if k == 0 || len(len2[0]) == 0 {
+		return Relevances{}, false
+	}
+	d := len(len2[0])
+	r.Raw, r.Normalized, r.Mean = make([][]float64, k), make([][]float64, k), make([]float64, d)
+	for i := range len2 {
 		raw, norm := make([]float64, d), make([]float64, d)
-		for j, l := range len2 {
+		for j, l := range len2[i] {
 			raw[j] = 1 / l
 		}
 		top := slices.Max(raw)
