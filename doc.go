@@ -17,7 +17,9 @@
 //
 // A Classifier predicts calibrated class probabilities (PredictProbaTo),
 // decisions (DecideTo), the paper's raw q(y=+1|x) (RawTo) and each binary
-// classifier's latent predictive mean and variance (LatentMeanVarTo). It is
+// classifier's latent predictive mean and variance (LatentMeanVarTo), and,
+// with an ARD kernel, the learned relevance of each input feature
+// (Relevances). It is
 // saved and loaded in package model's versioned, checksummed file format
 // (Save, SaveFile, Load, LoadFile), so a loaded classifier predicts bit
 // for bit what the trained one did.

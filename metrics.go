@@ -49,6 +49,9 @@ type Metrics struct {
 	BinaryBrier []float64 `json:"binary_brier,omitempty"`
 	BinaryNLP   []float64 `json:"binary_nlp,omitempty"`
 	ActiveSize  []int     `json:"active_size"`
+	// Relevance holds the model's feature relevances (Classifier.Relevances)
+	// when its kernel has a length scale per feature; nil otherwise.
+	Relevance *Relevances `json:"relevance,omitempty"`
 }
 
 // truthIndex maps labels to output columns of m (see model.Outputs);
@@ -141,6 +144,9 @@ func computeMetrics(m *model.Model, prob *mat.Dense, lat *Predictions, truth []i
 	}
 	for _, b := range m.Binaries {
 		r.ActiveSize = append(r.ActiveSize, len(b.Y))
+	}
+	if rel, ok := NewClassifier(m).Relevances(); ok {
+		r.Relevance = &rel
 	}
 	return r
 }

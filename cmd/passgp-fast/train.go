@@ -293,6 +293,7 @@ func (t *trainFlags) finish(ctx context.Context, clf *passgpfast.Classifier, n i
 		fmt.Fprintf(stdout, "held-out estimate on %s (each predicted without its own label): error %.2f%%, Brier %.4f, NLP %.4f, ECE %.4f\n",
 			on, 100*est.Error, est.Brier, est.NLP, est.ECE)
 	}
+	printRelevance(stdout, clf)
 	if test != nil {
 		test.Source = t.test
 		met, p, err := clf.Evaluate(ctx, test)
@@ -310,6 +311,9 @@ func (t *trainFlags) finish(ctx context.Context, clf *passgpfast.Classifier, n i
 	}
 	if t.plots != "" {
 		if err := figures.Training(t.plots, m); err != nil {
+			return 0, err
+		}
+		if _, err := figures.Relevance(t.plots, m); err != nil {
 			return 0, err
 		}
 		fmt.Fprintf(stdout, "figures written to %s\n", filepath.Clean(t.plots))
