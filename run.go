@@ -103,18 +103,29 @@ func (r *recorder) label(k int) float64 {
 
 // progress passes a batch of classifier k on to WithProgress.
 func (r *recorder) progress(k int, p passgp.Progress) {
+	if r.s.state != nil {
+		r.s.state(k)
+	}
 	if r.s.progress != nil {
 		r.s.progress(Progress{Progress: p, Classifier: k, Classifiers: nClassifiers(r.cp)})
 	}
+}
+
+// snapshots returns f, the receiver of passgp's snapshot after every
+// batch, when the run writes checkpoints, and nil otherwise: a snapshot
+// copies the batches' order, N integers, which at N = 10⁸ is 800 MB a
+// batch.
+func (r *recorder) snapshots(f func(*passgp.State)) func(*passgp.State) {
+	if r.s.ckPath == "" {
+		return nil
+	}
+	return f
 }
 
 // batch records the snapshot of classifier k after a batch and writes the
 // checkpoint at most every WithCheckpoint's interval.
 func (r *recorder) batch(k int, s *passgp.State) {
 	r.cp.Current, r.cp.State = k, s
-	if r.s.state != nil {
-		r.s.state(k)
-	}
 	if r.s.ckPath != "" && time.Since(r.lastSave) >= r.s.ckEvery {
 		r.saveOrStop()
 	}
@@ -187,7 +198,7 @@ func (r *recorder) trainBinary(ctx context.Context, x passgp.Rows, y []float64, 
 		r.progress(0, p)
 	}
 	o.Resume = r.cp.State
-	o.Checkpoint = func(s *passgp.State) { r.batch(0, s) }
+	o.Checkpoint = r.snapshots(func(s *passgp.State) { r.batch(0, s) })
 	res, err := passgp.TrainRows(ctx, x, y, &o)
 	if err != nil {
 		return fmt.Errorf("classifier %s: %w", name, err)
@@ -220,7 +231,7 @@ func (r *recorder) trainMulti(ctx context.Context, x passgp.Rows, labels []float
 	}
 	o.Progress = func(p passgp.Progress) { r.progress(names[p.Class], p) }
 	o.ClassWorkers = 1
-	o.Checkpoint = func(s *passgp.State) { r.batch(index[s.Class], s) }
+	o.Checkpoint = r.snapshots(func(s *passgp.State) { r.batch(index[s.Class], s) })
 	o.ClassDone = func(c float64, res *passgp.Result) { r.done(index[c], res) }
 	if r.s.sideBySide && r.s.ckPath == "" && cp.State == nil && len(cp.Done) == 0 && o.Method != passgp.Full && o.Augment == 0 {
 		// Full EP and the invariance stage hold posteriors of thousands

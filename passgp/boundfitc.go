@@ -402,7 +402,7 @@ func fitcHeldOut(ctx context.Context, r *runner, b *Binary, x Rows, sub []int, n
 			z[i], rho[i] = mean[k]/sqrtPos(1+vr[k]), vr[k]
 		}
 	}
-	if err := priorShares(b, x, rho); err != nil {
+	if err := priorShares(ctx, b, x, rho); err != nil {
 		return nil, nil, 0, err
 	}
 	if err := farGate(ctx, r, b, x, z, rho, near); err != nil {

@@ -103,7 +103,7 @@ func heldOutNear(ctx context.Context, r *runner, b *Binary, x Rows, g *shiftGeom
 			near[i] = nr[k]
 		}
 	}
-	if err := priorShares(b, x, rho); err != nil {
+	if err := priorShares(ctx, b, x, rho); err != nil {
 		return nil, nil, nil, 0, err
 	}
 	if err := farGate(ctx, r, b, x, z, rho, near); err != nil {
@@ -159,8 +159,9 @@ func (mv meanVar) z() float64 { return mv.m / sqrtPos(1+mv.v) }
 
 // priorShares turns the variances v[i] of the marginals at the rows of x
 // into the shares v_i/k(x_i, x_i) of b's prior variances, in [0, 1]
-// (Calibration), reading x in chunks; it returns x's read error.
-func priorShares(b *Binary, x Rows, v []float64) error {
+// (Calibration), reading x in chunks; it returns x's read error, or
+// ctx's, checked between chunks.
+func priorShares(ctx context.Context, b *Binary, x Rows, v []float64) error {
 	if xd, ok := x.(denseRows); ok {
 		k := make([]float64, len(v))
 		b.Kernel.DiagTo(k, xd.x)
@@ -174,6 +175,9 @@ func priorShares(b *Binary, x Rows, v []float64) error {
 	buf, k := make([]float64, m*d), make([]float64, m)
 	var idx []int
 	for lo := 0; lo < n; lo += scoreChunk {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		hi := min(lo+scoreChunk, n)
 		idx = spanTo(idx, lo, hi)
 		x.RowsTo(buf, idx)

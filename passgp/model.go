@@ -143,7 +143,7 @@ func (b *Binary) latentShareNear(r *runner, z, rho, near []float64, x *mat.Dense
 	}
 	if rho != nil {
 		copy(rho[:n], v)
-		_ = priorShares(b, DenseRows(x), rho[:n]) // no read error in memory
+		_ = priorShares(context.Background(), b, DenseRows(x), rho[:n]) // no read error in memory
 	}
 }
 

@@ -142,7 +142,7 @@ func TrainMultiRows(ctx context.Context, x Rows, labels []float64, o *Options) (
 			}
 		}
 	}
-	base, err := checkInput(x, ys[0], o)
+	base, err := checkInput(ctx, x, ys[0], o)
 	if err != nil {
 		return nil, err
 	}

@@ -157,7 +157,7 @@ func TestBudgetCandidates(t *testing.T) {
 			t.Errorf("batch %d: %d unscored", i, b.Unscored)
 		}
 	}
-	c, _ := checkInput(DenseRows(x), y, &o)
+	c, _ := checkInput(context.Background(), DenseRows(x), y, &o)
 	tr := newTrainer(DenseRows(x), y, &c, nil, "")
 	cand := make([]int, 1000)
 	for i := range cand {

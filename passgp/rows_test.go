@@ -172,3 +172,48 @@ func TestTrainRowsReadError(t *testing.T) {
 		}
 	}
 }
+
+// cancelRows cancels a context at its at-th read and counts the reads
+// after that.
+type cancelRows struct {
+	Rows
+	at     int64
+	cancel context.CancelFunc
+	reads  atomic.Int64
+}
+
+func (c *cancelRows) RowsTo(dst []float64, idx []int) {
+	if c.reads.Add(1) == c.at {
+		c.cancel()
+	}
+	c.Rows.RowsTo(dst, idx)
+}
+
+// TestTrainRowsCancel: cancelling a run that reads its rows (a streamed
+// run) stops it within one chunk of reads: after the read that cancelled,
+// at most the rest of that scoring round and the read of the active set
+// for the partial result.
+func TestTrainRowsCancel(t *testing.T) {
+	x, y := toy(3000, 2)
+	o := Options{Sub: 3, Passes: 2, Threads: 1}
+	var total int64
+	{
+		c := &cancelRows{Rows: DenseRows(x), at: -1, cancel: func() {}}
+		if _, err := TrainRows(context.Background(), c, y, &o); err != nil {
+			t.Fatal(err)
+		}
+		total = c.reads.Load()
+	}
+	for _, at := range []int64{2, 10, total / 3, total / 2, total - 5} {
+		ctx, cancel := context.WithCancel(context.Background())
+		c := &cancelRows{Rows: DenseRows(x), at: at, cancel: cancel}
+		_, err := TrainRows(ctx, c, y, &o)
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled at read %d of %d: got %v", at, total, err)
+		}
+		if after := c.reads.Load() - at; after > 2 {
+			t.Errorf("cancelled at read %d of %d: %d more reads", at, total, after)
+		}
+	}
+}

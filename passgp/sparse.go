@@ -278,7 +278,7 @@ func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Opt
 		oo = Options{Threads: o.Threads, EP: o.EP, FixedTheta: o.FixedTheta, Fixed: o.Fixed, Lower: o.Lower, Upper: o.Upper}
 	}
 	oo.Kernel = b.Kernel
-	c, err := checkInput(DenseRows(x), y, &oo)
+	c, err := checkInput(ctx, DenseRows(x), y, &oo)
 	if err != nil {
 		return nil, err
 	}

@@ -183,7 +183,7 @@ func Train(ctx context.Context, x *mat.Dense, y []float64, o *Options) (*Result,
 // active set or a chunk of the held-out pass at a time, and gives the
 // model Train gives on the same rows, bit for bit.
 func TrainRows(ctx context.Context, x Rows, y []float64, o *Options) (*Result, error) {
-	c, err := checkInput(x, y, o)
+	c, err := checkInput(ctx, x, y, o)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +191,7 @@ func TrainRows(ctx context.Context, x Rows, y []float64, o *Options) (*Result, e
 	return train(ctx, x, y, &c, r, "")
 }
 
-func checkInput(x Rows, y []float64, o *Options) (config, error) {
+func checkInput(ctx context.Context, x Rows, y []float64, o *Options) (config, error) {
 	n, d := x.Dims()
 	if len(y) != n {
 		return config{}, fmt.Errorf("passgp: %d labels for %d rows", len(y), n)
@@ -208,20 +208,23 @@ func checkInput(x Rows, y []float64, o *Options) (config, error) {
 	if n > 0 && (pos == 0 || pos == n) {
 		return config{}, fmt.Errorf("passgp: all %d labels are %v: a classifier needs both classes", n, y[0])
 	}
-	if err := checkFinite(x); err != nil {
+	if err := checkFinite(ctx, x); err != nil {
 		return config{}, err
 	}
 	return resolve(o, d)
 }
 
 // checkFinite returns an error naming the first input that is NaN or
-// infinite, reading x in blocks.
-func checkFinite(x Rows) error {
+// infinite, reading x in blocks and checking ctx between them.
+func checkFinite(ctx context.Context, x Rows) error {
 	n, d := x.Dims()
 	const block = 1024
 	buf := make([]float64, min(block, n)*d)
 	var idx []int
 	for lo := 0; lo < n; lo += block {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		hi := min(lo+block, n)
 		idx = spanTo(idx, lo, hi)
 		x.RowsTo(buf, idx)
