@@ -87,12 +87,15 @@ func Warnings(res *passgp.Result) []string {
 	return w
 }
 
-// atBound names the θ components at which the search stopped at a bound.
+// atBound names the θ components at which the search stopped at a bound,
+// except ARD length scales that switched their feature off.
 func atBound(res *passgp.Result) []string {
 	names, theta := res.Model.Kernel.ParamNames(), res.Model.Kernel.Params()
 	var at []string
 	for j, b := range res.AtBound {
-		if b && j < len(names) {
+		// An ARD squared length scale at its upper bound switches its
+		// feature off (Relevances), as ARD is meant to: not a warning.
+		if b && j < len(names) && !(strings.HasPrefix(names[j], "t2[") && theta[j] > 1) {
 			at = append(at, fmt.Sprintf("%s = %.3g", names[j], theta[j]))
 		}
 	}
