@@ -490,9 +490,9 @@ func TestRegressionLabelsRefused(t *testing.T) {
 // from Train, never a panic.
 func TestResumeCraftedState(t *testing.T) {
 	x, y := toy(40, 24)
-	perm := make([]int, 40)
+	perm := make([]int32, 40)
 	for i := range perm {
-		perm[i] = i
+		perm[i] = int32(i)
 	}
 	perm[7] = 99
 	s := &State{Method: PASSGP, N: 40, D: 2, Theta: toyKernel().Params(), Active: []int{1}, Tau: []float64{0}, Nu: []float64{0},

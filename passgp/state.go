@@ -34,7 +34,7 @@ func (s *State) Check(n, d int) error {
 	}
 	seen := make([]bool, n)
 	for _, i := range s.Perm {
-		if i < 0 || i >= n || seen[i] {
+		if i < 0 || int(i) >= n || seen[i] {
 			return fmt.Errorf("passgp: state permutation repeats or exceeds index %d", i)
 		}
 		seen[i] = true

@@ -64,7 +64,8 @@ type State struct {
 	Frozen  bool
 	Tau, Nu []float64 // EP sites of A (new points: zero)
 	// Perm[Bounds[j]:Bounds[j+1]] is batch j.
-	Perm, Bounds []int
+	Perm   []int32
+	Bounds []int
 	Pass, Batch  int // next batch to process
 	Done         int // batches processed so far (for HypEvery)
 	Stats        []BatchStats
@@ -195,6 +196,9 @@ func checkInput(ctx context.Context, x Rows, y []float64, o *Options) (config, e
 	n, d := x.Dims()
 	if len(y) != n {
 		return config{}, fmt.Errorf("passgp: %d labels for %d rows", len(y), n)
+	}
+	if n > math.MaxInt32 {
+		return config{}, fmt.Errorf("passgp: %d rows, more than the %d a batch order numbers (State.Perm)", n, math.MaxInt32)
 	}
 	var pos int
 	for i, v := range y {
@@ -380,10 +384,21 @@ func initRNG(seed uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))
 }
 
+// perm32 is rng.Perm(n) (the same permutation for the same rng) in
+// 32-bit integers, half the memory of a permutation of N = 10⁸ points.
+func perm32(rng *rand.Rand, n int) []int32 {
+	p := make([]int32, n)
+	for i := range p {
+		p[i] = int32(i)
+	}
+	rng.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
+	return p
+}
+
 // splitBatches splits 0..n-1 into sub disjoint random batches of nearly
 // equal size (paper Algorithm 1, SplitData).
-func splitBatches(rng *rand.Rand, n, sub int) (perm, bounds []int) {
-	perm = rng.Perm(n)
+func splitBatches(rng *rand.Rand, n, sub int) (perm []int32, bounds []int) {
+	perm = perm32(rng, n)
 	sub = max(min(sub, n), 1)
 	bounds = make([]int, sub+1)
 	for j := range bounds {
@@ -620,7 +635,7 @@ func (t *trainer) batch(ctx context.Context) error {
 	var cand []int
 	for _, i := range t.st.Perm[t.st.Bounds[t.st.Batch]:t.st.Bounds[t.st.Batch+1]] {
 		if !t.inA[i] {
-			cand = append(cand, i)
+			cand = append(cand, int(i))
 		}
 	}
 	for _, a := range t.st.Active {
