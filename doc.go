@@ -22,7 +22,10 @@
 // (Relevances). It is
 // saved and loaded in package model's versioned, checksummed file format
 // (Save, SaveFile, Load, LoadFile), so a loaded classifier predicts bit
-// for bit what the trained one did.
+// for bit what the trained one did. PredictSource and EvaluateSource
+// predict and score a data.Source (a binary data file larger than memory,
+// say) a batch of rows at a time, with Predict's and Evaluate's results
+// bit for bit for batches of whole PredictChunk blocks.
 //
 // A Classifier is safe for concurrent use: its prediction methods only
 // read it, and concurrent calls take turns at multi-threaded BLAS work
