@@ -375,7 +375,12 @@ func (t *trainer) initialActive(rng *rand.Rand) []int {
 	if t.method == FPASSGP {
 		size = t.c.M
 	}
-	return slices.Clone(rng.Perm(t.n)[:min(size, t.n)]) // not holding the permutation
+	p := perm32(rng, t.n)[:min(size, t.n)]
+	a := make([]int, len(p))
+	for k, i := range p {
+		a[k] = int(i)
+	}
+	return a
 }
 
 // initRNG returns the generator of a run's initial active set (its first

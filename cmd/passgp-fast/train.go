@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -167,6 +169,10 @@ func (t *trainFlags) checkFlags() error {
 	return nil
 }
 
+// streamGCPercent is the garbage collector's target (GOGC) while train
+// streams a binary data file.
+const streamGCPercent = 25
+
 // checkpointEvery throttles checkpoint writes during training.
 var checkpointEvery = passgpfast.DefaultCheckpointEvery
 
@@ -228,6 +234,13 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 	if src != nil {
 		defer src.Close()
 		dim, n = src.Dim(), src.Len()
+		// A streamed run's heap is mostly long-lived N-vectors (labels,
+		// the batch order): collecting at 25% growth instead of Go's
+		// 100% keeps the peak near them (N = 10⁸: 7.1 GB peak RSS at
+		// 100%) for a few more collections of a heap that changes little.
+		if os.Getenv("GOGC") == "" {
+			defer debug.SetGCPercent(debug.SetGCPercent(streamGCPercent))
+		}
 	} else {
 		dim, n = ds.D, ds.N
 	}
