@@ -118,7 +118,7 @@ func TrainMultiRows(ctx context.Context, x Rows, labels []float64, o *Options) (
 	}
 	classes := slices.Clone(labels)
 	slices.Sort(classes)
-	classes = slices.Compact(classes)
+	classes = slices.Clone(slices.Compact(classes)) // not holding the sorted copy of the labels
 	if len(classes) < 2 {
 		return nil, fmt.Errorf("passgp: TrainMulti needs at least two classes, got %d", len(classes))
 	}
