@@ -65,6 +65,14 @@ func (x *scaledRows) RowsTo(dst []float64, idx []int) {
 	}
 }
 
+// ChecksFinite reports whether reads fail on a value that is not finite:
+// where the rows read do (a binary file), the scaled ones do too (a scaled
+// value that overflows is an error).
+func (x *scaledRows) ChecksFinite() bool {
+	c, ok := x.Rows.(interface{ ChecksFinite() bool })
+	return ok && c.ChecksFinite()
+}
+
 func (x *scaledRows) Err() error {
 	if err := x.Rows.Err(); err != nil {
 		return err

@@ -293,6 +293,10 @@ func (s *BinarySource) decodeTo(buf []byte, x, ys []float64, at, first int) erro
 	return nil
 }
 
+// ChecksFinite reports that reads fail on a value that is not finite
+// (ErrCorrupt; WriteBinary writes none).
+func (s *BinarySource) ChecksFinite() bool { return true }
+
 // RowsTo decodes the inputs of the records idx, in that order, into dst
 // (len(idx)·Dim() values, row-major), reading runs of consecutive records
 // together, as ReadRows does. It uses no state of the source, so it is

@@ -124,6 +124,13 @@ type readerRows struct {
 
 func (x *readerRows) Dims() (n, d int) { return x.r.Len(), x.r.Dim() }
 
+// ChecksFinite reports whether r's reads fail on a value that is not
+// finite.
+func (x *readerRows) ChecksFinite() bool {
+	c, ok := x.r.(finiteChecker)
+	return ok && c.ChecksFinite()
+}
+
 func (x *readerRows) RowsTo(dst []float64, idx []int) {
 	if err := x.r.RowsTo(dst, idx); err != nil {
 		clear(dst[:len(idx)*x.r.Dim()])

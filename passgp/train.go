@@ -218,9 +218,17 @@ func checkInput(ctx context.Context, x Rows, y []float64, o *Options) (config, e
 	return resolve(o, d)
 }
 
+// finiteChecker is implemented by Rows whose reads fail on a value that
+// is not finite (a binary data file's), so that checkFinite need not read
+// them all first.
+type finiteChecker interface{ ChecksFinite() bool }
+
 // checkFinite returns an error naming the first input that is NaN or
 // infinite, reading x in blocks and checking ctx between them.
 func checkFinite(ctx context.Context, x Rows) error {
+	if c, ok := x.(finiteChecker); ok && c.ChecksFinite() {
+		return nil
+	}
 	n, d := x.Dims()
 	const block = 1024
 	buf := make([]float64, min(block, n)*d)
