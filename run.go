@@ -34,6 +34,8 @@ type recorder struct {
 	// held numbers the held-out latents among the training points
 	// (passgp.HeldOutRows; nil: all of them, in order).
 	held []int
+	// seed draws the folds of the cross-fitted estimate (Options.Seed).
+	seed uint64
 }
 
 // run trains the prepared run on ds (scaled) and assembles the classifier.
@@ -49,7 +51,7 @@ func (s *settings) run(ctx context.Context, ds *data.Dataset, p *prepared, x pas
 	}
 	tctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &recorder{s: s, cp: cp, cancel: cancel, held: o.HeldOutRows(ds.N)}
+	r := &recorder{s: s, cp: cp, cancel: cancel, held: o.HeldOutRows(ds.N), seed: o.Seed}
 	err = r.train(tctx, x, ds.Y, o)
 	if r.ckErr != nil {
 		return nil, r.ckErr
