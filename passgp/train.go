@@ -64,12 +64,12 @@ type State struct {
 	Frozen  bool
 	Tau, Nu []float64 // EP sites of A (new points: zero)
 	// Perm[Bounds[j]:Bounds[j+1]] is batch j.
-	Perm   []int32
-	Bounds []int
-	Pass, Batch  int // next batch to process
-	Done         int // batches processed so far (for HypEvery)
-	Stats        []BatchStats
-	Elapsed      time.Duration
+	Perm        []int32
+	Bounds      []int
+	Pass, Batch int // next batch to process
+	Done        int // batches processed so far (for HypEvery)
+	Stats       []BatchStats
+	Elapsed     time.Duration
 	// HeldMean[i] and HeldVar[i] are the predictive marginal N(m, v) of
 	// paper eq. (4) that held-out point i (HeldOutRows: training point i
 	// unless N > HeldOutMax) got as a candidate in the last
