@@ -66,7 +66,7 @@ func (ch *FITCChoice) bestNLL() float64 {
 }
 
 // boundSearch reports whether Options.BoundSearch applies to
-// Options.BoundFITC's trial: θ not fixed.
+// Options.BoundFITC's pass: θ not fixed.
 func (c *config) boundSearch() bool {
 	return c.BoundSearch && !c.FixedTheta
 }
@@ -75,74 +75,6 @@ func (c *config) boundSearch() bool {
 // neither FITC nor Augment.
 func (c *config) boundFITC() bool {
 	return c.BoundFITC > 0 && c.Method == PASSGP && !c.FITC && c.Augment == 0
-}
-
-// runBound is run, calibrated, with Options.BoundFITC's pass. Training
-// stops after the pass in which the budget bound and tries the FITC pass
-// there (boundPass); if it is kept, the remaining passes are skipped,
-// because from then on θ is kept and the FITC posterior sees every
-// training point, whichever |A| of them the further passes would choose;
-// if not, training continues from where it stopped, as without the
-// option, and the FITC pass is not tried again. A budget that first binds
-// in the last pass gets the pass at the end.
-//
-// A run resumed after a trial that was not kept (State.Bound) goes on as
-// that run did; one resumed at the end of the binding pass runs the trial
-// (loop).
-func (t *trainer) runBound(ctx context.Context) (*Result, error) {
-	if r := t.c.Resume; r != nil && r.Bound != nil {
-		res, err := t.run(ctx)
-		return t.afterTrial(ctx, res, err, r.Bound)
-	}
-	t.untilBound = true
-	res, err := t.run(ctx)
-	if err == nil && !t.cut {
-		if err = t.calibrate(ctx, res); err == nil {
-			err = boundPass(ctx, t.c, t.r, res, t.x, t.y, false)
-		}
-	}
-	if err != nil || !t.cut {
-		return res, err
-	}
-	// The trial: a pass that is not the last kept no scores (keepScores).
-	res.scores = nil
-	if err := boundPass(ctx, t.c, t.r, res, t.x, t.y, true); err != nil {
-		return res, err
-	}
-	if res.BoundFITC != nil && res.BoundFITC.Kept {
-		return res, nil
-	}
-	tried := res.BoundFITC
-	t.st.Bound = tried
-	t.untilBound, t.cut = false, false
-	t.st.Elapsed = t.elapsed()
-	res, err = t.loop(ctx)
-	return t.afterTrial(ctx, res, err, tried)
-}
-
-// afterTrial finishes a run that went on after a trial that was not kept
-// (tried), training to its end with result res or error err: the
-// calibration, as without the option, and the trial's record.
-func (t *trainer) afterTrial(ctx context.Context, res *Result, err error, tried *FITCChoice) (*Result, error) {
-	if err == nil {
-		err = t.calibrate(ctx, res)
-		res.near = nil
-	}
-	if res != nil {
-		res.BoundFITC = tried
-	}
-	return res, err
-}
-
-// calibrate is train's calibrate for the trainer's result, with the last
-// pass's scores.
-func (t *trainer) calibrate(ctx context.Context, res *Result) error {
-	last := res.scores
-	res.scores = nil
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return calibrate(ctx, t.r, res, t.x, t.y, nil, last, HeldOutRows(t.c.Seed, t.n))
 }
 
 // boundPass is Options.BoundFITC: for a classifier whose budget bound
@@ -167,17 +99,13 @@ func (t *trainer) calibrate(ctx context.Context, res *Result) error {
 // length scale, the subset of inducing inputs cannot carry the posterior,
 // and that comparison keeps the active set's.
 //
-// Without trial, res is calibrated (calibrate) and the two are compared
-// on every training point. With trial (runBound's stop after the binding
-// pass), res is not, and the active set's held-out latents are computed
-// only for the points the FITC EP runs on (fitcPoints; all of them up to
-// boundPointsPerInducing per inducing input), where the two are compared;
-// the FITC posterior's on every point are needed only if it is kept. At
-// N = 10⁶ that spares the active set's predictive variances of all but
-// 30,000 points, O(N·|A|²). If it is not kept, res stays uncalibrated.
-func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y []float64, trial bool) error {
+// It runs once training has run all its passes and res is calibrated,
+// and compares the two on the held-out points (HeldOutRows), where the
+// FITC EP also runs on at most boundPointsPerInducing points per inducing
+// input (fitcPoints).
+func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y []float64) error {
 	defer func() { res.near = nil }()
-	if !c.boundFITC() || !trial && res.Calibration == nil || !budgetBound(res.Batches) {
+	if !c.boundFITC() || res.Calibration == nil || !budgetBound(res.Batches) {
 		return nil
 	}
 	t0 := time.Now()
@@ -228,33 +156,17 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 		return err
 	}
 	truth := binaryTruth(y)
-	var cal *Calibration
-	if trial {
-		ch.ActiveNLL, ch.FITCNLL, cal, err = compareOn(ctx, r, bv, x, truth, sub, z, rho)
-		if err != nil {
-			return err
-		}
-		if err := searchCandidate(ctx, c, r, ch, b, x, y, xm, idx, sub, sub, truth, &nb, &z, &rho, &lost, &cal); err != nil {
-			return err
-		}
-		if !(ch.bestNLL() < ch.ActiveNLL) {
-			return nil
-		}
+	cal, err := FitCalibration(mat.NewDense(n, 1, z), mat.NewDense(n, 1, rho), truth)
+	if err != nil {
+		return err
 	}
-	if cal == nil {
-		if cal, err = FitCalibration(mat.NewDense(n, 1, z), mat.NewDense(n, 1, rho), truth); err != nil {
-			return err
-		}
+	ch.FITCNLL = cal.MeanNLL(mat.NewDense(n, 1, z), mat.NewDense(n, 1, rho), truth)
+	ch.ActiveNLL = res.Calibration.MeanNLL(mat.NewDense(n, 1, res.HeldOut), mat.NewDense(n, 1, res.HeldOutShare), truth)
+	if err := searchCandidate(ctx, c, r, ch, b, x, y, xm, idx, sub, nil, truth, &nb, &z, &rho, &lost, &cal); err != nil {
+		return err
 	}
-	if !trial {
-		ch.FITCNLL = cal.MeanNLL(mat.NewDense(n, 1, z), mat.NewDense(n, 1, rho), truth)
-		ch.ActiveNLL = res.Calibration.MeanNLL(mat.NewDense(n, 1, res.HeldOut), mat.NewDense(n, 1, res.HeldOutShare), truth)
-		if err := searchCandidate(ctx, c, r, ch, b, x, y, xm, idx, sub, nil, truth, &nb, &z, &rho, &lost, &cal); err != nil {
-			return err
-		}
-		if !(ch.bestNLL() < ch.ActiveNLL) {
-			return nil
-		}
+	if !(ch.bestNLL() < ch.ActiveNLL) {
+		return nil
 	}
 	ch.Kept = true
 	res.Model = &nb
@@ -262,46 +174,6 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	res.HeldOutRows = held
 	res.HeldOutError, res.MajorityRate = LatentErrorRate(z, y), majorityRate(truth)
 	return nil
-}
-
-// compareOn returns the calibrated mean NLLs of the training labels truth
-// under the active set's held-out latents (b's, computed here) and under
-// the FITC posterior's (z, rho), on the rows sub of x (nil: all), each
-// with a calibration fitted there; and that FITC calibration when it is
-// the one of every row (sub nil).
-func compareOn(ctx context.Context, r *runner, b *Binary, x Rows, truth, sub []int, z, rho []float64) (active, fitc float64, all *Calibration, err error) {
-	xs, ts, bs := x, truth, b
-	fz, frho := z, rho
-	if sub != nil {
-		xsub, err := readRows(x, sub)
-		if err != nil {
-			return 0, 0, nil, err
-		}
-		xs, fz, frho, ts = DenseRows(xsub), gather(z, sub), gather(rho, sub), gather(truth, sub)
-		// The active points among the rows are among sub (fitcPoints):
-		// their positions.
-		bb := *b
-		bb.Active = make([]int, len(b.Active))
-		for k, a := range b.Active {
-			bb.Active[k] = position(sub, a)
-		}
-		bs = &bb
-	}
-	az, arho, _, err := heldOutLatents(ctx, r, bs, xs, nil, nil)
-	if err != nil {
-		return 0, 0, nil, err
-	}
-	if active, _, err = calibratedNLL(az, arho, ts, nil); err != nil {
-		return 0, 0, nil, err
-	}
-	fitc, all, err = calibratedNLL(fz, frho, ts, nil)
-	if err != nil {
-		return 0, 0, nil, err
-	}
-	if sub != nil {
-		all = nil
-	}
-	return active, fitc, all, nil
 }
 
 // calibratedNLL returns the mean NLL of the labels truth under the held-out

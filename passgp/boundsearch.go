@@ -20,7 +20,7 @@ const boundSearchPerInducing = 10
 // the comparison on the pass's points.
 var screenSearch = true
 
-// boundCandidate is a FITC posterior that Options.BoundFITC's trial
+// boundCandidate is a FITC posterior that Options.BoundFITC's pass
 // weighs: the classifier it gives and its held-out latents, shares,
 // lost cavities and calibration (nil where it was fitted on a subset).
 type boundCandidate struct {

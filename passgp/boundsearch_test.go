@@ -24,7 +24,7 @@ func TestBoundSearch(t *testing.T) {
 		x, y, c, res := driftedRun(t)
 		c.BoundSearch = true
 		set(c)
-		if err := boundPass(context.Background(), c, r, res, DenseRows(x), y, true); err != nil {
+		if err := boundPass(context.Background(), c, r, res, DenseRows(x), y); err != nil {
 			t.Fatal(err)
 		}
 		return res, c
@@ -63,7 +63,7 @@ func TestBoundSearch(t *testing.T) {
 	// pass (no trial) weighs the search on every training point.
 	x, y, c, end := driftedRun(t)
 	c.BoundSearch = true
-	if err := boundPass(context.Background(), c, r, end, DenseRows(x), y, false); err != nil {
+	if err := boundPass(context.Background(), c, r, end, DenseRows(x), y); err != nil {
 		t.Fatal(err)
 	}
 	if ch := end.BoundFITC; ch == nil || !ch.Searched || !ch.Kept || !slices.Equal(end.Model.Kernel.Params(), ch.SearchTheta) {
@@ -105,7 +105,7 @@ func TestBoundSearchNotChosen(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.lower, c.upper, _ = thetaBounds(&c, DenseRows(x))
-		if err := boundPass(context.Background(), &c, r, res, DenseRows(x), y, true); err != nil {
+		if err := boundPass(context.Background(), &c, r, res, DenseRows(x), y); err != nil {
 			t.Fatal(err)
 		}
 		return res

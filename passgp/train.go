@@ -90,11 +90,6 @@ type State struct {
 	HeldAt            []int
 	ThetaSince        int
 	HeldNear          []float64
-	// Bound is Options.BoundFITC's trial where it ran after the binding
-	// pass and its FITC posterior was not kept, so that training went on:
-	// a run resumed from here neither repeats the trial nor runs the pass
-	// at its end, as the uninterrupted run does not (runBound).
-	Bound *FITCChoice
 }
 
 // Result is a trained binary classifier and the record of its training.
@@ -264,11 +259,7 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 	var err error
 	switch c.Method {
 	case PASSGP, FPASSGP:
-		t := newTrainer(x, y, c, r, class)
-		if c.boundFITC() {
-			return t.runBound(ctx)
-		}
-		res, err = t.run(ctx)
+		res, err = newTrainer(x, y, c, r, class).run(ctx)
 	case IVM:
 		var xd *mat.Dense
 		if xd, err = asDense(x); err == nil {
@@ -306,6 +297,9 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 		held = HeldOutRows(c.Seed, n)
 	}
 	err = calibrate(ctx, r, res, x, y, c.geom(), last, held)
+	if err == nil {
+		err = boundPass(ctx, c, r, res, x, y)
+	}
 	res.near = nil
 	return res, err
 }
@@ -352,9 +346,6 @@ type trainer struct {
 	// held numbers the held-out points, whose last scores keepScores
 	// keeps (HeldOutRows; nil: all).
 	held []int
-	// untilBound makes loop stop after the pass in which the budget
-	// bound, if passes remain, and set cut (runBound).
-	untilBound, cut bool
 }
 
 func newTrainer(x Rows, y []float64, c *config, r *runner, class string) *trainer {
@@ -448,11 +439,6 @@ func cloneState(s *State) State {
 	c.HeldVar = slices.Clone(s.HeldVar)
 	c.HeldAt = slices.Clone(s.HeldAt)
 	c.HeldNear = slices.Clone(s.HeldNear)
-	if s.Bound != nil {
-		b := *s.Bound
-		b.SearchTheta = slices.Clone(b.SearchTheta)
-		c.Bound = &b
-	}
 	return c
 }
 
@@ -473,13 +459,6 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 	t.inA = make([]bool, t.n)
 	nsub := len(t.st.Bounds) - 1
 	total := t.c.Passes * nsub
-	if t.untilBound && t.st.Frozen && t.st.Batch == 0 && t.st.Pass > 0 && t.st.Pass < t.c.Passes {
-		// Resumed from the checkpoint of the binding pass's last batch,
-		// which an uninterrupted run writes just before it stops for the
-		// trial (below): stop here too.
-		t.cut = true
-		return t.finish(ctx)
-	}
 	for t.st.Pass < t.c.Passes {
 		if err := ctx.Err(); err != nil {
 			return t.stopped(err)
@@ -496,9 +475,6 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 		if t.st.Batch == nsub {
 			t.st.Batch = 0
 			t.st.Pass++
-			if t.untilBound && t.st.Frozen && t.st.Pass < t.c.Passes {
-				t.cut = true
-			}
 		}
 		t.st.Done++
 		el := t.elapsed()
@@ -518,9 +494,6 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 			s := cloneState(&t.st)
 			s.Elapsed = el
 			t.c.Checkpoint(&s)
-		}
-		if t.cut {
-			break
 		}
 	}
 	return t.finish(ctx)
