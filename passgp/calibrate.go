@@ -324,6 +324,35 @@ func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 // fitCalibration is FitCalibration, with a slope per class (Slopes) for
 // K >= 2 if slopes.
 func fitCalibration(z, rho *mat.Dense, truth []int, slopes bool) (*Calibration, error) {
+	_, k := z.Dims()
+	balance, err := checkCalibrationInput(z, rho, truth)
+	if err != nil {
+		return nil, err
+	}
+	x, err := minimizeCalibration(z, rho, truth, balance, slopes)
+	if err != nil {
+		return nil, err
+	}
+	c := &Calibration{A: math.Exp(x[0]), B: slices.Clone(x[1 : k+1]), Eps: sigmoid(x[k+1]), Balance: balance}
+	if k == 1 {
+		c.Kappa = sigmoid(x[k+2])
+		c = guardMajority(c, z, rho, truth)
+	}
+	if ns := slopeParams(k, slopes); ns > 0 {
+		c.Slopes = make([]float64, k)
+		for j, d := range x[len(x)-ns:] {
+			c.Slopes[j] = c.A * math.Exp(d)
+		}
+	}
+	if balance != nil {
+		c.GateNear, c.GateFar = farNear, farAway
+	}
+	return c, nil
+}
+
+// checkCalibrationInput checks fitCalibration's input and returns the
+// class shares of truth (nil without shares rho).
+func checkCalibrationInput(z, rho *mat.Dense, truth []int) ([]float64, error) {
 	n, k := z.Dims()
 	if n != len(truth) || n == 0 {
 		return nil, fmt.Errorf("passgp: FitCalibration: %d latents and %d classes", n, len(truth))
@@ -334,16 +363,22 @@ func fitCalibration(z, rho *mat.Dense, truth []int, slopes bool) (*Calibration, 
 			return nil, fmt.Errorf("passgp: FitCalibration: class %d of point %d out of range", t, i)
 		}
 	}
-	var balance []float64
-	if rho != nil {
-		if rn, rk := rho.Dims(); rn != n || rk != k {
-			return nil, fmt.Errorf("passgp: FitCalibration: shares %d×%d for latents %d×%d", rn, rk, n, k)
-		}
-		if !isFinite(rho.RawMatrix().Data) {
-			return nil, errors.New("passgp: FitCalibration: a prior-variance share is not finite")
-		}
-		balance = classShares(truth, k)
+	if rho == nil {
+		return nil, nil
 	}
+	if rn, rk := rho.Dims(); rn != n || rk != k {
+		return nil, fmt.Errorf("passgp: FitCalibration: shares %d×%d for latents %d×%d", rn, rk, n, k)
+	}
+	if !isFinite(rho.RawMatrix().Data) {
+		return nil, errors.New("passgp: FitCalibration: a prior-variance share is not finite")
+	}
+	return classShares(truth, k), nil
+}
+
+// minimizeCalibration returns the parameters of the calibration's
+// likelihood minimum (calibrationObjective).
+func minimizeCalibration(z, rho *mat.Dense, truth []int, balance []float64, slopes bool) ([]float64, error) {
+	_, k := z.Dims()
 	// With label noise the likelihood has two optima: a steep map with a
 	// large label-noise share ε and a flat one with a small ε. L-BFGS
 	// from A = 1, ε = epsPrior alone finds either, depending on small
@@ -391,22 +426,7 @@ func fitCalibration(z, rho *mat.Dense, truth []int, slopes bool) (*Calibration, 
 	if best == nil {
 		return nil, errors.New("passgp: FitCalibration: the fit did not stay finite")
 	}
-	x := best.X
-	c := &Calibration{A: math.Exp(x[0]), B: slices.Clone(x[1 : k+1]), Eps: sigmoid(x[k+1]), Balance: balance}
-	if k == 1 {
-		c.Kappa = sigmoid(x[k+2])
-		c = guardMajority(c, z, rho, truth)
-	}
-	if ns := slopeParams(k, slopes); ns > 0 {
-		c.Slopes = make([]float64, k)
-		for j, d := range x[len(x)-ns:] {
-			c.Slopes[j] = c.A * math.Exp(d)
-		}
-	}
-	if balance != nil {
-		c.GateNear, c.GateFar = farNear, farAway
-	}
-	return c, nil
+	return best.X, nil
 }
 
 // slopeParams returns the number of per-class log-slope offsets δ_k that
