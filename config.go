@@ -46,9 +46,6 @@ type Config struct {
 	// MaxActive is PASS-GP's budget (0: none; AutoMaxActive:
 	// passgp.SqrtBudget(N), stored resolved).
 	MaxActive int `json:"max_active,omitempty"`
-	// Rank is "lowest" or "boundary" (empty: boundary for PASS-GP, lowest
-	// for the others).
-	Rank string `json:"rank,omitempty"`
 	// Positive, when set, trains that label against the rest.
 	Positive *float64 `json:"positive,omitempty"`
 	// Scale is the input scaling: "standard", "minmax", "none" or "auto"

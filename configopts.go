@@ -167,19 +167,5 @@ func (c *Config) robust(o *passgp.Options) error {
 		return configErr("--max-active must be >= 0, got %d", c.MaxActive)
 	}
 	o.PSkip, o.MaxActive = c.PSkip, max(c.MaxActive, 0)
-	if c.Rank == "" {
-		// PASS-GP's budget keeps the points nearest the boundary: the
-		// lowest-first order fills it with mislabelled points on noisy
-		// data (docs/method.md). fPASS-GP keeps the paper's swaps.
-		c.Rank = passgp.RankLowest.String()
-		if o.Method == passgp.PASSGP {
-			c.Rank = passgp.RankBoundary.String()
-		}
-	}
-	r, err := passgp.ParseRank(c.Rank)
-	if err != nil {
-		return configErr("--rank: want lowest or boundary, got %q", c.Rank)
-	}
-	o.Rank = r
 	return nil
 }

@@ -305,7 +305,7 @@ func noisyImages(n, w int, seed uint64) (*mat.Dense, []float64) {
 func TestAugmentNoBudget(t *testing.T) {
 	x, y := noisyImages(150, 5, 7)
 	o := Options{Kernel: kernel.SE{Var: 4, Len2: 20, Jitter: 0.01}, Init: 10, Sub: 3, FixedTheta: true, Seed: 2, Threads: 1,
-		MaxActive: 25, Rank: RankBoundary}
+		MaxActive: 25}
 	first, err := Train(context.Background(), x, y, &o)
 	if err != nil {
 		t.Fatal(err)

@@ -61,8 +61,8 @@ func TestNoiseRobustSelection(t *testing.T) {
 		o      Options
 		budget int
 	}{
-		{"passgp", Options{Method: PASSGP, Init: 100, MaxActive: 200, Rank: RankBoundary, PSkip: 0.3}, 200},
-		{"fpassgp", Options{Method: FPASSGP, M: 150, PExc: 0.1, Rank: RankBoundary, PSkip: 0.3}, 150},
+		{"passgp", Options{Method: PASSGP, Init: 100, MaxActive: 200, PSkip: 0.3}, 200},
+		{"fpassgp", Options{Method: FPASSGP, M: 150, PExc: 0.1, PSkip: 0.3}, 150},
 		{"ivm", Options{Method: IVM, M: 150, PSkip: 0.4}, 150},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -70,7 +70,7 @@ func TestNoiseRobustSelection(t *testing.T) {
 				o := c.o
 				o.Kernel, o.FixedTheta, o.Sub, o.Seed, o.Threads = k, true, 5, 3, threads
 				if !robust {
-					o.PSkip, o.MaxActive, o.Rank = 0, 0, RankLowest
+					o.PSkip, o.MaxActive = 0, 0
 				}
 				var res *Result
 				var err error
@@ -119,25 +119,23 @@ func errorOn(b *Binary, x *mat.Dense, y []float64) float64 {
 
 // TestMaxActiveBinds: on noisy data the paper's inclusion rule would grow
 // A past the budget; with MaxActive it reaches the budget and stays
-// there, for either rank.
+// there.
 func TestMaxActiveBinds(t *testing.T) {
 	x, y, _ := noisy(t, 1500, 1)
-	for _, rk := range []Rank{RankLowest, RankBoundary} {
-		res, err := Train(context.Background(), x, y, &Options{Init: 100, MaxActive: 120, Rank: rk, Sub: 5, Seed: 3,
-			FixedTheta: true, Kernel: kernel.SE{Var: 4, Len2: 8, Jitter: 1e-4}})
-		if err != nil {
-			t.Fatal(err)
+	res, err := Train(context.Background(), x, y, &Options{Init: 100, MaxActive: 120, Sub: 5, Seed: 3,
+		FixedTheta: true, Kernel: kernel.SE{Var: 4, Len2: 8, Jitter: 1e-4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hit := false
+	for i, b := range res.Batches {
+		if b.Active > 120 {
+			t.Errorf("batch %d: |A| = %d > 120", i, b.Active)
 		}
-		hit := false
-		for i, b := range res.Batches {
-			if b.Active > 120 {
-				t.Errorf("%v batch %d: |A| = %d > 120", rk, i, b.Active)
-			}
-			hit = hit || b.Active == 120
-		}
-		if !hit || len(res.Model.Active) > 120 {
-			t.Errorf("%v: the budget never bound (final |A| %d)", rk, len(res.Model.Active))
-		}
+		hit = hit || b.Active == 120
+	}
+	if !hit || len(res.Model.Active) > 120 {
+		t.Errorf("the budget never bound (final |A| %d)", len(res.Model.Active))
 	}
 }
 
@@ -220,7 +218,7 @@ func TestHeldOutError(t *testing.T) {
 func TestBudgetFreezesTheta(t *testing.T) {
 	x, y, _ := noisy(t, 1500, 1)
 	frozenAt := -1
-	o := Options{Init: 50, MaxActive: 150, Rank: RankBoundary, Sub: 30, Passes: 1, Seed: 3, HypMaxEvals: 5, FinalHypEvals: 5,
+	o := Options{Init: 50, MaxActive: 150, Sub: 30, Passes: 1, Seed: 3, HypMaxEvals: 5, FinalHypEvals: 5,
 		Checkpoint: func(s *State) {
 			if s.Frozen && frozenAt < 0 {
 				frozenAt = len(s.Stats) - 1

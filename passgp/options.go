@@ -94,10 +94,7 @@ type Options struct {
 	// stays as the evidence of the last untrimmed active set, one the
 	// paper's rule built, set it. With θ fixed, the points a batch
 	// includes from then on start EP at the sites of their own scores
-	// (one ADF step; see adfSites), which saves EP sweeps. Pair it with
-	// RankBoundary, as train does: ranked lowest-first, the budget fills
-	// with mislabelled points on noisy data (9.08% against 7.14% on
-	// docs/results.md's noisy task).
+	// (one ADF step; see adfSites), which saves EP sweeps.
 	// The invariance stage (Augment) keeps the paper's rule, without a
 	// budget: its training set, (1+Augment)·|A| points, is bounded by the
 	// first stage's active set, and MNIST's second-stage active sets reach
@@ -107,9 +104,6 @@ type Options struct {
 	// points in tens of thousands, deleting every deletable point at once
 	// left the prior, and the next batch came in whole (docs/method.md).
 	MaxActive int
-	// Rank orders the points fPASS-GP's swaps and PASS-GP's budget bring
-	// in (zero: RankLowest, the paper's).
-	Rank Rank
 	// HypEvery optimises θ on every k-th batch only (0 -> 1, every batch).
 	HypEvery int
 	// HypPasses optimises θ during the first HypPasses passes only, then
@@ -440,8 +434,6 @@ func resolve(o *Options, d int) (config, error) {
 		return c, fmt.Errorf("passgp: PSkip (%v) must be below PInc (%v)", c.PSkip, c.PInc)
 	case c.MaxActive < 0:
 		return c, fmt.Errorf("passgp: MaxActive must be >= 0, got %d", c.MaxActive)
-	case c.Rank != RankLowest && c.Rank != RankBoundary:
-		return c, fmt.Errorf("passgp: unknown %v", c.Rank)
 	case c.Lower != nil && len(c.Lower) != len(c.Kernel.Params()), c.Upper != nil && len(c.Upper) != len(c.Kernel.Params()):
 		return c, fmt.Errorf("passgp: Lower and Upper need %d entries for kernel %s", len(c.Kernel.Params()), c.Kernel.Name())
 	case c.BoundFITC < 0:

@@ -80,7 +80,7 @@ func TestScreenSameRun(t *testing.T) {
 		o    Options
 	}{
 		{"paper", Options{Init: 80, Sub: 4, Passes: 3}},
-		{"robust", Options{Init: 80, Sub: 4, MaxActive: 150, Rank: RankBoundary, PSkip: 0.3}},
+		{"robust", Options{Init: 80, Sub: 4, MaxActive: 150, PSkip: 0.3}},
 		{"fixed", Options{Init: 80, Sub: 6, FixedTheta: true, Kernel: kernel.SE{Var: 4, Len2: 8, Jitter: 1e-4}, PInc: 0.9}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

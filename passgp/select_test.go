@@ -29,13 +29,9 @@ func TestSelectRules(t *testing.T) {
 		{"passgp skip", false, rule{pdel: 0.95, pinc: 0.6, pskip: 0.2}, []bool{true, false, true, false, true}, []int{3}, 0, 1},
 		// 0.5 is deleted as noise; 0.1 and 0.3 are skipped.
 		{"passgp skip active", false, rule{pdel: 0.95, pinc: 0.6, pskip: 0.55}, []bool{true, false, false, false, true}, nil, 1, 2},
-		// Budget 3 of {0.9, 0.5, 0.7} kept and {0.1, 0.3} included: by
-		// probability 0.1, 0.3, 0.5.
-		{"passgp budget lowest", false, rule{pdel: 0.95, pinc: 0.6, budget: 3}, []bool{false, false, true, false, false}, []int{1, 3}, 0, 0},
-		// By |p - 1/2|: 0.5, 0.7 (0.2; the active point first), 0.3.
-		{"passgp budget boundary", false, rule{pdel: 0.95, pinc: 0.6, budget: 3, rank: RankBoundary}, []bool{false, false, true, false, true}, []int{3}, 0, 0},
-		// Boundary swaps: 0.3 and 0.8 are closest to 1/2.
-		{"fpassgp boundary", true, rule{swaps: 2, rank: RankBoundary}, []bool{true, false, true, false, true}, []int{0, 3}, 0, 0},
+		// Budget 3 of {0.9, 0.5, 0.7} kept and {0.1, 0.3} included, by
+		// |p - 1/2|: 0.5, 0.7 (0.2; the active point first), 0.3.
+		{"passgp budget", false, rule{pdel: 0.95, pinc: 0.6, budget: 3}, []bool{false, false, true, false, true}, []int{3}, 0, 0},
 		// Noise: 0.5 deleted, 0.1 and 0.3 skipped; k = 2 counts the noise
 		// deletion, so one more goes (0.999), and the two eligible
 		// candidates 0.8 and 0.95 refill A to M = 5.
@@ -144,7 +140,7 @@ func TestSelectRulesProperties(t *testing.T) {
 			t.Fatalf("swapUpdate differs from the paper's rule: %v %v against %v %v", u.keep, u.incl, keep, incl)
 		}
 
-		r := rule{pinc: pinc, pdel: pdel, pskip: 0.3 * rng.Float64(), budget: 1 + rng.IntN(20), rank: Rank(rng.IntN(2)), swaps: k}
+		r := rule{pinc: pinc, pdel: pdel, pskip: 0.3 * rng.Float64(), budget: 1 + rng.IntN(20), swaps: k}
 		r.pskip = min(r.pskip, r.pinc/2)
 		u = passUpdate(cav, q, r)
 		if n := count(u.keep) + len(u.incl); n > max(r.budget, len(cav)) || (n > r.budget && count(u.keep) != len(cav)) {

@@ -14,8 +14,7 @@ import (
 )
 
 // TestTrainSelectionFlags: train's defaults are a budget of 12·√N points
-// (at most 2000) ranked by the boundary for PASS-GP (the paper's swaps for fPASS-GP), the
-// paper's rules are one flag away, the selection flags reach the model's
+// (at most 2000) for PASS-GP, the paper's rules are one flag away, the selection flags reach the model's
 // options, the noise counts reach its
 // history, and bad values are refused.
 func TestTrainSelectionFlags(t *testing.T) {
@@ -39,22 +38,19 @@ func TestTrainSelectionFlags(t *testing.T) {
 		t.Fatalf("options %s: %v", d.Options, err)
 	}
 	budget := fmt.Sprintf(`"max_active":%d`, passgp.SqrtBudget(dopt.N))
-	if o := string(d.Options); !strings.Contains(o, budget) || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"boundary"`) {
-		t.Errorf("default options %s (want %s ranked by the boundary)", o, budget)
+	if o := string(d.Options); !strings.Contains(o, budget) || strings.Contains(o, "p_skip") {
+		t.Errorf("default options %s (want %s)", o, budget)
 	}
-	p := load("--max-active", "0", "--rank", "lowest")
-	if o := string(p.Options); strings.Contains(o, "max_active") || strings.Contains(o, "p_skip") || !strings.Contains(o, `"rank":"lowest"`) {
+	p := load("--max-active", "0")
+	if o := string(p.Options); strings.Contains(o, "max_active") || strings.Contains(o, "p_skip") {
 		t.Errorf("options %s (want the paper's rules)", o)
 	}
 	if o := string(load("--max-active", "auto").Options); !strings.Contains(o, budget) {
 		t.Errorf("--max-active auto: options %s, want %s", o, budget)
 	}
 	fp := load("--method", "fpassgp", "--m", "20", "--p-exc", "0.1")
-	if o := string(fp.Options); !strings.Contains(o, `"rank":"lowest"`) {
-		t.Errorf("fpassgp default options %s (want the paper's swaps, rank lowest)", o)
-	}
-	b := load("--p-skip", "0.2", "--max-active", "1000", "--rank", "boundary")
-	if o := string(b.Options); !strings.Contains(o, `"max_active":1000`) || !strings.Contains(o, `"rank":"boundary"`) || !strings.Contains(o, `"p_skip":0.2`) {
+	b := load("--p-skip", "0.2", "--max-active", "1000")
+	if o := string(b.Options); !strings.Contains(o, `"max_active":1000`) || !strings.Contains(o, `"p_skip":0.2`) {
 		t.Errorf("options %s", o)
 	}
 	// The budget's note: where it bound (a run without one has none).
@@ -119,7 +115,6 @@ func TestTrainSelectionFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--rank", "middle"}, "--rank"},
 		{[]string{"--p-skip", "0.5"}, "--p-skip"},
 		{[]string{"--p-skip", "-0.1"}, "--p-skip"},
 		{[]string{"--p-skip", "0.7", "--p-inc", "0.6"}, "--p-skip"},
