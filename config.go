@@ -42,7 +42,6 @@ type Config struct {
 	ImageH      int     `json:"image_h,omitempty"`
 	Seed        uint64  `json:"seed"`
 	Flip        float64 `json:"flip,omitempty"`
-	PSkip       float64 `json:"p_skip,omitempty"`
 	// MaxActive is PASS-GP's budget (0: none; AutoMaxActive:
 	// passgp.SqrtBudget(N), stored resolved).
 	MaxActive int `json:"max_active,omitempty"`

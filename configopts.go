@@ -160,12 +160,9 @@ func (c *Config) robust(o *passgp.Options) error {
 		return configErr("--flip must be in [0, 0.5), got %v", c.Flip)
 	}
 	o.EP.Flip = c.Flip
-	if !(c.PSkip >= 0 && c.PSkip < 0.5) || c.PSkip >= c.PInc {
-		return configErr("--p-skip must be in [0, 0.5) and below --p-inc, got %v", c.PSkip)
-	}
 	if c.MaxActive < 0 && c.MaxActive != AutoMaxActive {
 		return configErr("--max-active must be >= 0, got %d", c.MaxActive)
 	}
-	o.PSkip, o.MaxActive = c.PSkip, max(c.MaxActive, 0)
+	o.MaxActive = max(c.MaxActive, 0)
 	return nil
 }

@@ -18,7 +18,7 @@ func TestIVMMatchesRecompute(t *testing.T) {
 	x, y := toy(50, 20)
 	k := toyKernel()
 	const m = 12
-	st, _ := ivmSelect(context.Background(), k, x, y, m, 0)
+	st, _ := ivmSelect(context.Background(), k, x, y, m)
 	xa, ya := gatherRows(x, st.sel), gather(y, st.sel)
 	post, err := ep.FromSites(k, xa, ya, ep.Sites{Tau: st.tau, Nu: st.nu})
 	if err != nil {

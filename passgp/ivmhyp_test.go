@@ -14,7 +14,7 @@ import (
 func TestIVMSiteEvidence(t *testing.T) {
 	x, y := toy(80, 41)
 	k := kernel.SELin{SE: kernel.SE{Var: 2, Len2: 0.7, Jitter: 0.01}, Lin: 0.3}
-	st, _ := ivmSelect(context.Background(), k, x, y, 25, 0)
+	st, _ := ivmSelect(context.Background(), k, x, y, 25)
 	xa := gatherRows(x, st.sel)
 	th := k.Params()
 	g := make([]float64, len(th))

@@ -73,16 +73,6 @@ type Options struct {
 	// M is the active set size of fPASS-GP, IVM and Random (0 -> Init).
 	M int
 
-	// PSkip makes the selection robust to label noise (0: off, the
-	// paper's rules). A point whose predictive probability of its own
-	// label is below PSkip is one the model calls mislabelled: PASS-GP
-	// and fPASS-GP skip such batch points instead of including them and
-	// delete active points whose cavity probability falls below it; IVM
-	// never selects them. BatchStats counts both. Without it, every
-	// mislabelled point has q(y_i|x_i) < p_inc and is included and never
-	// deleted, so |A| grows with the noise rate times N (docs/method.md).
-	// Must lie in [0, 0.5).
-	PSkip float64
 	// MaxActive bounds PASS-GP's |A| (0: no bound, the paper's): when the
 	// kept and included points of a batch exceed it, the MaxActive first
 	// by Rank stay, so a pass costs O(N·MaxActive²) whatever the noise.
@@ -284,10 +274,10 @@ type Progress struct {
 	Pass, Passes, Batch, Batches int
 	Active                       int
 	// The batch's counts, as in BatchStats.
-	Included, Deleted, Noise, Skipped int
-	LogZ                              float64
-	Theta                             []float64
-	Elapsed, Remaining                time.Duration
+	Included, Deleted  int
+	LogZ               float64
+	Theta              []float64
+	Elapsed, Remaining time.Duration
 }
 
 // DefaultKernel returns the initial kernel used when Options.Kernel is nil:
@@ -428,10 +418,6 @@ func resolve(o *Options, d int) (config, error) {
 		return c, fmt.Errorf("passgp: Init, Sub, Passes, M, HypEvery, HypMaxEvals, AugmentSub and AugmentPasses must be >= 0")
 	case !(c.PInc > 0 && c.PInc <= 1), !(c.PDel > 0 && c.PDel <= 1), !(c.PExc > 0 && c.PExc <= 1), !(c.AugmentPInc > 0 && c.AugmentPInc <= 1):
 		return c, fmt.Errorf("passgp: PInc, PDel, PExc and AugmentPInc must lie in (0, 1]")
-	case !(c.PSkip >= 0 && c.PSkip < 0.5):
-		return c, fmt.Errorf("passgp: PSkip must lie in [0, 0.5), got %v", c.PSkip)
-	case c.PSkip >= c.PInc:
-		return c, fmt.Errorf("passgp: PSkip (%v) must be below PInc (%v)", c.PSkip, c.PInc)
 	case c.MaxActive < 0:
 		return c, fmt.Errorf("passgp: MaxActive must be >= 0, got %d", c.MaxActive)
 	case c.Lower != nil && len(c.Lower) != len(c.Kernel.Params()), c.Upper != nil && len(c.Upper) != len(c.Kernel.Params()):

@@ -20,11 +20,6 @@ type BatchStats struct {
 	Pass, Batch int // 0-based
 	// Active is |A| after the batch's deletions and inclusions.
 	Active, Included, Deleted int
-	// Noise counts the active points deleted because their cavity
-	// probability fell below Options.PSkip (part of Deleted); Skipped the
-	// batch points not included because their predictive probability was
-	// below it (IVM: the points below it after the selection).
-	Noise, Skipped int
 	// Unscored counts the batch points left out by MaxActive's cap on the
 	// candidates of one batch (budgetCandidates).
 	Unscored int
@@ -480,7 +475,7 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 			}
 			t.c.Progress(Progress{Class: t.class, Pass: last.Pass, Passes: t.c.Passes, Batch: last.Batch,
 				Batches: nsub, Active: len(t.st.Active), Included: last.Included, Deleted: last.Deleted,
-				Noise: last.Noise, Skipped: last.Skipped, LogZ: last.LogZ, Theta: slices.Clone(last.Theta),
+				LogZ: last.LogZ, Theta: slices.Clone(last.Theta),
 				Elapsed: el, Remaining: rem})
 		}
 		if t.c.Checkpoint != nil && !t.stage2 {
@@ -657,7 +652,6 @@ func (t *trainer) batch(ctx context.Context) error {
 		u = swapUpdate(cav, q, t.rule())
 	}
 	keep, incl := u.keep, u.incl
-	bs.Noise, bs.Skipped = u.noise, u.skipped
 	t.st.Frozen = t.st.Frozen || u.trimmed
 	bs.Trimmed = u.trimmed
 	s := post.Sites
@@ -691,10 +685,10 @@ func (t *trainer) batch(ctx context.Context) error {
 // screen returns the screen of this batch's scoring (nil: score every
 // candidate fully): PASS-GP's rule, outside the last pass of the first
 // stage (whose scores keepScores keeps for the held-out latents), with a
-// p_inc below 1 and a noise threshold below it.
+// p_inc below 1.
 func (t *trainer) screen() *screen {
 	r := t.rule()
-	if !screenScores || t.method != PASSGP || r.pinc >= 1 || r.pskip >= r.pinc || (!t.stage2 && t.st.Pass == t.c.Passes-1) {
+	if !screenScores || t.method != PASSGP || r.pinc >= 1 || (!t.stage2 && t.st.Pass == t.c.Passes-1) {
 		return nil
 	}
 	return &screen{y: t.y, pinc: r.pinc}

@@ -38,19 +38,19 @@ func TestTrainSelectionFlags(t *testing.T) {
 		t.Fatalf("options %s: %v", d.Options, err)
 	}
 	budget := fmt.Sprintf(`"max_active":%d`, passgp.SqrtBudget(dopt.N))
-	if o := string(d.Options); !strings.Contains(o, budget) || strings.Contains(o, "p_skip") {
+	if o := string(d.Options); !strings.Contains(o, budget) {
 		t.Errorf("default options %s (want %s)", o, budget)
 	}
 	p := load("--max-active", "0")
-	if o := string(p.Options); strings.Contains(o, "max_active") || strings.Contains(o, "p_skip") {
+	if o := string(p.Options); strings.Contains(o, "max_active") {
 		t.Errorf("options %s (want the paper's rules)", o)
 	}
 	if o := string(load("--max-active", "auto").Options); !strings.Contains(o, budget) {
 		t.Errorf("--max-active auto: options %s, want %s", o, budget)
 	}
 	fp := load("--method", "fpassgp", "--m", "20", "--p-exc", "0.1")
-	b := load("--p-skip", "0.2", "--max-active", "1000")
-	if o := string(b.Options); !strings.Contains(o, `"max_active":1000`) || !strings.Contains(o, `"p_skip":0.2`) {
+	b := load("--max-active", "1000")
+	if o := string(b.Options); !strings.Contains(o, `"max_active":1000`) {
 		t.Errorf("options %s", o)
 	}
 	// The budget's note: where it bound (a run without one has none).
@@ -96,28 +96,19 @@ func TestTrainSelectionFlags(t *testing.T) {
 	if code, _, e := runCLI(t, "train", "--data", f.bin, "--model", m, "--fitc-bound", "-1"); code != 2 || !strings.Contains(e, "--fitc-bound must be >= 0") {
 		t.Errorf("--fitc-bound -1: exit %d, %s", code, e)
 	}
-	s := load("--p-skip", "0.3", "--max-active", "40")
-	skipped, noise := 0, 0
+	s := load("--max-active", "40")
 	for _, h := range s.History[0] {
-		noise += h.Noise
 		if h.Active > 40 {
 			t.Errorf("batch %+v: |A| above --max-active 40", h)
 		}
-		skipped += h.Skipped
 	}
-	if o := string(s.Options); !strings.Contains(o, `"p_skip":0.3`) || !strings.Contains(o, `"max_active":40`) {
+	if o := string(s.Options); !strings.Contains(o, `"max_active":40`) {
 		t.Errorf("options %s", o)
-	}
-	if skipped+noise == 0 {
-		t.Errorf("no noise counts in the history %+v", s.History[0])
 	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--p-skip", "0.5"}, "--p-skip"},
-		{[]string{"--p-skip", "-0.1"}, "--p-skip"},
-		{[]string{"--p-skip", "0.7", "--p-inc", "0.6"}, "--p-skip"},
 		{[]string{"--max-active", "-1"}, "--max-active"},
 		{[]string{"--max-active", "half"}, "--max-active"},
 	} {
