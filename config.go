@@ -1,9 +1,5 @@
 package passgpfast
 
-import (
-	"github.com/passgp-fast/passgp-fast/ep"
-)
-
 // Config is the complete training configuration. It is stored as JSON in
 // model and checkpoint files (model.Model.Options), and a resumed run
 // takes it from its checkpoint. DefaultConfig gives train's defaults; the
@@ -15,8 +11,6 @@ type Config struct {
 	Gamma      float64   `json:"gamma,omitempty"`
 	Theta      []float64 `json:"theta,omitempty"` // initial θ; empty = the method's default
 	FixedTheta bool      `json:"fixed_theta,omitempty"`
-	// Prior is the log-normal hyperprior (nil: maximum evidence).
-	Prior    []ep.LogNormal `json:"prior,omitempty"`
 	Init     int            `json:"init"`
 	Sub      int            `json:"sub"`
 	Passes   int            `json:"passes,omitempty"` // 0 = method default

@@ -32,12 +32,6 @@ func (c *Config) Options(d int) (passgp.Options, error) {
 		return o, err
 	}
 	o.FixedTheta = c.FixedTheta
-	if c.Prior != nil {
-		if np := len(o.Kernel.Params()); len(c.Prior) != np {
-			return o, configErr("--prior: %d components, kernel %s has %d hyperparameters", len(c.Prior), o.Kernel.Name(), np)
-		}
-		o.Prior = c.Prior
-	}
 	if err := c.checkSchedule(); err != nil {
 		return o, err
 	}

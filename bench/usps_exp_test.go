@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -83,15 +82,6 @@ func BenchmarkUSPSExperiment(b *testing.B) {
 	if s := os.Getenv("PASSGP_UPPER1"); s != "" {
 		v, _ := strconv.ParseFloat(s, 64)
 		o.Upper = []float64{v, 1e6, 1e6}
-	}
-	if s := os.Getenv("PASSGP_PRIOR1"); s != "" {
-		// "t1,sd": log t1 ~ N(log t1, sd²), the other components flat.
-		var v [2]float64
-		for i, f := range strings.SplitN(s, ",", 2) {
-			v[i], _ = strconv.ParseFloat(f, 64)
-		}
-		o.Prior = make([]ep.LogNormal, len(passgp.DefaultKernel(m, 256).Params()))
-		o.Prior[0] = ep.LogNormal{Mean: math.Log(v[0]), SD: v[1]}
 	}
 	if s := os.Getenv("PASSGP_PASSES"); s != "" {
 		o.Passes, _ = strconv.Atoi(s)

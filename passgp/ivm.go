@@ -182,7 +182,7 @@ func trainIVM(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runn
 			}
 			var ne int
 			if ivmSiteHyp {
-				k, bs.AtBound, ne = ivmOptimize(ctx, k, xa, st.tau, st.nu, c.Fixed, c.lower, c.upper, c.Prior, evals)
+				k, bs.AtBound, ne = ivmOptimize(ctx, k, xa, st.tau, st.nu, c.Fixed, c.lower, c.upper, evals)
 			} else {
 				o, err := ep.OptimizeContext(ctx, k, xa, ya, &ep.Sites{Tau: slices.Clone(st.tau), Nu: slices.Clone(st.nu)},
 					c.optimizeOptions(evals, c.epOptions()))

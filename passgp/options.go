@@ -59,10 +59,6 @@ type Options struct {
 	// squared length scale t2 of the inputs' median squared distance / 20
 	// (see thetaBounds); nil Upper means ep's default.
 	Lower, Upper []float64
-	// Prior is an optional log-normal hyperprior on θ (paper order; see
-	// ep.OptimizeOptions.Prior): with it, θ maximises log Z_EP plus the
-	// log prior (MAP-II). nil: maximum evidence, as the paper.
-	Prior []ep.LogNormal
 
 	Init   int // N_init (0 -> 300); PASS-GP's initial active set size
 	Sub    int // N_sub (0 -> 10), number of disjoint batches
@@ -340,16 +336,6 @@ func resolve(o *Options, d int) (config, error) {
 	if c.Fixed != nil && len(c.Fixed) != len(c.Kernel.Params()) {
 		return c, fmt.Errorf("passgp: Fixed has %d entries, kernel %s has %d hyperparameters", len(c.Fixed), c.Kernel.Name(), len(c.Kernel.Params()))
 	}
-	if c.Prior != nil {
-		if len(c.Prior) != len(c.Kernel.Params()) {
-			return c, fmt.Errorf("passgp: Prior has %d entries, kernel %s has %d hyperparameters", len(c.Prior), c.Kernel.Name(), len(c.Kernel.Params()))
-		}
-		for j, p := range c.Prior {
-			if !(p.SD >= 0) || math.IsInf(p.SD, 0) || math.IsNaN(p.Mean) || math.IsInf(p.Mean, 0) {
-				return c, fmt.Errorf("passgp: Prior[%d] = %+v: want a finite mean and SD >= 0", j, p)
-			}
-		}
-	}
 	if c.Init == 0 {
 		c.Init = DefaultInit
 	}
@@ -444,7 +430,7 @@ func resolve(o *Options, d int) (config, error) {
 // optimizeOptions returns ep.Optimize's options with at most evals
 // evaluations (0: ep's default) and EP options e.
 func (c *config) optimizeOptions(evals int, e ep.Options) *ep.OptimizeOptions {
-	return &ep.OptimizeOptions{Fixed: c.Fixed, MaxEvals: evals, Lower: c.lower, Upper: c.upper, Prior: c.Prior, EP: e}
+	return &ep.OptimizeOptions{Fixed: c.Fixed, MaxEvals: evals, Lower: c.lower, Upper: c.upper, EP: e}
 }
 
 // epOptions returns the EP options used inside the active set loop.

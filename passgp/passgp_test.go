@@ -40,9 +40,6 @@ func TestOptionErrors(t *testing.T) {
 		{Augment: 3},
 		{Augment: 4, ImageW: 3, ImageH: 3},
 		{Fixed: []bool{true}},
-		{Prior: []ep.LogNormal{{}}},
-		{Prior: []ep.LogNormal{{SD: -1}, {}, {}}},
-		{Prior: []ep.LogNormal{{Mean: math.NaN(), SD: 1}, {}, {}}},
 		{Method: Method(9)},
 	} {
 		if _, err := Train(context.Background(), x, y, &o); err == nil {

@@ -8,7 +8,6 @@
 // and seeds, so two settings can be compared seed by seed.
 //
 //	go run ./bench/uspsval --data ../shared/data                       # PASS-GP defaults
-//	go run ./bench/uspsval --data ../shared/data --evals 10 --prior1 4,2
 //	go run ./bench/uspsval --data ../shared/data --method fpassgp --hyppasses -1 --theta
 //
 // With -test the classifiers are trained on all 7291 images and scored on
@@ -20,7 +19,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strconv"
@@ -31,7 +29,6 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/passgp-fast/passgp-fast/data"
-	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
@@ -48,7 +45,6 @@ func main() {
 	hypPasses := flag.Int("hyppasses", 0, "Options.HypPasses (0: default, -1: every pass)")
 	passes := flag.Int("passes", 0, "Options.Passes (0: default)")
 	theta0 := flag.String("theta0", "", "initial θ t1,t2,t3 (default: passgp.DefaultKernel)")
-	prior1 := flag.String("prior1", "", "MEAN,SD: log t1 ~ N(log MEAN, SD²), other components flat")
 	showTheta := flag.Bool("theta", false, "print every class's final θ, the components at a bound, and the errors predicted as it")
 	test := flag.Bool("test", false, "train on all training images and score the test set")
 	flag.Parse()
@@ -62,14 +58,6 @@ func main() {
 	_, d := x.Dims()
 	if *theta0 != "" {
 		base.Kernel = passgp.DefaultKernel(m, d).WithParams(floats(*theta0))
-	}
-	if *prior1 != "" {
-		v := floats(*prior1)
-		if len(v) != 2 {
-			log.Fatalf("uspsval: -prior1 %q: want MEAN,SD", *prior1)
-		}
-		base.Prior = make([]ep.LogNormal, len(passgp.DefaultKernel(m, d).Params()))
-		base.Prior[0] = ep.LogNormal{Mean: math.Log(v[0]), SD: v[1]}
 	}
 	set := "validation"
 	if *test {

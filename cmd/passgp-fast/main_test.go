@@ -269,32 +269,6 @@ func TestBinaryAndPositive(t *testing.T) {
 	}
 }
 
-// TestTrainPrior: --prior reaches the optimiser (a tight prior holds t1 at
-// its mean while without it t1 moves) and is stored in the model's options.
-func TestTrainPrior(t *testing.T) {
-	f := newFixture(t)
-	args := []string{"train", "--data", f.bin, "--kernel", "se", "--init", "30", "--sub", "2", "--passes", "1", "--theta", "4,2,0.01", "--quiet"}
-	t1 := func(extra ...string) float64 {
-		m := filepath.Join(f.dir, "prior.pgp")
-		if code, _, e := runCLI(t, append(append(args, "--model", m), extra...)...); code != 0 {
-			t.Fatalf("train %v: %s", extra, e)
-		}
-		mod, err := model.Load(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(extra) > 0 && !strings.Contains(string(mod.Options), `"prior"`) {
-			t.Errorf("prior not stored in the model options %s", mod.Options)
-		}
-		return mod.Binaries[0].Kernel.Params()[0]
-	}
-	free, held := t1(), t1("--prior", "4:0.001,,")
-	t.Logf("t1 without prior %v, with a tight prior at 4: %v", free, held)
-	if math.Abs(math.Log(held/4)) > 0.01 || math.Abs(math.Log(free/4)) < 0.05 {
-		t.Errorf("t1 = %v with a tight prior at 4 (without: %v)", held, free)
-	}
-}
-
 func TestTrainPlotsAndAugment(t *testing.T) {
 	f := newFixture(t)
 	dir := filepath.Join(f.dir, "figs")
@@ -377,9 +351,6 @@ func TestBadInput(t *testing.T) {
 		{"train bad method", []string{"train", "--data", f.train, "--model", m, "--method", "svm"}, 2, "method"},
 		{"train bad theta", []string{"train", "--data", f.train, "--model", m, "--theta", "1,2"}, 2, "theta"},
 		{"train negative theta", []string{"train", "--data", f.train, "--model", m, "--theta", "1,-2,3"}, 2, "theta"},
-		{"train bad prior", []string{"train", "--data", f.train, "--model", m, "--prior", "4"}, 2, "--prior"},
-		{"train prior count", []string{"train", "--data", f.train, "--model", m, "--prior", "4:2"}, 2, "--prior"},
-		{"train prior negative sd", []string{"train", "--data", f.train, "--model", m, "--prior", "4:-1,,"}, 2, "--prior"},
 		{"train bad p-inc", []string{"train", "--data", f.train, "--model", m, "--p-inc", "1.5"}, 2, "p-inc"},
 		{"train bad kernel", []string{"train", "--data", f.train, "--model", m, "--kernel", "matern"}, 2, "kernel"},
 		{"train bad positive", append([]string{"train", "--data", f.train, "--model", m, "--positive", "9"}, fast...), 1, "positive label 9"},

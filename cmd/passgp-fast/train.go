@@ -24,7 +24,7 @@ type trainFlags struct {
 	cfg                       passgpfast.Config
 	modelOut, positive, augm  string
 	image, checkpoint, resume string
-	plots, test, prior        string
+	plots, test               string
 	maxActive                 string
 	threads, maxClasses       int
 	quiet                     bool
@@ -44,7 +44,6 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.StringVar(&c.Method, "method", c.Method, "active set method: passgp, fpassgp, ivm, random or full")
 	t.kf.register(fs, "", "initial hyperparameters `t1,t2,...` (default: the kernel's start values)")
 	fs.BoolVar(&c.FixedTheta, "fixed-theta", false, "do not optimise the hyperparameters")
-	fs.StringVar(&t.prior, "prior", "", "log-normal hyperprior `MEAN:SD,...` per hyperparameter (MAP-II; empty or -: flat)")
 	fs.IntVar(&c.Init, "init", c.Init, "initial active set size N_init")
 	fs.IntVar(&c.Sub, "sub", c.Sub, "number of batches N_sub")
 	fs.IntVar(&c.Passes, "passes", 0, "passes N_pass over the data (0: 2 for passgp, 4 for fpassgp)")
@@ -140,9 +139,6 @@ func (t *trainFlags) checkFlags() error {
 		if _, err := passgpfast.NewKernel(t.kf.name, c.Theta, t.kf.degree, t.kf.gamma, 0); err != nil {
 			return err
 		}
-	}
-	if c.Prior, err = passgpfast.ParsePrior(t.prior); err != nil {
-		return errUsage("--prior: %v", err)
 	}
 	if t.positive != "" {
 		v, err := passgpfast.ParseFloats(t.positive)
