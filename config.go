@@ -11,14 +11,14 @@ type Config struct {
 	Gamma      float64   `json:"gamma,omitempty"`
 	Theta      []float64 `json:"theta,omitempty"` // initial θ; empty = the method's default
 	FixedTheta bool      `json:"fixed_theta,omitempty"`
-	Init     int            `json:"init"`
-	Sub      int            `json:"sub"`
-	Passes   int            `json:"passes,omitempty"` // 0 = method default
-	PInc     float64        `json:"p_inc"`
-	PDel     float64        `json:"p_del"`
-	PExc     float64        `json:"p_exc"`
-	M        int            `json:"m,omitempty"`
-	HypEvery int            `json:"hyp_every"`
+	Init       int       `json:"init"`
+	Sub        int       `json:"sub"`
+	Passes     int       `json:"passes,omitempty"` // 0 = method default
+	PInc       float64   `json:"p_inc"`
+	PDel       float64   `json:"p_del"`
+	PExc       float64   `json:"p_exc"`
+	M          int       `json:"m,omitempty"`
+	HypEvery   int       `json:"hyp_every"`
 	// Augment is the invariance stage: "", "shift4" or "shift8".
 	Augment string `json:"augment,omitempty"`
 	// AugmentSub and AugmentPasses are N_sub and N_pass of the invariance
