@@ -44,7 +44,7 @@ func (c *Config) Options(d int) (passgp.Options, error) {
 		return o, err
 	}
 	o.Seed = c.Seed
-	return o, c.robust(&o)
+	return o, c.budget(&o)
 }
 
 // kernel returns the initial kernel: Config.Kernel (empty: DefaultKernel
@@ -148,12 +148,8 @@ func (c *Config) passes(o *passgp.Options) error {
 	return nil
 }
 
-// robust sets the noise-robust selection and the budget.
-func (c *Config) robust(o *passgp.Options) error {
-	if !(c.Flip >= 0 && c.Flip < 0.5) {
-		return configErr("--flip must be in [0, 0.5), got %v", c.Flip)
-	}
-	o.EP.Flip = c.Flip
+// budget sets PASS-GP's budget on the active set.
+func (c *Config) budget(o *passgp.Options) error {
 	if c.MaxActive < 0 && c.MaxActive != AutoMaxActive {
 		return configErr("--max-active must be >= 0, got %d", c.MaxActive)
 	}

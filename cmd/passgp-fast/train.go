@@ -55,7 +55,6 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed (initial active set, batches)")
 	fs.group("Advanced")
 	fs.IntVar(&c.HypEvery, "hyp-every", c.HypEvery, "optimise the hyperparameters on every `K`-th batch")
-	fs.Float64Var(&c.Flip, "flip", 0, "label-flip probability `EPS` of the robust likelihood, in [0, 0.5) (0: probit)")
 	fs.BoolVar(&c.FITC, "fitc", false, "predict from a FITC pass over all points with the active set as inducing inputs")
 	fs.IntVar(&c.FITCSample, "fitc-sample", c.FITCSample, "theta of the FITC pass from `S` random points (0: all)")
 	fs.IntVar(&c.BoundFITC, "fitc-bound", c.BoundFITC, "passgp: where the budget binds, try FITC with `M` inducing inputs (0: off)")
