@@ -27,8 +27,6 @@ type Config struct {
 	AugmentPasses int `json:"augment_passes,omitempty"`
 	// FITC is passgp.Options.FITC.
 	FITC bool `json:"fitc,omitempty"`
-	// FITCSample is passgp.Options.FITCSample.
-	FITCSample int `json:"fitc_sample,omitempty"`
 	// BoundFITC and BoundSearch are the passgp.Options of the same names.
 	BoundFITC   int    `json:"fitc_bound,omitempty"`
 	BoundSearch bool   `json:"fitc_bound_search,omitempty"`

@@ -130,10 +130,6 @@ func (c *Config) passes(o *passgp.Options) error {
 		return configErr("--fitc needs an active set method (passgp, fpassgp, ivm or random) without --augment")
 	}
 	o.FITC = c.FITC
-	if c.FITCSample < 0 {
-		return configErr("--fitc-sample must be >= 0, got %d", c.FITCSample)
-	}
-	o.FITCSample = c.FITCSample
 	if c.BoundFITC < 0 {
 		return configErr("--fitc-bound must be >= 0, got %d", c.BoundFITC)
 	}

@@ -137,11 +137,6 @@ type Options struct {
 	// for fPASS-GP (docs/method.md). It adds an |A|×|A| factor
 	// to a model file.
 	FITC bool
-	// FITCSample, when positive and below N, chooses the FITC pass's θ by
-	// the FITC evidence of a seeded random sample of FITCSample training
-	// points (O(FITCSample·M²) per EP sweep) instead of all N; the pass
-	// then runs EP on all N points once at that θ.
-	FITCSample int
 	// BoundFITC, if positive, adds a FITC pass where PASS-GP's budget
 	// (MaxActive) bound (without FITC and Augment): EP on all N training
 	// points at the classifier's final θ, with a random subset of

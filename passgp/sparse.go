@@ -36,27 +36,15 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 	k := b.Kernel
 	xm := b.X
 	var f *ep.FITC
+	var nc *ep.FITCNotConvergedError
 	if !c.FixedTheta {
-		var sample []int
-		if c.FITCSample > 0 {
-			sample = randomSubset(c.Seed, fitcSampleSalt, len(y), c.FITCSample)
-		}
-		xs, ys := x, y
-		if sample != nil {
-			xs, ys = gatherRows(x, sample), gather(y, sample)
-		}
-		fs, stuck, err := fitcSearch(ctx, c, k, xs, ys, xm, &o)
+		fs, stuck, err := fitcSearch(ctx, c, k, x, y, xm, &o)
 		if err != nil {
 			return err
 		}
-		k = fs.Kernel
-		if sample == nil {
-			f = fs // the search ran on all N points: its best posterior
-			res.FITCNotConverged = stuck
-		}
-	}
-	var nc *ep.FITCNotConvergedError
-	if f == nil {
+		k, f = fs.Kernel, fs // the search's best posterior
+		res.FITCNotConverged = stuck
+	} else {
 		var err error
 		f, err = ep.InferFITC(ctx, k, x, y, xm, nil, &o)
 		// A run whose sites still change after its halved steps gives its
@@ -84,9 +72,6 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 	res.Elapsed += time.Since(t0)
 	return nil
 }
-
-// fitcSampleSalt seeds Options.FITCSample's random sample.
-const fitcSampleSalt = 0x5a3c
 
 // fitcSearch is the FITC pass's θ: the maximum of the FITC evidence of
 // x, y with inducing inputs xm (fitcTheta), from k. stuck reports that
