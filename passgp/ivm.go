@@ -174,12 +174,9 @@ func trainIVM(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runn
 			xa, ya := gatherRows(x, st.sel), gather(y, st.sel)
 			t0 = time.Now()
 			// Few alternations, each on M points: give the optimiser room
-			// to finish its line searches (FinalHypEvals unless HypMaxEvals
-			// is set); 3 evaluations left t2 oscillating by ±50%.
-			evals := c.FinalHypEvals
-			if c.hypUser > 0 {
-				evals = c.hypUser
-			}
+			// to finish its line searches (finalHypEvals); 3 evaluations
+			// left t2 oscillating by ±50%.
+			evals := finalHypEvals
 			var ne int
 			if ivmSiteHyp {
 				k, bs.AtBound, ne = ivmOptimize(ctx, k, xa, st.tau, st.nu, c.Fixed, c.lower, c.upper, evals)

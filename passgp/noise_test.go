@@ -132,7 +132,7 @@ func TestHeldOutError(t *testing.T) {
 func TestBudgetFreezesTheta(t *testing.T) {
 	x, y, _ := noisy(t, 1500, 1)
 	frozenAt := -1
-	o := Options{Init: 50, MaxActive: 150, Sub: 30, Passes: 1, Seed: 3, HypMaxEvals: 5, FinalHypEvals: 5,
+	o := Options{Init: 50, MaxActive: 150, Sub: 30, Passes: 1, Seed: 3,
 		Checkpoint: func(s *State) {
 			if s.Frozen && frozenAt < 0 {
 				frozenAt = len(s.Stats) - 1

@@ -92,21 +92,6 @@ type Options struct {
 	MaxActive int
 	// HypEvery optimises θ on every k-th batch only (0 -> 1, every batch).
 	HypEvery int
-	// HypPasses optimises θ during the first HypPasses passes only, then
-	// keeps it fixed (0 -> every pass for PASS-GP, 1 for fPASS-GP: its
-	// swaps fill A with the hardest points, on which the evidence pulls
-	// the length scale down; see docs/method.md). Negative: every pass.
-	HypPasses int
-	// HypMaxEvals caps the log Z_EP evaluations per optimisation
-	// (0 -> DefaultHypMaxEvals). The optimisation is warm-started from the
-	// current θ and sites, so few evaluations suffice.
-	HypMaxEvals int
-	// FinalHypEvals caps the evaluations of the last optimisation, on the
-	// final active set, whose θ the classifier uses (0 ->
-	// DefaultFinalHypEvals; negative: HypMaxEvals like the batches). With
-	// a handful of evaluations L-BFGS has not finished its first line
-	// search (see docs/method.md), so the final θ gets a real optimisation.
-	FinalHypEvals int
 	// EP configures every EP run. A zero Tol means DefaultEPTol inside the
 	// active set loop (the final posterior is always refined to ep's own
 	// default tolerance or tighter).
@@ -169,10 +154,6 @@ type Options struct {
 	// sets it.
 	BoundSearch bool
 
-	// MaxFullBytes bounds the n²·8 bytes of one n×n matrix of the full GPC
-	// (and of Z_ACC's inactive-set EP); 0 means DefaultMaxFullBytes.
-	MaxFullBytes int64
-
 	Seed uint64
 	// MaxClasses bounds the distinct labels that TrainMulti accepts (0:
 	// DefaultMaxClasses): a file of real-valued regression targets has
@@ -220,16 +201,18 @@ type Options struct {
 // Defaults that the paper leaves open (see docs/method.md for how they were
 // chosen).
 const (
-	DefaultInit          = 300
-	DefaultSub           = 10
-	DefaultPInc          = 0.6
-	DefaultPDel          = 0.99
-	DefaultPExc          = 0.02
-	DefaultAugmentPInc   = 0.99
-	DefaultHypMaxEvals   = 3
-	DefaultFinalHypEvals = 30
-	DefaultEPTol         = 1e-3
-	DefaultMaxFullBytes  = int64(1) << 30
+	DefaultInit        = 300
+	DefaultSub         = 10
+	DefaultPInc        = 0.6
+	DefaultPDel        = 0.99
+	DefaultPExc        = 0.02
+	DefaultAugmentPInc = 0.99
+	DefaultEPTol       = 1e-3
+	// DefaultMaxFullBytes bounds the n²·8 bytes of one n×n matrix of the
+	// full GPC (Method Full, refused beyond it) and of Z_ACC's
+	// inactive-set EP (MarginalLikelihood's default; EP holds several
+	// such matrices).
+	DefaultMaxFullBytes = int64(1) << 30
 	// scoreChunk is the number of batch rows scored by one BLAS-3 call; it
 	// fixes the split of the work, so results do not depend on Threads.
 	scoreChunk = 256
@@ -312,7 +295,6 @@ func StartKernel(name string, d int) (k kernel.Kernel, ok bool) {
 type config struct {
 	Options
 	threads int
-	hypUser int // Options.HypMaxEvals as given (0: not set)
 	// lower, upper are the θ bounds of the optimisation (thetaBounds).
 	lower, upper []float64
 }
@@ -362,22 +344,6 @@ func resolve(o *Options, d int) (config, error) {
 	if c.HypEvery == 0 {
 		c.HypEvery = 1
 	}
-	if c.HypPasses == 0 && c.Method == FPASSGP {
-		c.HypPasses = 1
-	}
-	if c.HypPasses <= 0 {
-		c.HypPasses = c.Passes
-	}
-	c.hypUser = c.HypMaxEvals
-	if c.HypMaxEvals == 0 {
-		c.HypMaxEvals = DefaultHypMaxEvals
-	}
-	switch {
-	case c.FinalHypEvals == 0:
-		c.FinalHypEvals = DefaultFinalHypEvals
-	case c.FinalHypEvals < 0:
-		c.FinalHypEvals = c.HypMaxEvals
-	}
 	if c.AugmentPInc == 0 {
 		c.AugmentPInc = DefaultAugmentPInc
 	}
@@ -387,16 +353,13 @@ func resolve(o *Options, d int) (config, error) {
 	if c.AugmentPasses == 0 {
 		c.AugmentPasses = c.Passes
 	}
-	if c.MaxFullBytes == 0 {
-		c.MaxFullBytes = DefaultMaxFullBytes
-	}
 	c.threads = c.Threads
 	if c.threads <= 0 {
 		c.threads = la.Threads()
 	}
 	switch {
-	case c.Init < 0, c.Sub < 0, c.Passes < 0, c.M < 0, c.HypEvery < 0, c.HypMaxEvals < 0, c.AugmentSub < 0, c.AugmentPasses < 0:
-		return c, fmt.Errorf("passgp: Init, Sub, Passes, M, HypEvery, HypMaxEvals, AugmentSub and AugmentPasses must be >= 0")
+	case c.Init < 0, c.Sub < 0, c.Passes < 0, c.M < 0, c.HypEvery < 0, c.AugmentSub < 0, c.AugmentPasses < 0:
+		return c, fmt.Errorf("passgp: Init, Sub, Passes, M, HypEvery, AugmentSub and AugmentPasses must be >= 0")
 	case !(c.PInc > 0 && c.PInc <= 1), !(c.PDel > 0 && c.PDel <= 1), !(c.PExc > 0 && c.PExc <= 1), !(c.AugmentPInc > 0 && c.AugmentPInc <= 1):
 		return c, fmt.Errorf("passgp: PInc, PDel, PExc and AugmentPInc must lie in (0, 1]")
 	case c.MaxActive < 0:
@@ -420,6 +383,30 @@ func resolve(o *Options, d int) (config, error) {
 		return c, fmt.Errorf("passgp: Options.EP: %w", err)
 	}
 	return c, nil
+}
+
+// The evaluation caps of the θ searches: constants of the method.
+const (
+	// hypMaxEvals caps the log Z_EP evaluations of a batch's optimisation
+	// (tripled for the first). The optimisation is warm-started from the
+	// current θ and sites, so few evaluations suffice.
+	hypMaxEvals = 3
+	// finalHypEvals caps the evaluations of the last optimisation, on the
+	// final active set, whose θ the classifier uses. With a handful of
+	// evaluations L-BFGS has not finished its first line search (see
+	// docs/method.md), so the final θ gets a real optimisation.
+	finalHypEvals = 30
+)
+
+// hypPasses returns the number of first passes in which θ is optimised;
+// it is kept fixed after them. PASS-GP optimises it in every pass;
+// fPASS-GP in the first only: its swaps fill A with the hardest points, on
+// which the evidence pulls the length scale down (docs/method.md).
+func (c *config) hypPasses() int {
+	if c.Method == FPASSGP {
+		return 1
+	}
+	return c.Passes
 }
 
 // optimizeOptions returns ep.Optimize's options with at most evals

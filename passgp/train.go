@@ -522,13 +522,13 @@ func (t *trainer) infer(ctx context.Context, xa *mat.Dense, ya []float64, optimi
 }
 
 // inferEvals is infer with the optimiser's evaluation cap (0: the batch
-// cap HypMaxEvals, tripled for the first optimisation).
+// cap hypMaxEvals, tripled for the first optimisation).
 func (t *trainer) inferEvals(ctx context.Context, xa *mat.Dense, ya []float64, optimise bool, maxEvals int, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
 	warm := &ep.Sites{Tau: slices.Clone(t.st.Tau), Nu: slices.Clone(t.st.Nu)}
 	var post *ep.Posterior
 	if optimise {
 		t0 := time.Now()
-		evals := t.c.HypMaxEvals
+		evals := hypMaxEvals
 		if maxEvals > 0 {
 			evals = maxEvals
 		} else if t.st.Done == 0 && !t.stage2 {
@@ -578,7 +578,7 @@ func (t *trainer) batch(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.HypPasses
+	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.hypPasses()
 	before := t.k.Params()
 	epo := t.c.epOptions()
 	if t.st.Frozen && adfSites {
@@ -710,8 +710,8 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	// With Options.FITC the FITC pass chooses θ by the evidence of data
 	// the selection did not bias towards the boundary, so the active
 	// set's own evidence is not searched again here.
-	optimise := !t.fixed && !t.st.Frozen && t.c.HypPasses >= t.c.Passes && !t.c.FITC
-	post, err := t.inferEvals(ctx, xa, ya, optimise, t.c.FinalHypEvals, t.c.finalEPOptions(), &bs)
+	optimise := !t.fixed && !t.st.Frozen && t.c.hypPasses() >= t.c.Passes && !t.c.FITC
+	post, err := t.inferEvals(ctx, xa, ya, optimise, finalHypEvals, t.c.finalEPOptions(), &bs)
 	if err == nil && optimise {
 		// One more EP run from the search's sites at the final θ. The
 		// search's runs already used finalEPOptions, so this run mostly

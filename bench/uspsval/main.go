@@ -8,7 +8,7 @@
 // and seeds, so two settings can be compared seed by seed.
 //
 //	go run ./bench/uspsval --data ../shared/data                       # PASS-GP defaults
-//	go run ./bench/uspsval --data ../shared/data --method fpassgp --hyppasses -1 --theta
+//	go run ./bench/uspsval --data ../shared/data --method fpassgp --theta
 //
 // With -test the classifiers are trained on all 7291 images and scored on
 // the 2007 test images instead (to measure a setting already chosen).
@@ -40,9 +40,6 @@ func main() {
 	seeds := flag.Int("seeds", 10, "number of training seeds")
 	seed0 := flag.Int("seed0", 1, "first training seed")
 	nval := flag.Int("nval", 1458, "validation images held out of the training set")
-	evals := flag.Int("evals", 0, "Options.HypMaxEvals (0: default)")
-	final := flag.Int("final", 0, "Options.FinalHypEvals (0: default)")
-	hypPasses := flag.Int("hyppasses", 0, "Options.HypPasses (0: default, -1: every pass)")
 	passes := flag.Int("passes", 0, "Options.Passes (0: default)")
 	theta0 := flag.String("theta0", "", "initial θ t1,t2,t3 (default: passgp.DefaultKernel)")
 	showTheta := flag.Bool("theta", false, "print every class's final θ, the components at a bound, and the errors predicted as it")
@@ -54,7 +51,7 @@ func main() {
 		log.Fatal(err)
 	}
 	x, y, xv, yv := load(*dir, *nval, *test)
-	base := passgp.Options{Method: m, HypMaxEvals: *evals, FinalHypEvals: *final, HypPasses: *hypPasses, Passes: *passes}
+	base := passgp.Options{Method: m, Passes: *passes}
 	_, d := x.Dims()
 	if *theta0 != "" {
 		base.Kernel = passgp.DefaultKernel(m, d).WithParams(floats(*theta0))
