@@ -27,12 +27,11 @@ type Config struct {
 	AugmentPasses int `json:"augment_passes,omitempty"`
 	// FITC is passgp.Options.FITC.
 	FITC bool `json:"fitc,omitempty"`
-	// BoundFITC and BoundSearch are the passgp.Options of the same names.
-	BoundFITC   int    `json:"fitc_bound,omitempty"`
-	BoundSearch bool   `json:"fitc_bound_search,omitempty"`
-	ImageW      int    `json:"image_w,omitempty"`
-	ImageH      int    `json:"image_h,omitempty"`
-	Seed        uint64 `json:"seed"`
+	// BoundFITC is passgp.Options.BoundFITC.
+	BoundFITC int    `json:"fitc_bound,omitempty"`
+	ImageW    int    `json:"image_w,omitempty"`
+	ImageH    int    `json:"image_h,omitempty"`
+	Seed      uint64 `json:"seed"`
 	// MaxActive is PASS-GP's budget (0: none; AutoMaxActive:
 	// passgp.SqrtBudget(N), stored resolved).
 	MaxActive int `json:"max_active,omitempty"`

@@ -13,7 +13,7 @@ func DefaultConfig() Config {
 	return Config{
 		Method: "passgp", Degree: 9, Init: passgp.DefaultInit, Sub: passgp.DefaultSub,
 		PInc: passgp.DefaultPInc, PDel: passgp.DefaultPDel, PExc: passgp.DefaultPExc, HypEvery: 1,
-		BoundFITC: DefaultBoundFITC, BoundSearch: true, Seed: 1, MaxActive: AutoMaxActive, Scale: "auto",
+		BoundFITC: DefaultBoundFITC, Seed: 1, MaxActive: AutoMaxActive, Scale: "auto",
 	}
 }
 
@@ -137,10 +137,6 @@ func (c *Config) passes(o *passgp.Options) error {
 		c.BoundFITC = 0 // PASS-GP's pass only
 	}
 	o.BoundFITC = c.BoundFITC
-	if c.BoundFITC == 0 || o.FixedTheta {
-		c.BoundSearch = false // a part of the BoundFITC trial
-	}
-	o.BoundSearch = c.BoundSearch
 	return nil
 }
 

@@ -136,23 +136,9 @@ type Options struct {
 	// cavities) have a lower calibrated negative log likelihood than the
 	// active set's (Result.BoundFITC): on IJCNN and where θ drifted to a
 	// short length scale the subset cannot carry the posterior, and the
-	// active set's stays (docs/method.md).
+	// active set's stays (docs/method.md). Unless θ is fixed, the pass
+	// also searches θ (config.boundSearch).
 	BoundFITC int
-	// BoundSearch adds a further FITC posterior to BoundFITC's pass (θ
-	// not fixed): at θ chosen by the FITC evidence of a random sample of
-	// at most 10 training points per inducing input (40 EP runs, from the
-	// classifier's θ), which replaces the pass's FITC posterior where both its calibrated held-out NLL and its
-	// held-out error are lower by more than two standard errors of the
-	// paired per-point differences, and is then weighed against the
-	// active set's as the others are. The search stops after its
-	// Nelder-Mead half (20 EP runs) where the leave-one-out predictions of
-	// its sample are not clearly better than at its start. Where the budget
-	// binds, θ was kept from a search on the points the model is least
-	// sure of, which can prefer a length scale far too short (a task with
-	// 20 irrelevant features: test error 22.3% against 9.0% for the full
-	// GPC; docs/method.md). Result.BoundFITC records it. train
-	// sets it.
-	BoundSearch bool
 
 	Seed uint64
 	// MaxClasses bounds the distinct labels that TrainMulti accepts (0:
@@ -297,6 +283,9 @@ type config struct {
 	threads int
 	// lower, upper are the θ bounds of the optimisation (thetaBounds).
 	lower, upper []float64
+	// noBoundSearch switches off the θ search of BoundFITC's pass
+	// (config.boundSearch); tests compare the pass with and without it.
+	noBoundSearch bool
 }
 
 func resolve(o *Options, d int) (config, error) {

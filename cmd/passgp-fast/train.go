@@ -57,7 +57,6 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.IntVar(&c.HypEvery, "hyp-every", c.HypEvery, "optimise the hyperparameters on every `K`-th batch")
 	fs.BoolVar(&c.FITC, "fitc", false, "predict from a FITC pass over all points with the active set as inducing inputs")
 	fs.IntVar(&c.BoundFITC, "fitc-bound", c.BoundFITC, "passgp: where the budget binds, try FITC with `M` inducing inputs (0: off)")
-	fs.BoolVar(&c.BoundSearch, "fitc-bound-search", c.BoundSearch, "passgp: also search theta by a sample's FITC evidence in that trial")
 	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8")
 	fs.IntVar(&c.AugmentSub, "augment-sub", 0, "batches N_sub of the --augment stage (0: --sub)")
 	fs.IntVar(&c.AugmentPasses, "augment-passes", 0, "passes N_pass of the --augment stage (0: --passes)")
