@@ -25,8 +25,6 @@ type Config struct {
 	// stage (0: Sub and Passes).
 	AugmentSub    int `json:"augment_sub,omitempty"`
 	AugmentPasses int `json:"augment_passes,omitempty"`
-	// FITC is passgp.Options.FITC.
-	FITC bool `json:"fitc,omitempty"`
 	// BoundFITC is passgp.Options.BoundFITC.
 	BoundFITC int    `json:"fitc_bound,omitempty"`
 	ImageW    int    `json:"image_w,omitempty"`

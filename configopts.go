@@ -40,7 +40,7 @@ func (c *Config) Options(d int) (passgp.Options, error) {
 	if err := c.augment(&o, d); err != nil {
 		return o, err
 	}
-	if err := c.passes(&o); err != nil {
+	if err := c.boundFITC(&o); err != nil {
 		return o, err
 	}
 	o.Seed = c.Seed
@@ -124,16 +124,13 @@ func (c *Config) augment(o *passgp.Options, d int) error {
 
 type kernelT = kernel.Kernel
 
-// those that do not apply to the method (the stored options say so).
-func (c *Config) passes(o *passgp.Options) error {
-	if c.FITC && (o.Augment != 0 || o.Method == passgp.Full) {
-		return configErr("--fitc needs an active set method (passgp, fpassgp, ivm or random) without --augment")
-	}
-	o.FITC = c.FITC
+// boundFITC sets the FITC pass where PASS-GP's budget binds, and clears
+// it where it does not apply (the stored options say so).
+func (c *Config) boundFITC(o *passgp.Options) error {
 	if c.BoundFITC < 0 {
 		return configErr("--fitc-bound must be >= 0, got %d", c.BoundFITC)
 	}
-	if o.Method != passgp.PASSGP || o.Augment != 0 || c.FITC {
+	if o.Method != passgp.PASSGP || o.Augment != 0 {
 		c.BoundFITC = 0 // PASS-GP's pass only
 	}
 	o.BoundFITC = c.BoundFITC

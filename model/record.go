@@ -66,7 +66,7 @@ type Classifier struct {
 	History []Batch
 	// Elapsed is the training time in seconds.
 	Elapsed float64
-	// Beta and FactorP are the FITC posterior of passgp.Options.FITC
+	// Beta and FactorP are the FITC posterior of passgp.TrainFITC
 	// (ep.FITC's fields: length |A| and |A|², FactorP lower triangular);
 	// nil without the pass and in files before version 5.
 	Beta, FactorP []float64

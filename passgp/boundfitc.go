@@ -83,10 +83,10 @@ func (c *config) boundSearch() bool {
 	return !c.noBoundSearch && !c.FixedTheta
 }
 
-// boundFITC reports whether Options.BoundFITC applies: PASS-GP, with
-// neither FITC nor Augment.
+// boundFITC reports whether Options.BoundFITC applies: PASS-GP without
+// Augment.
 func (c *config) boundFITC() bool {
-	return c.BoundFITC > 0 && c.Method == PASSGP && !c.FITC && c.Augment == 0
+	return c.BoundFITC > 0 && c.Method == PASSGP && c.Augment == 0
 }
 
 // runBound is run, calibrated, with Options.BoundFITC's pass. Training

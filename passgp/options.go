@@ -111,19 +111,8 @@ type Options struct {
 	// second stage; bench/repro uses 5 batches and one pass there.
 	AugmentSub, AugmentPasses int
 
-	// FITC adds a final sparse pass (Method PASSGP, FPASSGP, IVM or
-	// Random, not with Augment): EP on all N training points under the
-	// FITC prior with the final active set as inducing inputs, at the
-	// final θ (ep.InferFITC, O(N M²) per sweep). The classifier then
-	// predicts from that posterior (Binary.Sparse) and the calibration is
-	// fitted on its leave-one-out cavities. The inactive points then
-	// shape the posterior too, which matters for small active sets: on a
-	// validation split of IJCNN at M = 100 the error fell from 36% to 5.7%
-	// for fPASS-GP (docs/method.md). It adds an |A|×|A| factor
-	// to a model file.
-	FITC bool
 	// BoundFITC, if positive, adds a FITC pass where PASS-GP's budget
-	// (MaxActive) bound (without FITC and Augment): EP on all N training
+	// (MaxActive) bound (without Augment): EP on all N training
 	// points at the classifier's final θ, with a random subset of
 	// BoundFITC active points (seeded by Seed; all of them if fewer) as
 	// inducing inputs, O(N·BoundFITC²) per sweep; beyond 100 points per
@@ -357,8 +346,6 @@ func resolve(o *Options, d int) (config, error) {
 		return c, fmt.Errorf("passgp: Lower and Upper need %d entries for kernel %s", len(c.Kernel.Params()), c.Kernel.Name())
 	case c.BoundFITC < 0:
 		return c, fmt.Errorf("passgp: BoundFITC must be >= 0, got %d", c.BoundFITC)
-	case c.FITC && (c.Method == Full || c.Augment != 0):
-		return c, fmt.Errorf("passgp: FITC needs an active set method without Augment (Method %v, Augment %d)", c.Method, c.Augment)
 	case c.Augment != 0 && c.Augment != 4 && c.Augment != 8:
 		return c, fmt.Errorf("passgp: Augment must be 0, 4 or 8, got %d", c.Augment)
 	case c.Augment != 0 && (c.ImageW <= 0 || c.ImageH <= 0 || c.ImageW*c.ImageH != d):

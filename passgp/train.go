@@ -132,7 +132,7 @@ type Result struct {
 	// ran, because the budget never bound or the option is off).
 	BoundFITC *FITCChoice
 	// FITCNotConverged is set when the EP run of the FITC pass
-	// (Options.FITC) that gave the classifier's posterior did not
+	// (TrainFITC) that gave the classifier's posterior did not
 	// converge, even with halved steps (ep.FITCNotConvergedError): the
 	// classifier uses its last iterate.
 	FITCNotConverged bool
@@ -261,12 +261,6 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 	}
 	if err == nil && c.Augment != 0 {
 		res, err = augmentRetrain(ctx, c, r, class, res)
-	}
-	if err == nil && c.FITC {
-		var xd *mat.Dense
-		if xd, err = asDense(x); err == nil {
-			err = sparsePass(ctx, c, res, xd, y)
-		}
 	}
 	// The last pass's scores (N-vectors) go to calibrate, not to the
 	// caller.
@@ -707,10 +701,7 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	// θ as the last pass left it: the search on A below may move it, and
 	// then no score of the last pass is at the final θ (lastScores).
 	before := t.k.Params()
-	// With Options.FITC the FITC pass chooses θ by the evidence of data
-	// the selection did not bias towards the boundary, so the active
-	// set's own evidence is not searched again here.
-	optimise := !t.fixed && !t.st.Frozen && t.c.hypPasses() >= t.c.Passes && !t.c.FITC
+	optimise := !t.fixed && !t.st.Frozen && t.c.hypPasses() >= t.c.Passes
 	post, err := t.inferEvals(ctx, xa, ya, optimise, finalHypEvals, t.c.finalEPOptions(), &bs)
 	if err == nil && optimise {
 		// One more EP run from the search's sites at the final θ. The
