@@ -291,6 +291,19 @@ func resolve(o *Options, d int) (config, error) {
 	if c.Fixed != nil && len(c.Fixed) != len(c.Kernel.Params()) {
 		return c, fmt.Errorf("passgp: Fixed has %d entries, kernel %s has %d hyperparameters", len(c.Fixed), c.Kernel.Name(), len(c.Kernel.Params()))
 	}
+	c.setDefaults()
+	if err := c.validate(d); err != nil {
+		return c, err
+	}
+	if err := c.EP.Validate(); err != nil {
+		return c, fmt.Errorf("passgp: Options.EP: %w", err)
+	}
+	return c, nil
+}
+
+// setDefaults replaces the zero values of the schedule and the thresholds
+// by their defaults.
+func (c *config) setDefaults() {
 	if c.Init == 0 {
 		c.Init = DefaultInit
 	}
@@ -335,30 +348,31 @@ func resolve(o *Options, d int) (config, error) {
 	if c.threads <= 0 {
 		c.threads = la.Threads()
 	}
+}
+
+// validate checks the resolved options for d features.
+func (c *config) validate(d int) error {
 	switch {
 	case c.Init < 0, c.Sub < 0, c.Passes < 0, c.M < 0, c.HypEvery < 0, c.AugmentSub < 0, c.AugmentPasses < 0:
-		return c, fmt.Errorf("passgp: Init, Sub, Passes, M, HypEvery, AugmentSub and AugmentPasses must be >= 0")
+		return fmt.Errorf("passgp: Init, Sub, Passes, M, HypEvery, AugmentSub and AugmentPasses must be >= 0")
 	case !(c.PInc > 0 && c.PInc <= 1), !(c.PDel > 0 && c.PDel <= 1), !(c.PExc > 0 && c.PExc <= 1), !(c.AugmentPInc > 0 && c.AugmentPInc <= 1):
-		return c, fmt.Errorf("passgp: PInc, PDel, PExc and AugmentPInc must lie in (0, 1]")
+		return fmt.Errorf("passgp: PInc, PDel, PExc and AugmentPInc must lie in (0, 1]")
 	case c.MaxActive < 0:
-		return c, fmt.Errorf("passgp: MaxActive must be >= 0, got %d", c.MaxActive)
+		return fmt.Errorf("passgp: MaxActive must be >= 0, got %d", c.MaxActive)
 	case c.Lower != nil && len(c.Lower) != len(c.Kernel.Params()), c.Upper != nil && len(c.Upper) != len(c.Kernel.Params()):
-		return c, fmt.Errorf("passgp: Lower and Upper need %d entries for kernel %s", len(c.Kernel.Params()), c.Kernel.Name())
+		return fmt.Errorf("passgp: Lower and Upper need %d entries for kernel %s", len(c.Kernel.Params()), c.Kernel.Name())
 	case c.BoundFITC < 0:
-		return c, fmt.Errorf("passgp: BoundFITC must be >= 0, got %d", c.BoundFITC)
+		return fmt.Errorf("passgp: BoundFITC must be >= 0, got %d", c.BoundFITC)
 	case c.Augment != 0 && c.Augment != 4 && c.Augment != 8:
-		return c, fmt.Errorf("passgp: Augment must be 0, 4 or 8, got %d", c.Augment)
+		return fmt.Errorf("passgp: Augment must be 0, 4 or 8, got %d", c.Augment)
 	case c.Augment != 0 && (c.ImageW <= 0 || c.ImageH <= 0 || c.ImageW*c.ImageH != d):
-		return c, fmt.Errorf("passgp: Augment needs ImageW×ImageH (%d×%d) equal to the number of features %d", c.ImageW, c.ImageH, d)
+		return fmt.Errorf("passgp: Augment needs ImageW×ImageH (%d×%d) equal to the number of features %d", c.ImageW, c.ImageH, d)
 	case c.Method == FPASSGP && math.Round(c.PExc*float64(c.M)) < 1:
 		// The swap rule exchanges round(PExc·M) points per batch: with
 		// none, fPASS-GP would never change its random initial set.
-		return c, fmt.Errorf("passgp: fPASS-GP exchanges round(PExc·M) = round(%g·%d) = 0 points per batch, so the active set would never change; raise PExc or M", c.PExc, c.M)
+		return fmt.Errorf("passgp: fPASS-GP exchanges round(PExc·M) = round(%g·%d) = 0 points per batch, so the active set would never change; raise PExc or M", c.PExc, c.M)
 	}
-	if err := c.EP.Validate(); err != nil {
-		return c, fmt.Errorf("passgp: Options.EP: %w", err)
-	}
-	return c, nil
+	return nil
 }
 
 // The evaluation caps of the θ searches: constants of the method.

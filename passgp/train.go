@@ -597,9 +597,39 @@ func (t *trainer) batch(ctx context.Context) error {
 	t.st.Theta = t.k.Params()
 
 	t0 := time.Now()
-	m := len(t.st.Active)
-	cav := make([]float64, m)
-	post.CavityProbTo(cav)
+	sc, err := t.score(ctx, post, xa, &bs)
+	if err != nil {
+		return err
+	}
+	var u update
+	switch t.method {
+	case PASSGP:
+		u = passUpdate(sc.cav, sc.q, t.rule())
+	case FPASSGP:
+		u = swapUpdate(sc.cav, sc.q, t.rule())
+	}
+	t.st.Frozen = t.st.Frozen || u.trimmed
+	bs.Trimmed = u.trimmed
+	t.apply(u, post.Sites, sc, &bs)
+	bs.ScoreTime = time.Since(t0)
+	t.st.Stats = append(t.st.Stats, bs)
+	return nil
+}
+
+// batchScores are a batch's scores: the cavity probabilities cav of the
+// active points, and the candidates cand with their predictive means,
+// variances and probabilities of their labels.
+type batchScores struct {
+	cav, mean, vr, q []float64
+	cand             []int
+}
+
+// score scores the active points and the candidates of the current batch
+// under post (the posterior of the active inputs xa) and keeps the
+// candidates' scores for the held-out latents (keepScores).
+func (t *trainer) score(ctx context.Context, post *ep.Posterior, xa *mat.Dense, bs *BatchStats) (*batchScores, error) {
+	sc := &batchScores{cav: make([]float64, len(t.st.Active))}
+	post.CavityProbTo(sc.cav)
 	for _, a := range t.st.Active {
 		t.inA[a] = true
 	}
@@ -613,67 +643,61 @@ func (t *trainer) batch(ctx context.Context) error {
 		t.inA[a] = false
 	}
 	cand, bs.Unscored = t.budgetCandidates(cand)
-	mean := make([]float64, len(cand))
-	vr := make([]float64, len(cand))
+	sc.cand = cand
+	sc.mean, sc.vr = make([]float64, len(cand)), make([]float64, len(cand))
 	var near []float64
 	g, gok := gramNearOf(t.k)
 	if gok && t.keepsScores() {
 		near = make([]float64, len(cand))
 	}
-	if err := t.r.predictRowsContext(ctx, post, t.k, xa, t.x, cand, mean, vr, near, g, t.screen()); err != nil {
-		return err
+	if err := t.r.predictRowsContext(ctx, post, t.k, xa, t.x, cand, sc.mean, sc.vr, near, g, t.screen()); err != nil {
+		return nil, err
 	}
-	q := make([]float64, len(cand))
+	sc.q = make([]float64, len(cand))
 	for i, n := range cand {
-		q[i] = predProb(t.y[n], mean[i], vr[i])
+		sc.q[i] = predProb(t.y[n], sc.mean[i], sc.vr[i])
 	}
-	t.keepScores(cand, mean, vr, near)
+	t.keepScores(cand, sc.mean, sc.vr, near)
 	// ep guards the cavities and the predictive variances; a NaN that
 	// still got through would silently delete a point (NaN <= p_del is
 	// false) or scramble fPASS-GP's sort.
-	if i := slices.IndexFunc(cav, math.IsNaN); i >= 0 {
-		return fmt.Errorf("passgp: cavity probability of active point %d is NaN", t.st.Active[i])
+	if i := slices.IndexFunc(sc.cav, math.IsNaN); i >= 0 {
+		return nil, fmt.Errorf("passgp: cavity probability of active point %d is NaN", t.st.Active[i])
 	}
-	if i := slices.IndexFunc(q, math.IsNaN); i >= 0 {
-		return fmt.Errorf("passgp: predictive probability of point %d is NaN", cand[i])
+	if i := slices.IndexFunc(sc.q, math.IsNaN); i >= 0 {
+		return nil, fmt.Errorf("passgp: predictive probability of point %d is NaN", cand[i])
 	}
+	return sc, nil
+}
 
-	var u update
-	switch t.method {
-	case PASSGP:
-		u = passUpdate(cav, q, t.rule())
-	case FPASSGP:
-		u = swapUpdate(cav, q, t.rule())
-	}
-	keep, incl := u.keep, u.incl
-	t.st.Frozen = t.st.Frozen || u.trimmed
-	bs.Trimmed = u.trimmed
-	s := post.Sites
+// apply makes the rule's update u the new active set: the kept points with
+// their sites s, then the included candidates, which start at zero sites
+// or, once θ is frozen, at their ADF sites (adfSites). It records the
+// counts in bs.
+func (t *trainer) apply(u update, s ep.Sites, sc *batchScores, bs *BatchStats) {
 	var active []int
 	var tau, nu []float64
 	for i, a := range t.st.Active {
-		if keep[i] {
+		if u.keep[i] {
 			active = append(active, a)
 			tau = append(tau, s.Tau[i])
 			nu = append(nu, s.Nu[i])
 		}
 	}
-	bs.Deleted = m - len(active)
-	for _, i := range incl {
-		active = append(active, cand[i])
+	bs.Deleted = len(t.st.Active) - len(active)
+	for _, i := range u.incl {
+		n := sc.cand[i]
+		active = append(active, n)
 		var tt, tn float64
 		if t.st.Frozen && adfSites {
-			tt, tn = adfSite(t.y[cand[i]], mean[i], vr[i], t.c.EP.Flip)
+			tt, tn = adfSite(t.y[n], sc.mean[i], sc.vr[i], t.c.EP.Flip)
 		}
 		tau = append(tau, tt)
 		nu = append(nu, tn)
 	}
-	bs.Included = len(incl)
+	bs.Included = len(u.incl)
 	bs.Active = len(active)
 	t.st.Active, t.st.Tau, t.st.Nu = active, tau, nu
-	bs.ScoreTime = time.Since(t0)
-	t.st.Stats = append(t.st.Stats, bs)
-	return nil
 }
 
 // screen returns the screen of this batch's scoring (nil: score every
