@@ -300,7 +300,7 @@ func nClassifiers(cp *model.Checkpoint) int {
 func history(bs []passgp.BatchStats) []model.Batch {
 	h := make([]model.Batch, len(bs))
 	for i, b := range bs {
-		h[i] = model.Batch{Pass: b.Pass, Batch: b.Batch, Active: b.Active, Included: b.Included, Deleted: b.Deleted, LogZ: b.LogZ, Noise: b.Noise, Skipped: b.Skipped}
+		h[i] = model.Batch{Pass: b.Pass, Batch: b.Batch, Active: b.Active, Included: b.Included, Deleted: b.Deleted, LogZ: b.LogZ}
 	}
 	return h
 }

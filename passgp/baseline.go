@@ -20,10 +20,10 @@ func trainRandom(ctx context.Context, x Rows, y []float64, c *config, r *runner)
 }
 
 // trainFull is the full GPC: EP on all N points. It refuses when one N×N
-// matrix would exceed Options.MaxFullBytes.
+// matrix would exceed DefaultMaxFullBytes.
 func trainFull(ctx context.Context, x Rows, y []float64, c *config, r *runner) (*Result, error) {
 	n, _ := x.Dims()
-	if err := checkFullMemory(n, c.MaxFullBytes, "full GPC"); err != nil {
+	if err := checkFullMemory(n, DefaultMaxFullBytes, "full GPC"); err != nil {
 		return nil, err
 	}
 	a := make([]int, n)
@@ -36,7 +36,7 @@ func trainFull(ctx context.Context, x Rows, y []float64, c *config, r *runner) (
 func checkFullMemory(n int, limit int64, what string) error {
 	need := int64(n) * int64(n) * 8
 	if need > limit {
-		return fmt.Errorf("passgp: %s on %d points needs %d MiB per %d×%d matrix (and EP holds several), more than the limit of %d MiB (Options.MaxFullBytes); use an active set method",
+		return fmt.Errorf("passgp: %s on %d points needs %d MiB per %d×%d matrix (and EP holds several), more than the limit of %d MiB; use an active set method",
 			what, n, need>>20, n, n, limit>>20)
 	}
 	return nil
@@ -57,8 +57,8 @@ func trainOn(ctx context.Context, x Rows, y []float64, a []int, c *config) (*Res
 	epo := c.finalEPOptions()
 	if !c.FixedTheta {
 		t0 := time.Now()
-		// One cold optimisation: ep's default evaluation cap unless set.
-		o, err := ep.OptimizeContext(ctx, k, xa, ya, nil, c.optimizeOptions(c.hypUser, epo))
+		// One cold optimisation: ep's default evaluation cap.
+		o, err := ep.OptimizeContext(ctx, k, xa, ya, nil, c.optimizeOptions(0, epo))
 		bs.HypTime = time.Since(t0)
 		if err != nil {
 			return nil, fmt.Errorf("passgp: hyperparameter optimisation: %w", err)

@@ -15,7 +15,7 @@ import (
 // boundOptions are a two-pass PASS-GP run on noisy(1500) whose budget binds
 // in the first pass.
 func boundOptions(fitc int) Options {
-	return Options{Init: 50, MaxActive: 150, Rank: RankBoundary, Sub: 10, Passes: 2, Seed: 3, HypMaxEvals: 5, FinalHypEvals: 5,
+	return Options{Init: 50, MaxActive: 150, Sub: 10, Passes: 2, Seed: 3,
 		Threads: 1, BoundFITC: fitc}
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/passgp-fast/passgp-fast/ep"
 )
 
-// boundSearchPerInducing bounds the training points of Options.BoundSearch's
+// boundSearchPerInducing bounds the training points of config.boundSearch's
 // θ search, per inducing input: the FITC evidence of a random sample of
 // them (all N where fewer), so that the search's 40 EP runs cost
 // O(10·m³) each at any N (3000 points for m = 300).
@@ -48,7 +48,7 @@ func cavityNLLs(f *ep.FITC, truth []int) (nll, errs []float64, err error) {
 	return nll, errs, err
 }
 
-// boundSearch is Options.BoundSearch for boundPass: θ by the FITC
+// boundSearch is config.boundSearch for boundPass: θ by the FITC
 // evidence (fitcTheta, from the θ of from) of a random sample of at most
 // boundSearchPerInducing·m training points with the inducing inputs xm,
 // then the FITC posterior at that θ on the points xs of x (nil: all), as
@@ -196,7 +196,7 @@ func searchPoints(seed uint64, n, limit int) []int {
 
 // searchCandidate runs boundSearch from the FITC classifier *nb (the best
 // of boundPass's so far, with held-out latents *z, *rho, lost cavities
-// *lost and calibration *cal) where Options.BoundSearch applies, records
+// *lost and calibration *cal) where config.boundSearch applies, records
 // it in ch, and replaces the five with the search's where its held-out
 // NLL and error on the rows rows (nil: all) are both clearly lower
 // (clearlyBetter). b is the active set's classifier, xs the points of x

@@ -18,7 +18,7 @@ type Binary struct {
 	Y      []float64     // active labels ±1
 	Active []int         // indices of the active points in the training data (augmented points: -1)
 	Post   *ep.Posterior // ep.FromSites(Kernel, X, Y, sites) at the end of training
-	// Sparse, if not nil, is the FITC posterior of Options.FITC, with the
+	// Sparse, if not nil, is the FITC posterior of TrainFITC, with the
 	// active inputs as inducing inputs, and predictions (PredictTo,
 	// PredictMeanVarTo, LatentTo) come from it. Post stays the active
 	// set's posterior: the weights (ActiveWeights, CavityWeights,

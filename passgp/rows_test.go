@@ -83,7 +83,6 @@ func TestTrainRowsSameModel(t *testing.T) {
 		{"ivm", Options{Method: IVM, M: 60, Passes: 2}},
 		{"random", Options{Method: Random, M: 60}},
 		{"full", Options{Method: Full}},
-		{"fitc", Options{Method: Random, M: 40, FITC: true}},
 	} {
 		o := c.o
 		o.Threads = 1

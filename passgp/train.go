@@ -20,11 +20,6 @@ type BatchStats struct {
 	Pass, Batch int // 0-based
 	// Active is |A| after the batch's deletions and inclusions.
 	Active, Included, Deleted int
-	// Noise counts the active points deleted because their cavity
-	// probability fell below Options.PSkip (part of Deleted); Skipped the
-	// batch points not included because their predictive probability was
-	// below it (IVM: the points below it after the selection).
-	Noise, Skipped int
 	// Unscored counts the batch points left out by MaxActive's cap on the
 	// candidates of one batch (budgetCandidates).
 	Unscored int
@@ -133,7 +128,7 @@ type Result struct {
 	// ran, because the budget never bound or the option is off).
 	BoundFITC *FITCChoice
 	// FITCNotConverged is set when the EP run of the FITC pass
-	// (Options.FITC) that gave the classifier's posterior did not
+	// (TrainFITC) that gave the classifier's posterior did not
 	// converge, even with halved steps (ep.FITCNotConvergedError): the
 	// classifier uses its last iterate.
 	FITCNotConverged bool
@@ -272,12 +267,6 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 	}
 	if err == nil && c.Augment != 0 {
 		res, err = augmentRetrain(ctx, c, r, class, res)
-	}
-	if err == nil && c.FITC {
-		var xd *mat.Dense
-		if xd, err = asDense(x); err == nil {
-			err = sparsePass(ctx, c, res, xd, y)
-		}
 	}
 	// The last pass's scores (N-vectors) go to calibrate, not to the
 	// caller.
@@ -487,7 +476,7 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 			}
 			t.c.Progress(Progress{Class: t.class, Pass: last.Pass, Passes: t.c.Passes, Batch: last.Batch,
 				Batches: nsub, Active: len(t.st.Active), Included: last.Included, Deleted: last.Deleted,
-				Noise: last.Noise, Skipped: last.Skipped, LogZ: last.LogZ, Theta: slices.Clone(last.Theta),
+				LogZ: last.LogZ, Theta: slices.Clone(last.Theta),
 				Elapsed: el, Remaining: rem})
 		}
 		if t.c.Checkpoint != nil && !t.stage2 {
@@ -531,13 +520,13 @@ func (t *trainer) infer(ctx context.Context, xa *mat.Dense, ya []float64, optimi
 }
 
 // inferEvals is infer with the optimiser's evaluation cap (0: the batch
-// cap HypMaxEvals, tripled for the first optimisation).
+// cap hypMaxEvals, tripled for the first optimisation).
 func (t *trainer) inferEvals(ctx context.Context, xa *mat.Dense, ya []float64, optimise bool, maxEvals int, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
 	warm := &ep.Sites{Tau: slices.Clone(t.st.Tau), Nu: slices.Clone(t.st.Nu)}
 	var post *ep.Posterior
 	if optimise {
 		t0 := time.Now()
-		evals := t.c.HypMaxEvals
+		evals := hypMaxEvals
 		if maxEvals > 0 {
 			evals = maxEvals
 		} else if t.st.Done == 0 && !t.stage2 {
@@ -587,7 +576,7 @@ func (t *trainer) batch(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.HypPasses
+	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.hypPasses()
 	before := t.k.Params()
 	epo := t.c.epOptions()
 	if t.st.Frozen && adfSites {
@@ -612,9 +601,39 @@ func (t *trainer) batch(ctx context.Context) error {
 	t.st.Theta = t.k.Params()
 
 	t0 := time.Now()
-	m := len(t.st.Active)
-	cav := make([]float64, m)
-	post.CavityProbTo(cav)
+	sc, err := t.score(ctx, post, xa, &bs)
+	if err != nil {
+		return err
+	}
+	var u update
+	switch t.method {
+	case PASSGP:
+		u = passUpdate(sc.cav, sc.q, t.rule())
+	case FPASSGP:
+		u = swapUpdate(sc.cav, sc.q, t.rule())
+	}
+	t.st.Frozen = t.st.Frozen || u.trimmed
+	bs.Trimmed = u.trimmed
+	t.apply(u, post.Sites, sc, &bs)
+	bs.ScoreTime = time.Since(t0)
+	t.st.Stats = append(t.st.Stats, bs)
+	return nil
+}
+
+// batchScores are a batch's scores: the cavity probabilities cav of the
+// active points, and the candidates cand with their predictive means,
+// variances and probabilities of their labels.
+type batchScores struct {
+	cav, mean, vr, q []float64
+	cand             []int
+}
+
+// score scores the active points and the candidates of the current batch
+// under post (the posterior of the active inputs xa) and keeps the
+// candidates' scores for the held-out latents (keepScores).
+func (t *trainer) score(ctx context.Context, post *ep.Posterior, xa *mat.Dense, bs *BatchStats) (*batchScores, error) {
+	sc := &batchScores{cav: make([]float64, len(t.st.Active))}
+	post.CavityProbTo(sc.cav)
 	for _, a := range t.st.Active {
 		t.inA[a] = true
 	}
@@ -628,77 +647,70 @@ func (t *trainer) batch(ctx context.Context) error {
 		t.inA[a] = false
 	}
 	cand, bs.Unscored = t.budgetCandidates(cand)
-	mean := make([]float64, len(cand))
-	vr := make([]float64, len(cand))
+	sc.cand = cand
+	sc.mean, sc.vr = make([]float64, len(cand)), make([]float64, len(cand))
 	var near []float64
 	g, gok := gramNearOf(t.k)
 	if gok && t.keepsScores() {
 		near = make([]float64, len(cand))
 	}
-	if err := t.r.predictRowsContext(ctx, post, t.k, xa, t.x, cand, mean, vr, near, g, t.screen()); err != nil {
-		return err
+	if err := t.r.predictRowsContext(ctx, post, t.k, xa, t.x, cand, sc.mean, sc.vr, near, g, t.screen()); err != nil {
+		return nil, err
 	}
-	q := make([]float64, len(cand))
+	sc.q = make([]float64, len(cand))
 	for i, n := range cand {
-		q[i] = predProb(t.y[n], mean[i], vr[i])
+		sc.q[i] = predProb(t.y[n], sc.mean[i], sc.vr[i])
 	}
-	t.keepScores(cand, mean, vr, near)
+	t.keepScores(cand, sc.mean, sc.vr, near)
 	// ep guards the cavities and the predictive variances; a NaN that
 	// still got through would silently delete a point (NaN <= p_del is
 	// false) or scramble fPASS-GP's sort.
-	if i := slices.IndexFunc(cav, math.IsNaN); i >= 0 {
-		return fmt.Errorf("passgp: cavity probability of active point %d is NaN", t.st.Active[i])
+	if i := slices.IndexFunc(sc.cav, math.IsNaN); i >= 0 {
+		return nil, fmt.Errorf("passgp: cavity probability of active point %d is NaN", t.st.Active[i])
 	}
-	if i := slices.IndexFunc(q, math.IsNaN); i >= 0 {
-		return fmt.Errorf("passgp: predictive probability of point %d is NaN", cand[i])
+	if i := slices.IndexFunc(sc.q, math.IsNaN); i >= 0 {
+		return nil, fmt.Errorf("passgp: predictive probability of point %d is NaN", cand[i])
 	}
+	return sc, nil
+}
 
-	var u update
-	switch t.method {
-	case PASSGP:
-		u = passUpdate(cav, q, t.rule())
-	case FPASSGP:
-		u = swapUpdate(cav, q, t.rule())
-	}
-	keep, incl := u.keep, u.incl
-	bs.Noise, bs.Skipped = u.noise, u.skipped
-	t.st.Frozen = t.st.Frozen || u.trimmed
-	bs.Trimmed = u.trimmed
-	s := post.Sites
+// apply makes the rule's update u the new active set: the kept points with
+// their sites s, then the included candidates, which start at zero sites
+// or, once θ is frozen, at their ADF sites (adfSites). It records the
+// counts in bs.
+func (t *trainer) apply(u update, s ep.Sites, sc *batchScores, bs *BatchStats) {
 	var active []int
 	var tau, nu []float64
 	for i, a := range t.st.Active {
-		if keep[i] {
+		if u.keep[i] {
 			active = append(active, a)
 			tau = append(tau, s.Tau[i])
 			nu = append(nu, s.Nu[i])
 		}
 	}
-	bs.Deleted = m - len(active)
-	for _, i := range incl {
-		active = append(active, cand[i])
+	bs.Deleted = len(t.st.Active) - len(active)
+	for _, i := range u.incl {
+		n := sc.cand[i]
+		active = append(active, n)
 		var tt, tn float64
 		if t.st.Frozen && adfSites {
-			tt, tn = adfSite(t.y[cand[i]], mean[i], vr[i], t.c.EP.Flip)
+			tt, tn = adfSite(t.y[n], sc.mean[i], sc.vr[i], t.c.EP.Flip)
 		}
 		tau = append(tau, tt)
 		nu = append(nu, tn)
 	}
-	bs.Included = len(incl)
+	bs.Included = len(u.incl)
 	bs.Active = len(active)
 	t.st.Active, t.st.Tau, t.st.Nu = active, tau, nu
-	bs.ScoreTime = time.Since(t0)
-	t.st.Stats = append(t.st.Stats, bs)
-	return nil
 }
 
 // screen returns the screen of this batch's scoring (nil: score every
 // candidate fully): PASS-GP's rule, outside the last pass of the first
 // stage (whose scores keepScores keeps for the held-out latents), with a
-// p_inc below 1 and a noise threshold below it.
+// p_inc below 1.
 func (t *trainer) screen() *screen {
 	r := t.rule()
-	if !screenScores || t.method != PASSGP || r.pinc >= 1 || r.pskip >= r.pinc || (!t.stage2 && t.st.Pass == t.c.Passes-1) {
+	if !screenScores || t.method != PASSGP || r.pinc >= 1 || (!t.stage2 && t.st.Pass == t.c.Passes-1) {
 		return nil
 	}
 	return &screen{y: t.y, pinc: r.pinc}
@@ -717,11 +729,8 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	// θ as the last pass left it: the search on A below may move it, and
 	// then no score of the last pass is at the final θ (lastScores).
 	before := t.k.Params()
-	// With Options.FITC the FITC pass chooses θ by the evidence of data
-	// the selection did not bias towards the boundary, so the active
-	// set's own evidence is not searched again here.
-	optimise := !t.fixed && !t.st.Frozen && t.c.HypPasses >= t.c.Passes && !t.c.FITC
-	post, err := t.inferEvals(ctx, xa, ya, optimise, t.c.FinalHypEvals, t.c.finalEPOptions(), &bs)
+	optimise := !t.fixed && !t.st.Frozen && t.c.hypPasses() >= t.c.Passes
+	post, err := t.inferEvals(ctx, xa, ya, optimise, finalHypEvals, t.c.finalEPOptions(), &bs)
 	if err == nil && optimise {
 		// One more EP run from the search's sites at the final θ. The
 		// search's runs already used finalEPOptions, so this run mostly

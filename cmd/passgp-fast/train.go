@@ -26,7 +26,7 @@ type trainFlags struct {
 	cfg                       passgpfast.Config
 	modelOut, positive, augm  string
 	image, checkpoint, resume string
-	plots, test, prior        string
+	plots, test               string
 	maxActive                 string
 	threads, maxClasses       int
 	quiet                     bool
@@ -46,7 +46,6 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.StringVar(&c.Method, "method", c.Method, "active set method: passgp, fpassgp, ivm, random or full")
 	t.kf.register(fs, "", "initial hyperparameters `t1,t2,...` (default: the kernel's start values)")
 	fs.BoolVar(&c.FixedTheta, "fixed-theta", false, "do not optimise the hyperparameters")
-	fs.StringVar(&t.prior, "prior", "", "log-normal hyperprior `MEAN:SD,...` per hyperparameter (MAP-II; empty or -: flat)")
 	fs.IntVar(&c.Init, "init", c.Init, "initial active set size N_init")
 	fs.IntVar(&c.Sub, "sub", c.Sub, "number of batches N_sub")
 	fs.IntVar(&c.Passes, "passes", 0, "passes N_pass over the data (0: 2 for passgp, 4 for fpassgp)")
@@ -58,13 +57,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed (initial active set, batches)")
 	fs.group("Advanced")
 	fs.IntVar(&c.HypEvery, "hyp-every", c.HypEvery, "optimise the hyperparameters on every `K`-th batch")
-	fs.Float64Var(&c.Flip, "flip", 0, "label-flip probability `EPS` of the robust likelihood, in [0, 0.5) (0: probit)")
-	fs.Float64Var(&c.PSkip, "p-skip", 0, "skip points whose probability of their own label is below `P` (0: off)")
-	fs.StringVar(&c.Rank, "rank", "", "order of --max-active and fpassgp's swaps: lowest or boundary")
-	fs.BoolVar(&c.FITC, "fitc", false, "predict from a FITC pass over all points with the active set as inducing inputs")
-	fs.IntVar(&c.FITCSample, "fitc-sample", c.FITCSample, "theta of the FITC pass from `S` random points (0: all)")
 	fs.IntVar(&c.BoundFITC, "fitc-bound", c.BoundFITC, "passgp: where the budget binds, try FITC with `M` inducing inputs (0: off)")
-	fs.BoolVar(&c.BoundSearch, "fitc-bound-search", c.BoundSearch, "passgp: also search theta by a sample's FITC evidence in that trial")
 	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8")
 	fs.IntVar(&c.AugmentSub, "augment-sub", 0, "batches N_sub of the --augment stage (0: --sub)")
 	fs.IntVar(&c.AugmentPasses, "augment-passes", 0, "passes N_pass of the --augment stage (0: --passes)")
@@ -144,9 +137,6 @@ func (t *trainFlags) checkFlags() error {
 		if _, err := passgpfast.NewKernel(t.kf.name, c.Theta, t.kf.degree, t.kf.gamma, 0); err != nil {
 			return err
 		}
-	}
-	if c.Prior, err = passgpfast.ParsePrior(t.prior); err != nil {
-		return errUsage("--prior: %v", err)
 	}
 	if t.positive != "" {
 		v, err := passgpfast.ParseFloats(t.positive)
