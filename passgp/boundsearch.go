@@ -92,26 +92,7 @@ func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x R
 	// posterior's leave-one-out predictions of the sample are already
 	// clearly better than f0's, in NLL and in error (clearlyBetter);
 	// elsewhere it costs half its EP runs and none on the pass's points.
-	sample := binaryTruth(yq)
-	screen := func(best *ep.FITC) bool {
-		if best == f0 {
-			return false
-		}
-		a, ea, err := cavityNLLs(f0, sample)
-		if err != nil {
-			return false
-		}
-		bn, eb, err := cavityNLLs(best, sample)
-		if err != nil {
-			return false
-		}
-		_, _, _, better := clearlyBetter(a, bn)
-		_, _, _, decides := clearlyBetter(ea, eb)
-		return better && decides
-	}
-	if !screenSearch {
-		screen = nil
-	}
+	screen := searchScreen(f0, binaryTruth(yq))
 	f, err := fitcTheta(ctx, c, f0, xq, yq, xm, &o, DefaultFITCHypEvals, screen)
 	if errors.Is(err, errScreened) {
 		return &boundCandidate{screened: f.Kernel.Params()}, nil
@@ -158,6 +139,32 @@ func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x R
 		return nil, ctx.Err()
 	}
 	return &boundCandidate{b: nb, z: z, rho: rho, lost: lost, cal: cal, nll: meanInOrder(each), sweeps: f.Sweeps, perPoint: each, errs: errs}, nil
+}
+
+// searchScreen returns the screen of boundSearch's search from f0 on a
+// sample of labels sample (nil where screenSearch is off): whether a
+// posterior's leave-one-out predictions of the sample are clearly better
+// than f0's, in NLL and in error (clearlyBetter).
+func searchScreen(f0 *ep.FITC, sample []int) func(*ep.FITC) bool {
+	if !screenSearch {
+		return nil
+	}
+	return func(best *ep.FITC) bool {
+		if best == f0 {
+			return false
+		}
+		a, ea, err := cavityNLLs(f0, sample)
+		if err != nil {
+			return false
+		}
+		bn, eb, err := cavityNLLs(best, sample)
+		if err != nil {
+			return false
+		}
+		_, _, _, better := clearlyBetter(a, bn)
+		_, _, _, decides := clearlyBetter(ea, eb)
+		return better && decides
+	}
 }
 
 // calibratedNLLs fits a calibration to the held-out latents (z, rho) of
