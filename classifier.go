@@ -11,6 +11,7 @@ import (
 
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/model"
+	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
 // Classifier is a trained classifier: package model's Model with the
@@ -132,10 +133,12 @@ func (c *Classifier) Evaluate(ctx context.Context, ds *data.Dataset) (*Metrics, 
 // errors.
 func (c *Classifier) Truth(y []float64, file string) ([]int, error) { return truthIndex(c.m, y, file) }
 
-// heldOutMetrics scores the model m on the held-out predictions of its n
-// training points (labels y) through the calibration fitted on them. ok
-// is false when the run has no held-out latents for every classifier.
+// heldOutMetrics scores the model m on the held-out predictions of its
+// training points (labels y; those of r.held), cross-fitted
+// (crossFitMetrics). ok is false when the run has no held-out latents for
+// every classifier.
 func (r *recorder) heldOutMetrics(m *model.Model, y []float64) (met Metrics, ok bool, err error) {
+	y = passgp.Gather(y, r.held)
 	n, k := len(y), len(m.Binaries)
 	if len(r.heldOut) != k || len(r.heldShare) != k {
 		return Metrics{}, false, nil
@@ -152,12 +155,45 @@ func (r *recorder) heldOutMetrics(m *model.Model, y []float64) (met Metrics, ok 
 	if err != nil {
 		return Metrics{}, false, err
 	}
-	prob := mat.NewDense(n, len(m.Outputs()), nil)
-	m.ProbFromLatent(prob, z, rho)
-	// The held-out latents are already the calibration's inputs (passgp
-	// moves those far from the active set), and serve as the raw ones
-	// too.
-	return computeMetrics(m, prob, &Predictions{Prob: prob, Z: z, CZ: z, CRho: rho}, truth), true, nil
+	if m.Calibration == nil {
+		return Metrics{}, false, nil
+	}
+	met, err = crossFitMetrics(m, z, rho, truth, r.seed)
+	return met, err == nil, err
+}
+
+// crossFitMetrics scores m's held-out latents z, rho (classes truth) fold
+// by fold, each fold through a calibration fitted on the others
+// (passgp.CrossFit), so that no point is scored by a map fitted on it.
+// The held-out latents are already the calibration's inputs (passgp moves
+// those far from the active set), and serve as the raw ones too.
+func crossFitMetrics(m *model.Model, z, rho *mat.Dense, truth []int, seed uint64) (Metrics, error) {
+	folds, cals, err := passgp.CrossFit(m.Calibration, z, rho, calibrationTruth(m, truth), seed)
+	if err != nil {
+		return Metrics{}, err
+	}
+	s := newMetricSums(m)
+	_, k := z.Dims()
+	for f, rows := range folds {
+		if len(rows) == 0 {
+			continue
+		}
+		mf := *m
+		mf.Calibration = cals[f]
+		zf, rf := mat.NewDense(len(rows), k, nil), mat.NewDense(len(rows), k, nil)
+		tf := make([]int, len(rows))
+		for a, i := range rows {
+			zf.SetRow(a, z.RawRowView(i))
+			rf.SetRow(a, rho.RawRowView(i))
+			tf[a] = truth[i]
+		}
+		prob := mat.NewDense(len(rows), len(m.Outputs()), nil)
+		mf.ProbFromLatent(prob, zf, rf)
+		s.m = &mf
+		s.add(prob, &Predictions{Prob: prob, Z: zf, CZ: zf, CRho: rf}, tf)
+	}
+	s.m = m
+	return s.metrics(), nil
 }
 
 // errNoRows is Predict's error for an empty input.

@@ -1,9 +1,5 @@
 package passgpfast
 
-import (
-	"github.com/passgp-fast/passgp-fast/ep"
-)
-
 // Config is the complete training configuration. It is stored as JSON in
 // model and checkpoint files (model.Model.Options), and a resumed run
 // takes it from its checkpoint. DefaultConfig gives train's defaults; the
@@ -15,40 +11,28 @@ type Config struct {
 	Gamma      float64   `json:"gamma,omitempty"`
 	Theta      []float64 `json:"theta,omitempty"` // initial θ; empty = the method's default
 	FixedTheta bool      `json:"fixed_theta,omitempty"`
-	// Prior is the log-normal hyperprior (nil: maximum evidence).
-	Prior    []ep.LogNormal `json:"prior,omitempty"`
-	Init     int            `json:"init"`
-	Sub      int            `json:"sub"`
-	Passes   int            `json:"passes,omitempty"` // 0 = method default
-	PInc     float64        `json:"p_inc"`
-	PDel     float64        `json:"p_del"`
-	PExc     float64        `json:"p_exc"`
-	M        int            `json:"m,omitempty"`
-	HypEvery int            `json:"hyp_every"`
+	Init       int       `json:"init"`
+	Sub        int       `json:"sub"`
+	Passes     int       `json:"passes,omitempty"` // 0 = method default
+	PInc       float64   `json:"p_inc"`
+	PDel       float64   `json:"p_del"`
+	PExc       float64   `json:"p_exc"`
+	M          int       `json:"m,omitempty"`
+	HypEvery   int       `json:"hyp_every"`
 	// Augment is the invariance stage: "", "shift4" or "shift8".
 	Augment string `json:"augment,omitempty"`
 	// AugmentSub and AugmentPasses are N_sub and N_pass of the invariance
 	// stage (0: Sub and Passes).
 	AugmentSub    int `json:"augment_sub,omitempty"`
 	AugmentPasses int `json:"augment_passes,omitempty"`
-	// FITC is passgp.Options.FITC.
-	FITC bool `json:"fitc,omitempty"`
-	// FITCSample is passgp.Options.FITCSample.
-	FITCSample int `json:"fitc_sample,omitempty"`
-	// BoundFITC and BoundSearch are the passgp.Options of the same names.
-	BoundFITC   int     `json:"fitc_bound,omitempty"`
-	BoundSearch bool    `json:"fitc_bound_search,omitempty"`
-	ImageW      int     `json:"image_w,omitempty"`
-	ImageH      int     `json:"image_h,omitempty"`
-	Seed        uint64  `json:"seed"`
-	Flip        float64 `json:"flip,omitempty"`
-	PSkip       float64 `json:"p_skip,omitempty"`
+	// BoundFITC is passgp.Options.BoundFITC.
+	BoundFITC int    `json:"fitc_bound,omitempty"`
+	ImageW    int    `json:"image_w,omitempty"`
+	ImageH    int    `json:"image_h,omitempty"`
+	Seed      uint64 `json:"seed"`
 	// MaxActive is PASS-GP's budget (0: none; AutoMaxActive:
 	// passgp.SqrtBudget(N), stored resolved).
 	MaxActive int `json:"max_active,omitempty"`
-	// Rank is "lowest" or "boundary" (empty: boundary for PASS-GP, lowest
-	// for the others).
-	Rank string `json:"rank,omitempty"`
 	// Positive, when set, trains that label against the rest.
 	Positive *float64 `json:"positive,omitempty"`
 	// Scale is the input scaling: "standard", "minmax", "none" or "auto"

@@ -13,7 +13,7 @@ func DefaultConfig() Config {
 	return Config{
 		Method: "passgp", Degree: 9, Init: passgp.DefaultInit, Sub: passgp.DefaultSub,
 		PInc: passgp.DefaultPInc, PDel: passgp.DefaultPDel, PExc: passgp.DefaultPExc, HypEvery: 1,
-		BoundFITC: DefaultBoundFITC, BoundSearch: true, Seed: 1, MaxActive: AutoMaxActive, Scale: "auto",
+		BoundFITC: DefaultBoundFITC, Seed: 1, MaxActive: AutoMaxActive, Scale: "auto",
 	}
 }
 
@@ -32,12 +32,6 @@ func (c *Config) Options(d int) (passgp.Options, error) {
 		return o, err
 	}
 	o.FixedTheta = c.FixedTheta
-	if c.Prior != nil {
-		if np := len(o.Kernel.Params()); len(c.Prior) != np {
-			return o, configErr("--prior: %d components, kernel %s has %d hyperparameters", len(c.Prior), o.Kernel.Name(), np)
-		}
-		o.Prior = c.Prior
-	}
 	if err := c.checkSchedule(); err != nil {
 		return o, err
 	}
@@ -46,11 +40,11 @@ func (c *Config) Options(d int) (passgp.Options, error) {
 	if err := c.augment(&o, d); err != nil {
 		return o, err
 	}
-	if err := c.passes(&o); err != nil {
+	if err := c.boundFITC(&o); err != nil {
 		return o, err
 	}
 	o.Seed = c.Seed
-	return o, c.robust(&o)
+	return o, c.budget(&o)
 }
 
 // kernel returns the initial kernel: Config.Kernel (empty: DefaultKernel
@@ -130,56 +124,24 @@ func (c *Config) augment(o *passgp.Options, d int) error {
 
 type kernelT = kernel.Kernel
 
-// those that do not apply to the method (the stored options say so).
-func (c *Config) passes(o *passgp.Options) error {
-	if c.FITC && (o.Augment != 0 || o.Method == passgp.Full) {
-		return configErr("--fitc needs an active set method (passgp, fpassgp, ivm or random) without --augment")
-	}
-	o.FITC = c.FITC
-	if c.FITCSample < 0 {
-		return configErr("--fitc-sample must be >= 0, got %d", c.FITCSample)
-	}
-	o.FITCSample = c.FITCSample
+// boundFITC sets the FITC pass where PASS-GP's budget binds, and clears
+// it where it does not apply (the stored options say so).
+func (c *Config) boundFITC(o *passgp.Options) error {
 	if c.BoundFITC < 0 {
 		return configErr("--fitc-bound must be >= 0, got %d", c.BoundFITC)
 	}
-	if o.Method != passgp.PASSGP || o.Augment != 0 || c.FITC {
+	if o.Method != passgp.PASSGP || o.Augment != 0 {
 		c.BoundFITC = 0 // PASS-GP's pass only
 	}
 	o.BoundFITC = c.BoundFITC
-	if c.BoundFITC == 0 || o.FixedTheta {
-		c.BoundSearch = false // a part of the BoundFITC trial
-	}
-	o.BoundSearch = c.BoundSearch
 	return nil
 }
 
-// robust sets the noise-robust selection and the budget.
-func (c *Config) robust(o *passgp.Options) error {
-	if !(c.Flip >= 0 && c.Flip < 0.5) {
-		return configErr("--flip must be in [0, 0.5), got %v", c.Flip)
-	}
-	o.EP.Flip = c.Flip
-	if !(c.PSkip >= 0 && c.PSkip < 0.5) || c.PSkip >= c.PInc {
-		return configErr("--p-skip must be in [0, 0.5) and below --p-inc, got %v", c.PSkip)
-	}
+// budget sets PASS-GP's budget on the active set.
+func (c *Config) budget(o *passgp.Options) error {
 	if c.MaxActive < 0 && c.MaxActive != AutoMaxActive {
 		return configErr("--max-active must be >= 0, got %d", c.MaxActive)
 	}
-	o.PSkip, o.MaxActive = c.PSkip, max(c.MaxActive, 0)
-	if c.Rank == "" {
-		// PASS-GP's budget keeps the points nearest the boundary: the
-		// lowest-first order fills it with mislabelled points on noisy
-		// data (docs/method.md). fPASS-GP keeps the paper's swaps.
-		c.Rank = passgp.RankLowest.String()
-		if o.Method == passgp.PASSGP {
-			c.Rank = passgp.RankBoundary.String()
-		}
-	}
-	r, err := passgp.ParseRank(c.Rank)
-	if err != nil {
-		return configErr("--rank: want lowest or boundary, got %q", c.Rank)
-	}
-	o.Rank = r
+	o.MaxActive = max(c.MaxActive, 0)
 	return nil
 }

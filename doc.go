@@ -17,10 +17,15 @@
 //
 // A Classifier predicts calibrated class probabilities (PredictProbaTo),
 // decisions (DecideTo), the paper's raw q(y=+1|x) (RawTo) and each binary
-// classifier's latent predictive mean and variance (LatentMeanVarTo). It is
+// classifier's latent predictive mean and variance (LatentMeanVarTo), and,
+// with an ARD kernel, the learned relevance of each input feature
+// (Relevances). It is
 // saved and loaded in package model's versioned, checksummed file format
 // (Save, SaveFile, Load, LoadFile), so a loaded classifier predicts bit
-// for bit what the trained one did.
+// for bit what the trained one did. PredictSource and EvaluateSource
+// predict and score a data.Source (a binary data file larger than memory,
+// say) a batch of rows at a time, with Predict's and Evaluate's results
+// bit for bit for batches of whole PredictChunk blocks.
 //
 // A Classifier is safe for concurrent use: its prediction methods only
 // read it, and concurrent calls take turns at multi-threaded BLAS work

@@ -47,7 +47,7 @@ func FitDataset(ctx context.Context, ds *data.Dataset, opts ...Option) (*Classif
 	if ds.Y == nil || len(ds.Y) != ds.N {
 		return nil, fmt.Errorf("%s: want one label per row (%d rows, %d labels)", source(ds), ds.N, len(ds.Y))
 	}
-	cp, err := s.prepare(ds)
+	cp, err := s.prepare(ds, lazyStats(ds))
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func FitDataset(ctx context.Context, ds *data.Dataset, opts ...Option) (*Classif
 			return nil, err
 		}
 	}
-	return s.run(ctx, ds, cp)
+	return s.run(ctx, ds, cp, passgp.DenseRows(ds.Dense()))
 }
 
 func source(ds *data.Dataset) string {
@@ -80,8 +80,10 @@ type prepared struct {
 }
 
 // prepare resolves the configuration on ds (from the checkpoint when
-// resuming) and returns the run's checkpoint.
-func (s *settings) prepare(ds *data.Dataset) (*prepared, error) {
+// resuming), whose inputs' statistics st gives, and returns the run's
+// checkpoint. It reads ds's N, D, labels, name and image geometry, not its
+// inputs, which may be on disk (FitBinary).
+func (s *settings) prepare(ds *data.Dataset, st func() *data.Stats) (*prepared, error) {
 	if s.maxClasses < 2 {
 		return nil, configErr("--max-classes must be at least 2, got %d", s.maxClasses)
 	}
@@ -97,7 +99,7 @@ func (s *settings) prepare(ds *data.Dataset) (*prepared, error) {
 		}
 	} else {
 		var err error
-		if c.Scale, err = ResolveScale(c.Scale, ds, c.Augment != ""); err != nil {
+		if c.Scale, err = resolveScale(c.Scale, st, c.Augment != ""); err != nil {
 			return nil, err
 		}
 		if c.MaxActive == AutoMaxActive {
@@ -106,7 +108,7 @@ func (s *settings) prepare(ds *data.Dataset) (*prepared, error) {
 		c.Data, c.N, c.D = ds.Source, ds.N, ds.D
 	}
 	var err error
-	if p.scaling, err = scalingFor(c.Scale, ds); err != nil {
+	if p.scaling, err = scalingFor(c.Scale, st); err != nil {
 		return nil, err
 	}
 	if err := imageGeometry(c, ds); err != nil {
@@ -123,15 +125,16 @@ func (s *settings) prepare(ds *data.Dataset) (*prepared, error) {
 	return p, nil
 }
 
-// scalingFor fits the resolved scaling mode to ds without applying it.
-func scalingFor(mode string, ds *data.Dataset) (*data.Scaling, error) {
+// scalingFor fits the resolved scaling mode to the data of statistics st
+// without applying it.
+func scalingFor(mode string, st func() *data.Stats) (*data.Scaling, error) {
 	switch mode {
 	case "":
 		return nil, nil
 	case "standard":
-		return data.FitStandard(ds), nil
+		return st().FitStandard(), nil
 	case "minmax":
-		return data.FitMinMax(ds, -1, 1), nil
+		return st().FitMinMax(-1, 1), nil
 	}
 	return nil, fmt.Errorf("unknown input scaling %q", mode)
 }

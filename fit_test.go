@@ -103,12 +103,13 @@ func jsonConfig(c *Classifier, cfg *Config) error { return json.Unmarshal(c.Mode
 
 // TestConfigOldFields: the stored options of a model or checkpoint
 // written when train had more settings (sample_theta, fitc_fallback,
-// keep_init, fitc_theta, final_subset, skip_stalled, restart_stalled)
+// keep_init, fitc_theta, final_subset, skip_stalled, restart_stalled,
+// rank, p_skip, prior, flip, fitc_sample, fitc_bound_search, fitc)
 // still decode, to the configuration without them, and resolve to the
 // same passgp options.
 func TestConfigOldFields(t *testing.T) {
-	const base = `{"method":"passgp","kernel":"se+bias","init":300,"sub":10,"p_inc":0.6,"p_del":0.99,"p_exc":0.02,"hyp_every":1,"fitc_bound":300,"fitc_bound_search":true,"seed":1,"max_active":120,"rank":"boundary","n":400,"d":4`
-	const old = `,"sample_theta":true,"fitc_fallback":true,"keep_init":true,"fitc_theta":"keep","final_subset":800,"skip_stalled":1000,"restart_stalled":1`
+	const base = `{"method":"passgp","kernel":"se+bias","init":300,"sub":10,"p_inc":0.6,"p_del":0.99,"p_exc":0.02,"hyp_every":1,"fitc_bound":300,"seed":1,"max_active":120,"n":400,"d":4`
+	const old = `,"sample_theta":true,"fitc_fallback":true,"keep_init":true,"fitc_theta":"keep","final_subset":800,"skip_stalled":1000,"restart_stalled":1,"rank":"lowest","p_skip":0.3,"prior":[{"Mean":1,"SD":2},{"Mean":0,"SD":0},{"Mean":0,"SD":0},{"Mean":0,"SD":0}],"flip":0.05,"fitc_sample":400,"fitc_bound_search":true,"fitc":true`
 	var want, got Config
 	if err := json.Unmarshal([]byte(base+"}"), &want); err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/model"
-	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
 // Metrics are a classifier's figures on labelled data (Classifier.Evaluate,
@@ -49,11 +48,20 @@ type Metrics struct {
 	BinaryBrier []float64 `json:"binary_brier,omitempty"`
 	BinaryNLP   []float64 `json:"binary_nlp,omitempty"`
 	ActiveSize  []int     `json:"active_size"`
+	// Relevance holds the model's feature relevances (Classifier.Relevances)
+	// when its kernel has a length scale per feature; nil otherwise.
+	Relevance *Relevances `json:"relevance,omitempty"`
 }
 
 // truthIndex maps labels to output columns of m (see model.Outputs);
 // file names the labels in errors.
 func truthIndex(m *model.Model, y []float64, file string) ([]int, error) {
+	return truthIndexFrom(m, y, file, 0)
+}
+
+// truthIndexFrom is truthIndex of the labels y of examples start,
+// start+1, ... (numbered so in errors).
+func truthIndexFrom(m *model.Model, y []float64, file string, start int) ([]int, error) {
 	t := make([]int, len(y))
 	for i, v := range y {
 		switch m.Mode {
@@ -65,7 +73,7 @@ func truthIndex(m *model.Model, y []float64, file string) ([]int, error) {
 		default:
 			k, ok := slices.BinarySearch(m.Classes, v)
 			if !ok {
-				return nil, fmt.Errorf("%s: example %d: label %v is not a class of the model (classes %s)", file, i+1, v, strings.Join(m.Outputs(), ", "))
+				return nil, fmt.Errorf("%s: example %d: label %v is not a class of the model (classes %s)", file, start+i+1, v, strings.Join(m.Outputs(), ", "))
 			}
 			t[i] = k
 		}
@@ -78,71 +86,12 @@ func truthIndex(m *model.Model, y []float64, file string) ([]int, error) {
 // are the model's (model.DecideFromLatent), and the negative log
 // probabilities are computed from the latents in log space
 // (Calibration.MeanNLL; passgp.LatentNLP, LatentNLPMulti for the raw
-// q's), so that they are exact for confident mistakes.
+// q's), so that they are exact for confident mistakes. It is metricSums
+// on one batch, so that EvaluateSource's figures are these.
 func computeMetrics(m *model.Model, prob *mat.Dense, lat *Predictions, truth []int) Metrics {
-	n, k := prob.Dims()
-	z := lat.Z
-	pred := make([]int, n)
-	m.DecideFromLatent(pred, lat.CZ, lat.CRho)
-	r := Metrics{N: n, Classes: m.Outputs(), PerClassError: make([]float64, k), PerClassN: make([]int, k), Confusion: make([][]int, k)}
-	for i := range r.Confusion {
-		r.Confusion[i] = make([]int, k)
-	}
-	wrong := make([]int, k)
-	var nerr int
-	conf, correct := make([]float64, n), make([]bool, n)
-	for i := 0; i < n; i++ {
-		row := prob.RawRowView(i)
-		t := truth[i]
-		conf[i], correct[i] = row[pred[i]], pred[i] == t
-		r.Confusion[t][pred[i]]++
-		r.PerClassN[t]++
-		if pred[i] != t {
-			nerr++
-			wrong[t]++
-		}
-		for c, p := range row {
-			d := p
-			if c == t {
-				d = p - 1
-			}
-			r.Brier += d * d
-		}
-	}
-	if n > 0 {
-		r.Error = float64(nerr) / float64(n)
-		r.Brier /= float64(n)
-		r.Calibrated = m.Calibration != nil
-		switch {
-		case r.Calibrated:
-			r.NLP = m.Calibration.MeanNLL(lat.CZ, lat.CRho, calibrationTruth(m, truth))
-		case m.Mode == model.OneVsRest:
-			r.NLP = passgp.LatentNLPMulti(z, truth)
-		default:
-			r.NLP = passgp.LatentNLP(mat.Col(nil, 0, z), binaryTargets(m, truth, 0))
-		}
-		r.ECE = passgp.ECE(conf, correct, eceBins)
-	}
-	for c := range wrong {
-		if r.PerClassN[c] > 0 {
-			r.PerClassError[c] = float64(wrong[c]) / float64(r.PerClassN[c])
-		}
-	}
-	if m.Mode == model.OneVsRest {
-		nb := len(m.Binaries)
-		r.BinaryError, r.BinaryBrier, r.BinaryNLP = make([]float64, nb), make([]float64, nb), make([]float64, nb)
-		for c := range m.Binaries {
-			if n == 0 {
-				continue
-			}
-			zc, y := mat.Col(nil, c, z), binaryTargets(m, truth, c)
-			r.BinaryError[c], r.BinaryBrier[c], r.BinaryNLP[c] = passgp.LatentErrorRate(zc, y), passgp.LatentBrier(zc, y), passgp.LatentNLP(zc, y)
-		}
-	}
-	for _, b := range m.Binaries {
-		r.ActiveSize = append(r.ActiveSize, len(b.Y))
-	}
-	return r
+	s := newMetricSums(m)
+	s.add(prob, lat, truth)
+	return s.metrics()
 }
 
 // eceBins is the number of bins of the expected calibration error.

@@ -101,8 +101,7 @@ func WithStart(f func(Plan)) Option { return func(s *settings) { s.start = f } }
 // WithReport calls f when a classifier has finished.
 func WithReport(f func(Report)) Option { return func(s *settings) { s.report = f } }
 
-// WithStateHook calls f(k) after each batch of classifier k whose state
-// a checkpoint would hold.
+// WithStateHook calls f(k) after each batch of classifier k.
 func WithStateHook(f func(k int)) Option { return func(s *settings) { s.state = f } }
 
 // WithCheckpoint writes a resumable checkpoint to path (model.SaveCheckpoint)

@@ -9,9 +9,11 @@ import (
 	"github.com/passgp-fast/passgp-fast/ep"
 )
 
-// predictChunk is the number of rows that Predict scores between two
-// checks of its context: a fraction of a second of work.
-const predictChunk = 4096
+// PredictChunk is the number of rows that Predict scores between two
+// checks of its context (a fraction of a second of work), each block in
+// one call of the model. PredictSource's batches of a multiple of it
+// give Predict's predictions bit for bit.
+const PredictChunk = 4096
 
 // Predictions are a classifier's outputs at the rows of x (n rows, K
 // binary classifiers).
@@ -47,33 +49,40 @@ func (c *Classifier) PredictDataset(ctx context.Context, ds *data.Dataset) (*Pre
 
 // predict is Predict; ds, when not nil, is x as a data set.
 func (c *Classifier) predict(ctx context.Context, x *mat.Dense, ds *data.Dataset) (*Predictions, error) {
-	n, d := x.Dims()
+	n, _ := x.Dims()
 	if n == 0 {
 		return nil, errNoRows
 	}
 	if err := checkCols(c, x); err != nil {
 		return nil, err
 	}
-	m := c.m
-	if m.Scaling != nil {
+	if s := c.m.Scaling; s != nil {
 		if ds == nil {
 			ds = view(x)
 		}
-		if err := m.Scaling.Check(ds); err != nil {
+		if err := s.Check(ds); err != nil {
 			return nil, err
 		}
 	}
+	return c.predictRows(ctx, x)
+}
+
+// predictRows is predict on rows x (at least one, of D features) whose
+// scaled values are known to be finite.
+func (c *Classifier) predictRows(ctx context.Context, x *mat.Dense) (*Predictions, error) {
+	n, d := x.Dims()
+	m := c.m
 	nb := len(m.Binaries)
 	z, rho := mat.NewDense(n, nb, nil), mat.NewDense(n, nb, nil)
 	var near *mat.Dense
 	if m.Calibration != nil {
 		near = mat.NewDense(n, nb, nil)
 	}
-	for lo := 0; lo < n; lo += predictChunk {
+	for lo := 0; lo < n; lo += PredictChunk {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		hi := min(lo+predictChunk, n)
+		hi := min(lo+PredictChunk, n)
 		xs := x.Slice(lo, hi, 0, d).(*mat.Dense)
 		var nc *mat.Dense
 		if near != nil {

@@ -68,12 +68,8 @@ func Warnings(res *passgp.Result) []string {
 		w = append(w, "EP of the FITC pass hit its sweep cap, also with halved steps: the classifier uses the last iterate")
 	}
 	if res.HeldOut != nil && res.HeldOutError >= res.MajorityRate {
-		s := fmt.Sprintf("on held-out predictions of its training points it errs %.2f%%, no better than always predicting the larger class (%.2f%%): its selection or hyperparameters failed (docs/method.md)",
-			100*res.HeldOutError, 100*res.MajorityRate)
-		if res.Model.Sparse == nil {
-			s += "; with a small active set, --fitc lets every training point shape the posterior"
-		}
-		w = append(w, s)
+		w = append(w, fmt.Sprintf("on held-out predictions of its training points it errs %.2f%%, no better than always predicting the larger class (%.2f%%): its selection or hyperparameters failed (docs/method.md)",
+			100*res.HeldOutError, 100*res.MajorityRate))
 	}
 	if c := res.Calibration; c != nil && c.Classes() == 1 {
 		if lo, hi := c.Range(); hi <= 0.5 || lo >= 0.5 {
@@ -87,12 +83,15 @@ func Warnings(res *passgp.Result) []string {
 	return w
 }
 
-// atBound names the θ components at which the search stopped at a bound.
+// atBound names the θ components at which the search stopped at a bound,
+// except ARD length scales that switched their feature off.
 func atBound(res *passgp.Result) []string {
 	names, theta := res.Model.Kernel.ParamNames(), res.Model.Kernel.Params()
 	var at []string
 	for j, b := range res.AtBound {
-		if b && j < len(names) {
+		// An ARD squared length scale at its upper bound switches its
+		// feature off (Relevances), as ARD is meant to: not a warning.
+		if b && j < len(names) && !(strings.HasPrefix(names[j], "t2[") && theta[j] > 1) {
 			at = append(at, fmt.Sprintf("%s = %.3g", names[j], theta[j]))
 		}
 	}
@@ -100,5 +99,5 @@ func atBound(res *passgp.Result) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("the hyperparameter search stopped at a bound (%s): the evidence still rises beyond it; "+
-		"hold the component with --prior or --theta and --fixed-theta if that is not wanted", strings.Join(at, ", "))}
+		"hold the component with --theta and --fixed-theta if that is not wanted", strings.Join(at, ", "))}
 }

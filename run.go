@@ -10,8 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/passgp"
@@ -33,10 +31,15 @@ type recorder struct {
 	// (passgp.Result.HeldOut, HeldOutShare), the data of cal's fit; nil
 	// for a binary run resumed after its classifier finished.
 	heldOut, heldShare [][]float64
+	// held numbers the held-out latents among the training points
+	// (passgp.HeldOutRows; nil: all of them, in order).
+	held []int
+	// seed draws the folds of the cross-fitted estimate (Options.Seed).
+	seed uint64
 }
 
 // run trains the prepared run on ds (scaled) and assembles the classifier.
-func (s *settings) run(ctx context.Context, ds *data.Dataset, p *prepared) (*Classifier, error) {
+func (s *settings) run(ctx context.Context, ds *data.Dataset, p *prepared, x passgp.Rows) (*Classifier, error) {
 	cp := p.Checkpoint
 	o, err := p.cfg.Options(ds.D)
 	if err != nil {
@@ -48,8 +51,8 @@ func (s *settings) run(ctx context.Context, ds *data.Dataset, p *prepared) (*Cla
 	}
 	tctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &recorder{s: s, cp: cp, cancel: cancel}
-	err = r.train(tctx, ds.Dense(), ds.Y, o)
+	r := &recorder{s: s, cp: cp, cancel: cancel, held: o.HeldOutRows(ds.N), seed: o.Seed}
+	err = r.train(tctx, x, ds.Y, o)
 	if r.ckErr != nil {
 		return nil, r.ckErr
 	}
@@ -102,18 +105,29 @@ func (r *recorder) label(k int) float64 {
 
 // progress passes a batch of classifier k on to WithProgress.
 func (r *recorder) progress(k int, p passgp.Progress) {
+	if r.s.state != nil {
+		r.s.state(k)
+	}
 	if r.s.progress != nil {
 		r.s.progress(Progress{Progress: p, Classifier: k, Classifiers: nClassifiers(r.cp)})
 	}
+}
+
+// snapshots returns f, the receiver of passgp's snapshot after every
+// batch, when the run writes checkpoints, and nil otherwise: a snapshot
+// copies the batches' order, N integers, which at N = 10⁸ is 800 MB a
+// batch.
+func (r *recorder) snapshots(f func(*passgp.State)) func(*passgp.State) {
+	if r.s.ckPath == "" {
+		return nil
+	}
+	return f
 }
 
 // batch records the snapshot of classifier k after a batch and writes the
 // checkpoint at most every WithCheckpoint's interval.
 func (r *recorder) batch(k int, s *passgp.State) {
 	r.cp.Current, r.cp.State = k, s
-	if r.s.state != nil {
-		r.s.state(k)
-	}
 	if r.s.ckPath != "" && time.Since(r.lastSave) >= r.s.ckEvery {
 		r.saveOrStop()
 	}
@@ -153,7 +167,7 @@ func (r *recorder) doneAny(k int, res *passgp.Result) {
 
 // train trains the run's classifiers on x with labels y: TrainMulti for a
 // one-vs-rest run, Train otherwise.
-func (r *recorder) train(ctx context.Context, x *mat.Dense, y []float64, o passgp.Options) error {
+func (r *recorder) train(ctx context.Context, x passgp.Rows, y []float64, o passgp.Options) error {
 	if r.cp.Mode == model.OneVsRest {
 		return r.trainMulti(ctx, x, y, o)
 	}
@@ -162,14 +176,14 @@ func (r *recorder) train(ctx context.Context, x *mat.Dense, y []float64, o passg
 
 // trainBinary trains the one classifier of a Binary or PositiveVsRest run
 // with passgp.Train.
-func (r *recorder) trainBinary(ctx context.Context, x *mat.Dense, y []float64, o passgp.Options) error {
+func (r *recorder) trainBinary(ctx context.Context, x passgp.Rows, y []float64, o passgp.Options) error {
 	if r.cp.Current > 0 {
 		// Resumed after the classifier finished: fit its calibration, on
 		// its held-out latents as the uninterrupted run did where the
 		// checkpoint has them.
 		if h := r.cp.HeldOutOf(r.cp.Done[0].Class); h != nil {
 			var err error
-			r.cal, err = passgp.FitBinaryCalibration(h.Z, h.Share, y)
+			r.cal, err = passgp.FitBinaryCalibration(h.Z, h.Share, passgp.Gather(y, r.held))
 			r.heldOut, r.heldShare = [][]float64{h.Z}, [][]float64{h.Share}
 			return err
 		}
@@ -177,7 +191,7 @@ func (r *recorder) trainBinary(ctx context.Context, x *mat.Dense, y []float64, o
 		if err != nil {
 			return err
 		}
-		r.cal, err = passgp.CalibrateBinary(b, x, y)
+		r.cal, err = passgp.CalibrateBinaryRows(b, x, y)
 		return err
 	}
 	name := model.FormatLabel(r.label(0))
@@ -186,8 +200,8 @@ func (r *recorder) trainBinary(ctx context.Context, x *mat.Dense, y []float64, o
 		r.progress(0, p)
 	}
 	o.Resume = r.cp.State
-	o.Checkpoint = func(s *passgp.State) { r.batch(0, s) }
-	res, err := passgp.Train(ctx, x, y, &o)
+	o.Checkpoint = r.snapshots(func(s *passgp.State) { r.batch(0, s) })
+	res, err := passgp.TrainRows(ctx, x, y, &o)
 	if err != nil {
 		return fmt.Errorf("classifier %s: %w", name, err)
 	}
@@ -200,7 +214,7 @@ func (r *recorder) trainBinary(ctx context.Context, x *mat.Dense, y []float64, o
 // trainMulti trains a one-vs-rest run with passgp.TrainMulti, one class
 // at a time (a checkpoint holds one class in progress), resuming from the
 // checkpoint's finished classifiers and snapshot, or side by side.
-func (r *recorder) trainMulti(ctx context.Context, x *mat.Dense, labels []float64, o passgp.Options) error {
+func (r *recorder) trainMulti(ctx context.Context, x passgp.Rows, labels []float64, o passgp.Options) error {
 	cp := r.cp
 	index := make(map[float64]int, len(cp.Classes))
 	names := make(map[string]int, len(cp.Classes))
@@ -219,7 +233,7 @@ func (r *recorder) trainMulti(ctx context.Context, x *mat.Dense, labels []float6
 	}
 	o.Progress = func(p passgp.Progress) { r.progress(names[p.Class], p) }
 	o.ClassWorkers = 1
-	o.Checkpoint = func(s *passgp.State) { r.batch(index[s.Class], s) }
+	o.Checkpoint = r.snapshots(func(s *passgp.State) { r.batch(index[s.Class], s) })
 	o.ClassDone = func(c float64, res *passgp.Result) { r.done(index[c], res) }
 	if r.s.sideBySide && r.s.ckPath == "" && cp.State == nil && len(cp.Done) == 0 && o.Method != passgp.Full && o.Augment == 0 {
 		// Full EP and the invariance stage hold posteriors of thousands
@@ -230,7 +244,7 @@ func (r *recorder) trainMulti(ctx context.Context, x *mat.Dense, labels []float6
 		o.Checkpoint = nil
 		o.ClassDone = func(c float64, res *passgp.Result) { r.doneAny(index[c], res) }
 	}
-	mr, err := passgp.TrainMulti(ctx, x, labels, &o)
+	mr, err := passgp.TrainMultiRows(ctx, x, labels, &o)
 	if err == nil {
 		r.cal = mr.Calibration
 		for _, res := range mr.PerClass {
@@ -286,7 +300,7 @@ func nClassifiers(cp *model.Checkpoint) int {
 func history(bs []passgp.BatchStats) []model.Batch {
 	h := make([]model.Batch, len(bs))
 	for i, b := range bs {
-		h[i] = model.Batch{Pass: b.Pass, Batch: b.Batch, Active: b.Active, Included: b.Included, Deleted: b.Deleted, LogZ: b.LogZ, Noise: b.Noise, Skipped: b.Skipped}
+		h[i] = model.Batch{Pass: b.Pass, Batch: b.Batch, Active: b.Active, Included: b.Included, Deleted: b.Deleted, LogZ: b.LogZ}
 	}
 	return h
 }

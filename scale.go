@@ -25,9 +25,18 @@ const unitSpread = 4
 // never moves it, and the classifier learns nothing (docs/method.md,
 // "train's defaults").
 func ResolveScale(mode string, ds *data.Dataset, augment bool) (string, error) {
+	return resolveScale(mode, lazyStats(ds), augment)
+}
+
+// resolveScale is ResolveScale on the training data's statistics (called
+// only for mode "auto").
+func resolveScale(mode string, st func() *data.Stats, augment bool) (string, error) {
 	switch mode {
 	case "auto":
-		if augment || ds.InRange(-1-scaledTol, 1+scaledTol) || unitScale(ds.StdDev()) {
+		if augment {
+			return "", nil
+		}
+		if s := st(); s.InRange(-1-scaledTol, 1+scaledTol) || unitScale(s.StdDev()) {
 			return "", nil
 		}
 		return "minmax", nil
@@ -51,4 +60,16 @@ func unitScale(sd []float64) bool {
 		}
 	}
 	return true
+}
+
+// lazyStats returns a function that computes ds's statistics on its first
+// call.
+func lazyStats(ds *data.Dataset) func() *data.Stats {
+	var s *data.Stats
+	return func() *data.Stats {
+		if s == nil {
+			s = data.StatsOf(ds)
+		}
+		return s
+	}
 }

@@ -210,13 +210,13 @@ func BenchmarkEPInfer(b *testing.B) {
 
 // BenchmarkFITC times ep.InferFITC from zero sites on n points with m
 // inducing inputs (the first m of them) at the default stopping rule, the
-// FITC pass of passgp.Options.FITC. FLOPs per sweep: n·m² for P (DSYRK,
+// FITC pass of passgp.TrainFITC. FLOPs per sweep: n·m² for P (DSYRK,
 // half of 2n·m²) and 2n·m·m/2·2 = n·m² for the solve L_P⁻¹U, so about
 // 2n·m² per sweep; the setup adds 2n·m·d for K_NM and n·m² for U.
 func BenchmarkFITC(b *testing.B) { benchFITC(b, false) }
 
 // BenchmarkFITCGrad is BenchmarkFITC with the evidence gradient
-// (ep.InferFITCGrad, each evaluation of train --fitc's θ search): the
+// (ep.InferFITCGrad, each evaluation of passgp.TrainFITC's θ search): the
 // gradient adds about 6nm² (two passes over U: triangular solves with L_P
 // and L, Uᵀ diag(e) U) + 2nmd (the cross contraction's distances) + 3m³.
 func BenchmarkFITCGrad(b *testing.B) { benchFITC(b, true) }

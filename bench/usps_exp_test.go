@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -47,12 +46,6 @@ func BenchmarkUSPSExperiment(b *testing.B) {
 		o.Augment, _ = strconv.Atoi(s)
 		o.ImageW, o.ImageH = 16, 16
 	}
-	if s := os.Getenv("PASSGP_EVALS"); s != "" {
-		o.HypMaxEvals, _ = strconv.Atoi(s)
-	}
-	if s := os.Getenv("PASSGP_FINALEVALS"); s != "" {
-		o.FinalHypEvals, _ = strconv.Atoi(s)
-	}
 	if s := os.Getenv("PASSGP_THETA"); s != "" {
 		var th []float64
 		for _, f := range strings.Split(s, ",") {
@@ -77,21 +70,9 @@ func BenchmarkUSPSExperiment(b *testing.B) {
 	if s := os.Getenv("PASSGP_HYPEVERY"); s != "" {
 		o.HypEvery, _ = strconv.Atoi(s)
 	}
-	if s := os.Getenv("PASSGP_HYPPASSES"); s != "" {
-		o.HypPasses, _ = strconv.Atoi(s)
-	}
 	if s := os.Getenv("PASSGP_UPPER1"); s != "" {
 		v, _ := strconv.ParseFloat(s, 64)
 		o.Upper = []float64{v, 1e6, 1e6}
-	}
-	if s := os.Getenv("PASSGP_PRIOR1"); s != "" {
-		// "t1,sd": log t1 ~ N(log t1, sd²), the other components flat.
-		var v [2]float64
-		for i, f := range strings.SplitN(s, ",", 2) {
-			v[i], _ = strconv.ParseFloat(f, 64)
-		}
-		o.Prior = make([]ep.LogNormal, len(passgp.DefaultKernel(m, 256).Params()))
-		o.Prior[0] = ep.LogNormal{Mean: math.Log(v[0]), SD: v[1]}
 	}
 	if s := os.Getenv("PASSGP_PASSES"); s != "" {
 		o.Passes, _ = strconv.Atoi(s)
@@ -201,16 +182,13 @@ func oneVsRest(b testing.TB, y []float64, c float64) []float64 {
 // BenchmarkUSPSTrajectory logs PASS-GP's per-batch θ, optimiser
 // evaluations, |A|, inclusions and deletions on one USPS digit
 // (PASSGP_USPS_DIGIT, default 0), and how far the final θ is from a
-// converged optimum on the final active set (PASSGP_EVALS,
-// PASSGP_FINALEVALS, PASSGP_SEED as above).
+// converged optimum on the final active set (PASSGP_SEED as above).
 func BenchmarkUSPSTrajectory(b *testing.B) {
 	digit, _ := strconv.ParseFloat(os.Getenv("PASSGP_USPS_DIGIT"), 64)
 	tr, te := loadUSPS(b)
 	xtr, xte := tr.Dense(), te.Dense()
 	y, yt := oneVsRest(b, tr.Y, digit), oneVsRest(b, te.Y, digit)
 	o := &passgp.Options{Threads: 1}
-	o.HypMaxEvals, _ = strconv.Atoi(os.Getenv("PASSGP_EVALS"))
-	o.FinalHypEvals, _ = strconv.Atoi(os.Getenv("PASSGP_FINALEVALS"))
 	if s := os.Getenv("PASSGP_SEED"); s != "" {
 		v, _ := strconv.Atoi(s)
 		o.Seed = uint64(v)
@@ -245,7 +223,6 @@ func BenchmarkIVMUSPSDigit(b *testing.B) {
 	xtr := tr.Dense()
 	y := oneVsRest(b, tr.Y, digit)
 	o := &passgp.Options{Method: passgp.IVM, Threads: 1}
-	o.HypMaxEvals, _ = strconv.Atoi(os.Getenv("PASSGP_EVALS"))
 	start := time.Now()
 	res, err := passgp.Train(context.Background(), xtr, y, o)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"sync"
 )
 
 // BinaryOptions controls OpenBinary and NewBinarySource.
@@ -37,9 +38,10 @@ type BinarySource struct {
 	rec    int       // bytes per record
 	chunk  int       // records per read
 	buf    []byte
-	next   int    // next record of the pass
-	crc    uint32 // payload checksum of records [0, next)
-	ended  error  // io.EOF, the checksum error or the error that ended the pass
+	next   int       // next record of the pass
+	crc    uint32    // payload checksum of records [0, next)
+	ended  error     // io.EOF, the checksum error or the error that ended the pass
+	pool   sync.Pool // RowsTo's read buffers, like buf
 }
 
 // OpenBinary opens the binary data file at path and checks its header and
@@ -90,6 +92,8 @@ func NewBinarySource(ctx context.Context, r io.ReaderAt, size int64, name string
 	}
 	s.chunk = chunkRows(s.rec)
 	s.buf = make([]byte, min(s.chunk, h.n)*s.rec)
+	bufLen := len(s.buf)
+	s.pool.New = func() any { b := make([]byte, bufLen); return &b }
 	if o.Verify {
 		if err := s.verify(ctx); err != nil {
 			return nil, err
@@ -247,6 +251,11 @@ func (s *BinarySource) wrap(err error) error { return &ParseError{File: s.name, 
 // into b's rows from row at on, checking that every value is finite and
 // every label is in the label table.
 func (s *BinarySource) decode(buf []byte, b *Batch, at, first int) error {
+	return s.decodeTo(buf, b.x, b.y, at, first)
+}
+
+// decodeTo is decode into the rows x and labels y (nil: not stored).
+func (s *BinarySource) decodeTo(buf []byte, x, ys []float64, at, first int) error {
 	le := binary.LittleEndian
 	d := s.h.d
 	for r := 0; r*s.rec < len(buf); r++ {
@@ -256,10 +265,12 @@ func (s *BinarySource) decode(buf []byte, b *Batch, at, first int) error {
 			if _, ok := slices.BinarySearch(s.labels, y); !ok {
 				return s.wrap(fmt.Errorf("%w: example %d has label %v, not in the label table", ErrCorrupt, first+r+1, y))
 			}
-			b.y[at+r] = y
+			if ys != nil {
+				ys[at+r] = y
+			}
 			rec = rec[8:]
 		}
-		row := b.x[(at+r)*d : (at+r+1)*d]
+		row := x[(at+r)*d : (at+r+1)*d]
 		var acc float64 // v*0 is NaN exactly when v is not finite
 		if s.h.dtype == dtypeFloat32 {
 			for j := range row {
@@ -278,6 +289,43 @@ func (s *BinarySource) decode(buf []byte, b *Batch, at, first int) error {
 			j := slices.IndexFunc(row, func(v float64) bool { return v*0 != 0 })
 			return s.wrap(fmt.Errorf("%w: example %d feature %d is %v", ErrCorrupt, first+r+1, j+1, row[j]))
 		}
+	}
+	return nil
+}
+
+// ChecksFinite reports that reads fail on a value that is not finite
+// (ErrCorrupt; WriteBinary writes none).
+func (s *BinarySource) ChecksFinite() bool { return true }
+
+// RowsTo decodes the inputs of the records idx, in that order, into dst
+// (len(idx)·Dim() values, row-major), reading runs of consecutive records
+// together, as ReadRows does. It uses no state of the source, so it is
+// safe for concurrent use, also beside a pass: a trainer's workers read
+// the rows they score with it. It panics when an index is out of range or
+// dst is too short.
+func (s *BinarySource) RowsTo(dst []float64, idx []int) error {
+	d := s.h.d
+	if len(dst) < len(idx)*d {
+		panic(fmt.Sprintf("data: RowsTo: %d values for %d rows of %d", len(dst), len(idx), d))
+	}
+	bp := s.pool.Get().(*[]byte)
+	defer s.pool.Put(bp)
+	for k := 0; k < len(idx); {
+		if idx[k] < 0 || idx[k] >= s.h.n {
+			panic(fmt.Sprintf("data: RowsTo: row %d out of range [0,%d)", idx[k], s.h.n))
+		}
+		run := 1
+		for k+run < len(idx) && run < s.chunk && idx[k+run] == idx[k]+run {
+			run++
+		}
+		buf := (*bp)[:run*s.rec]
+		if err := s.read(buf, s.offset(idx[k])); err != nil {
+			return err
+		}
+		if err := s.decodeTo(buf, dst, nil, k, idx[k]); err != nil {
+			return err
+		}
+		k += run
 	}
 	return nil
 }

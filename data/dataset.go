@@ -51,7 +51,7 @@ func Classes(y []float64) []float64 {
 	}
 	c := slices.Clone(y)
 	slices.Sort(c)
-	return slices.Compact(c)
+	return slices.Clone(slices.Compact(c)) // not holding the sorted copy
 }
 
 // Subset returns a new Dataset holding copies of the rows idx (in that

@@ -45,3 +45,16 @@ func OpenSource(ctx context.Context, path string, o Options) (Source, error) {
 	}
 	return src, nil
 }
+
+// FormatOf returns the format of the data file at path, detected from its
+// content and name as Load and OpenSource detect it (f itself unless f is
+// Auto).
+func FormatOf(path string, f Format) (Format, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer file.Close()
+	format, _, err := detect(file, path, f)
+	return format, err
+}

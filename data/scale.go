@@ -18,71 +18,16 @@ type Scaling struct {
 // [lo, hi], like svm-scale and scikit-learn's MinMaxScaler. A feature that
 // is constant on d is only shifted (to lo).
 func FitMinMax(d *Dataset, lo, hi float64) *Scaling {
-	if !(lo < hi) {
-		panic(fmt.Sprintf("data: FitMinMax range [%v, %v] is empty", lo, hi))
-	}
-	mn, mx := make([]float64, d.D), make([]float64, d.D)
-	for j := range mn {
-		mn[j], mx[j] = math.Inf(1), math.Inf(-1)
-	}
-	for i := range d.N {
-		for j, v := range d.Row(i) {
-			mn[j] = min(mn[j], v)
-			mx[j] = max(mx[j], v)
-		}
-	}
-	s := &Scaling{Mul: make([]float64, d.D), Add: make([]float64, d.D)}
-	for j := range mn {
-		s.Mul[j] = 1
-		if mx[j] > mn[j] {
-			s.Mul[j] = (hi - lo) / (mx[j] - mn[j])
-		}
-		s.Add[j] = lo - mn[j]*s.Mul[j]
-		if d.N == 0 {
-			s.Mul[j], s.Add[j] = 1, 0
-		}
-	}
-	return s
+	return StatsOf(d).FitMinMax(lo, hi)
 }
 
 // FitStandard returns the Scaling that gives each feature zero mean and
 // unit (population) variance on d. A constant feature is only centred.
-func FitStandard(d *Dataset) *Scaling {
-	mean, sd := d.moments()
-	s := &Scaling{Mul: make([]float64, d.D), Add: make([]float64, d.D)}
-	for j := range mean {
-		s.Mul[j] = 1
-		if sd[j] > 0 && !math.IsInf(1/sd[j], 0) {
-			s.Mul[j] = 1 / sd[j]
-		}
-		s.Add[j] = -mean[j] * s.Mul[j]
-	}
-	return s
-}
+func FitStandard(d *Dataset) *Scaling { return StatsOf(d).FitStandard() }
 
 // StdDev returns the (population) standard deviation of each feature of
 // d.
-func (d *Dataset) StdDev() []float64 {
-	_, sd := d.moments()
-	return sd
-}
-
-// moments returns each feature's mean and population standard deviation.
-func (d *Dataset) moments() (mean, sd []float64) {
-	mean, sd = make([]float64, d.D), make([]float64, d.D)
-	// Welford's update: stable for large offsets.
-	for i := range d.N {
-		for j, v := range d.Row(i) {
-			delta := v - mean[j]
-			mean[j] += delta / float64(i+1)
-			sd[j] += delta * (v - mean[j])
-		}
-	}
-	for j := range sd {
-		sd[j] = math.Sqrt(sd[j] / float64(max(d.N, 1)))
-	}
-	return mean, sd
-}
+func (d *Dataset) StdDev() []float64 { return StatsOf(d).StdDev() }
 
 // Apply scales the rows of d in place. It returns an error when d has a
 // different number of features than the data s was fitted on, or when a
@@ -114,14 +59,7 @@ func (s *Scaling) scale(d *Dataset, write bool) error {
 
 // InRange reports whether every feature value of d lies in [lo, hi]: data
 // already scaled, as svm-scale writes them ([-1, 1]) or images in [0, 1].
-func (d *Dataset) InRange(lo, hi float64) bool {
-	for _, v := range d.X[:d.N*d.D] {
-		if !(v >= lo && v <= hi) {
-			return false
-		}
-	}
-	return true
-}
+func (d *Dataset) InRange(lo, hi float64) bool { return StatsOf(d).InRange(lo, hi) }
 
 // Check returns the error Apply would return on d, without changing d.
 func (s *Scaling) Check(d *Dataset) error {

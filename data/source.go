@@ -80,6 +80,21 @@ func NewBatch(rows, d int) *Batch {
 	return &Batch{x: make([]float64, rows*d), y: make([]float64, rows), d: d}
 }
 
+// Clear empties the batch and sets Start, for a Source outside this
+// package that fills it with Append.
+func (b *Batch) Clear(start int) { b.n, b.Start = 0, start }
+
+// Append adds a row and its label. It panics when the batch is full or
+// the row has not Dim() features.
+func (b *Batch) Append(row []float64, label float64) {
+	if b.n == len(b.y) || len(row) != b.d {
+		panic(fmt.Sprintf("data: Append of %d features to a batch of %d/%d rows of %d", len(row), b.n, len(b.y), b.d))
+	}
+	copy(b.x[b.n*b.d:(b.n+1)*b.d], row)
+	b.y[b.n] = label
+	b.n++
+}
+
 // Cap is the most rows the batch holds.
 func (b *Batch) Cap() int { return len(b.y) }
 

@@ -29,37 +29,7 @@ type OptimizeOptions struct {
 	MaxEvals     int       // EP runs (function+gradient evaluations); 0 means 100
 	Lower, Upper []float64 // optional bounds on θ (not log); nil = DefaultLower/DefaultUpper
 	GradTol      float64   // stop when max |∂ log Z/∂ log θ_j| over free j < GradTol; 0 means 1e-6
-	// Prior, when not nil, is a log-normal hyperprior per θ component
-	// (paper order): Optimize then maximises log Z_EP + Σ_j log N(log θ_j;
-	// Mean_j, SD_j²) (MAP-II) instead of log Z_EP alone. A component with
-	// SD = 0 has a flat prior. A weak prior identifies directions in which
-	// log Z_EP keeps rising without a maximum (the signal variance on
-	// separable data).
-	Prior []LogNormal
-	EP    Options
-}
-
-// LogNormal is a Gaussian on log θ_j with mean Mean and standard
-// deviation SD (SD = 0: flat).
-type LogNormal struct{ Mean, SD float64 }
-
-// LogPrior returns Σ_j log N(log θ_j; Mean_j, SD_j²) up to a constant
-// (components with SD = 0 contribute nothing) and, when grad is not nil,
-// sets grad[j] to its derivative in log θ_j.
-func LogPrior(prior []LogNormal, theta, grad []float64) float64 {
-	var lp float64
-	for j, p := range prior {
-		g := 0.0
-		if p.SD > 0 {
-			d := (math.Log(theta[j]) - p.Mean) / p.SD
-			lp -= d * d / 2
-			g = -d / p.SD
-		}
-		if grad != nil {
-			grad[j] = g
-		}
-	}
-	return lp
+	EP           Options
 }
 
 // OptimizeResult is the outcome of Optimize.
@@ -105,9 +75,6 @@ func OptimizeContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []flo
 	names := k.ParamNames()
 	if o.Fixed != nil && len(o.Fixed) != np {
 		panic(fmt.Sprintf("ep: Optimize: len(Fixed) = %d, want %d", len(o.Fixed), np))
-	}
-	if o.Prior != nil && len(o.Prior) != np {
-		panic(fmt.Sprintf("ep: Optimize: len(Prior) = %d, want %d", len(o.Prior), np))
 	}
 	lo, hi := make([]float64, np), make([]float64, np)
 	for j := range theta0 {
@@ -221,16 +188,6 @@ func OptimizeContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []flo
 		for i, j := range free {
 			if !e.bounds[j] {
 				e.g[i] = -grad[j]
-			}
-		}
-		if o.Prior != nil {
-			// The prior is evaluated at the clamped θ, like log Z.
-			gp := make([]float64, np)
-			e.f -= LogPrior(o.Prior, e.theta, gp)
-			for i, j := range free {
-				if !e.bounds[j] {
-					e.g[i] -= gp[j]
-				}
 			}
 		}
 		s := p.Sites.Clone()

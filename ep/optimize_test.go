@@ -3,7 +3,6 @@ package ep
 import (
 	"math"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -103,83 +102,5 @@ func TestOptimizeBound(t *testing.T) {
 	// The other component is optimal given t1 = 5.
 	if g := r.Post.GradientTo(nil); math.Abs(g[1]) > 1e-5 {
 		t.Errorf("d log Z/d log t2 = %v at the constrained optimum", g[1])
-	}
-}
-
-// TestOptimizePrior: on se_usps_n300, whose log Z_EP keeps rising with t1,
-// a log-normal prior on t1 gives an interior MAP-II point where the
-// gradient of log Z_EP plus the log prior vanishes in every free
-// component, with t1 below its bound; a flat prior (SD = 0) changes
-// nothing.
-func TestOptimizePrior(t *testing.T) {
-	f := loadFixture(t, filepath.Join(fixtureDir, "se_usps_n300.json"))
-	fixed := make([]bool, len(f.Opt.Free))
-	for j, fr := range f.Opt.Free {
-		fixed[j] = !fr
-	}
-	x, k0 := denseOf(f.X), f.kernelOf(t, f.Opt.Theta0)
-	prior := make([]LogNormal, len(fixed))
-	prior[0] = LogNormal{Mean: math.Log(10), SD: 1}
-	o := &OptimizeOptions{Fixed: fixed, Prior: prior, MaxEvals: 60, GradTol: 1e-5, EP: tightEP}
-	r, err := Optimize(k0, x, f.Y, nil, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	th := r.Kernel.Params()
-	t.Logf("theta %v, log Z %.10g, %d evals, %s", th, r.Post.LogZ, r.Evals, r.Status)
-	if r.AtBound[0] || !(th[0] < 1e3) {
-		t.Errorf("t1 = %v (at bound %v): the prior should hold it near 10", th[0], r.AtBound[0])
-	}
-	g := r.Post.GradientTo(nil)
-	for j := range g {
-		if fixed[j] || r.AtBound[j] {
-			continue
-		}
-		if prior[j].SD > 0 {
-			g[j] -= (math.Log(th[j]) - prior[j].Mean) / (prior[j].SD * prior[j].SD)
-		}
-		if math.Abs(g[j]) > 1e-3 {
-			t.Errorf("component %d: gradient of the log posterior %v at the MAP-II point", j, g[j])
-		}
-	}
-	// A flat prior is no prior.
-	o.Prior, o.MaxEvals = make([]LogNormal, len(fixed)), 5
-	flat, err := Optimize(k0, x, f.Y, nil, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o.Prior = nil
-	none, err := Optimize(k0, x, f.Y, nil, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if flat.Post.LogZ != none.Post.LogZ || flat.Evals != none.Evals {
-		t.Errorf("flat prior: log Z %v in %d evals, no prior %v in %d", flat.Post.LogZ, flat.Evals, none.Post.LogZ, none.Evals)
-	}
-}
-
-// TestLogPrior: LogPrior's gradient matches finite differences in log θ
-// and flat components contribute nothing.
-func TestLogPrior(t *testing.T) {
-	prior := []LogNormal{{Mean: math.Log(3), SD: 0.5}, {}, {Mean: -1, SD: 2}}
-	th := []float64{7, 0.3, 0.05}
-	g := make([]float64, 3)
-	lp := LogPrior(prior, th, g)
-	want := -math.Pow((math.Log(7)-math.Log(3))/0.5, 2)/2 - math.Pow((math.Log(0.05)+1)/2, 2)/2
-	if math.Abs(lp-want) > 1e-12 {
-		t.Errorf("LogPrior = %v, want %v", lp, want)
-	}
-	const h = 1e-6
-	for j := range th {
-		p, m := slices.Clone(th), slices.Clone(th)
-		p[j] *= math.Exp(h)
-		m[j] *= math.Exp(-h)
-		fd := (LogPrior(prior, p, nil) - LogPrior(prior, m, nil)) / (2 * h)
-		if math.Abs(fd-g[j]) > 1e-6 {
-			t.Errorf("component %d: gradient %v, finite difference %v", j, g[j], fd)
-		}
-	}
-	if g[1] != 0 {
-		t.Errorf("flat component has gradient %v", g[1])
 	}
 }

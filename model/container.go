@@ -27,7 +27,7 @@ const (
 	// Version is the format version this package writes and the newest it
 	// reads. Version 2 added the calibration, version 3 the noise counts
 	// of the training history, version 4 the calibration's label-noise
-	// share, version 5 the FITC posterior of passgp.Options.FITC, version
+	// share, version 5 the FITC posterior of passgp.TrainFITC, version
 	// 6 the calibration's class balance, version 7 the input scaling,
 	// version 8 the binary calibration's positive share of unexplained
 	// labels, version 9 the calibration's far-field gate, version 10 FITC

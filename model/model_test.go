@@ -367,9 +367,9 @@ func TestAtomicSave(t *testing.T) {
 
 func TestCheckpointRoundTrip(t *testing.T) {
 	m := toyModel(t, OneVsRest, kernels[0], 6)
-	perm := make([]int, 200)
+	perm := make([]int32, 200)
 	for i := range perm {
-		perm[i] = 199 - i
+		perm[i] = int32(199 - i)
 	}
 	c := &Checkpoint{Options: []byte(`{"seed":1}`), Mode: OneVsRest, Classes: m.Classes, N: 200, D: 5,
 		Done: []Classifier{FromBinary(m.Binaries[0])}, Current: 1,
@@ -428,9 +428,9 @@ func mustEncodeCheckpoint(t testing.TB, c *Checkpoint) []byte {
 func TestCraftedCheckpoints(t *testing.T) {
 	m := toyModel(t, OneVsRest, kernels[0], 6)
 	good := func() *Checkpoint {
-		perm := make([]int, 10)
+		perm := make([]int32, 10)
 		for i := range perm {
-			perm[i] = i
+			perm[i] = int32(i)
 		}
 		return &Checkpoint{Options: []byte(`{}`), Mode: OneVsRest, Classes: m.Classes, N: 10, D: 5, Current: 0,
 			State: &passgp.State{Method: passgp.PASSGP, N: 10, D: 5, Theta: []float64{1, 2, 3}, Active: []int{1, 2},
@@ -485,7 +485,7 @@ func TestCraftedCheckpoints(t *testing.T) {
 			c.Current, c.Done = 2, []Classifier{FromBinary(m.Binaries[0]), FromBinary(m.Binaries[1])}
 		}, "classifier 2 of 1"},
 		{"perm short", func(c *Checkpoint) { c.State.Perm = c.State.Perm[:3] }, "permutation"},
-		{"perm out of range", func(c *Checkpoint) { c.State.Perm[4] = 1 << 40 }, "permutation"},
+		{"perm out of range", func(c *Checkpoint) { c.State.Perm[4] = 1 << 30 }, "permutation"},
 		{"perm repeats", func(c *Checkpoint) { c.State.Perm[4] = 3 }, "permutation"},
 		{"bounds beyond n", func(c *Checkpoint) { c.State.Bounds = []int{0, 50, 100} }, "bounds"},
 		{"bounds decrease", func(c *Checkpoint) { c.State.Bounds = []int{0, 8, 3, 10} }, "decrease"},

@@ -42,8 +42,9 @@ func (m Mode) String() string {
 type Batch struct {
 	Pass, Batch, Active, Included, Deleted int
 	LogZ                                   float64
-	// Noise and Skipped are passgp.BatchStats's counts of the
-	// noise-robust selection (0 in files before version 3).
+	// Noise and Skipped are per-batch counts that files of version 3
+	// and later carry; training sets them to 0 (its selection deletes and
+	// skips no point as mislabelled).
 	Noise, Skipped int
 }
 
@@ -65,7 +66,7 @@ type Classifier struct {
 	History []Batch
 	// Elapsed is the training time in seconds.
 	Elapsed float64
-	// Beta and FactorP are the FITC posterior of passgp.Options.FITC
+	// Beta and FactorP are the FITC posterior of passgp.TrainFITC
 	// (ep.FITC's fields: length |A| and |A|², FactorP lower triangular);
 	// nil without the pass and in files before version 5.
 	Beta, FactorP []float64

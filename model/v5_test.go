@@ -13,7 +13,7 @@ import (
 )
 
 // TestFITCRoundTrip: format version 5 stores the FITC posterior of
-// passgp.Options.FITC, and a loaded model predicts bit for bit as the
+// passgp.TrainFITC, and a loaded model predicts bit for bit as the
 // trained one; a classifier without the pass stays without; a version 4
 // file of the same model predicts from the active sets; a factor that is
 // not lower triangular with a positive diagonal is refused.

@@ -18,7 +18,7 @@ func TestFrozenADFSites(t *testing.T) {
 		adfSites = adf
 		var states []State
 		// One pass: it is the last, so every batch keeps its scores.
-		o := Options{Init: 50, MaxActive: 150, Rank: RankBoundary, Sub: 30, Passes: 1, Seed: 3, HypMaxEvals: 5, FinalHypEvals: 5, Threads: 1,
+		o := Options{Init: 50, MaxActive: 150, Sub: 30, Passes: 1, Seed: 3, Threads: 1,
 			Checkpoint: func(s *State) { states = append(states, cloneState(s)) }}
 		res, err := Train(context.Background(), x, y, &o)
 		if err != nil {

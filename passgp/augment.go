@@ -111,7 +111,7 @@ func TrainAugmented(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o
 	if err != nil {
 		return res, err
 	}
-	return res, calibrate(ctx, r, res, x, y, c.geom(), nil)
+	return res, calibrate(ctx, r, res, DenseRows(x), y, c.geom(), nil, nil)
 }
 
 // augmentStage is the second stage of TrainAugmented, with c's
@@ -123,7 +123,7 @@ func augmentStage(ctx context.Context, b *Binary, c *config, r *runner, class st
 	c2.Method, c2.FixedTheta, c2.Kernel = PASSGP, true, b.Kernel
 	c2.Checkpoint, c2.Resume = nil, nil
 	c2.Sub, c2.Passes = c.AugmentSub, c.AugmentPasses
-	t := newTrainer(xa, ya, &c2, r, class)
+	t := newTrainer(DenseRows(xa), ya, &c2, r, class)
 	t.pinc, t.stage2 = c.AugmentPInc, true
 	rng := rand.New(rand.NewPCG(c.Seed+1, c.Seed^0x2545f4914f6cdd1d))
 	na, _ := xa.Dims()

@@ -36,7 +36,7 @@ func toyImages(n int) (*mat.Dense, []float64) {
 func TestTrainAugmented(t *testing.T) {
 	n := 120
 	x, y := toyImages(n)
-	o := Options{Init: 20, Sub: 2, HypMaxEvals: 3, Seed: 5, Threads: 1}
+	o := Options{Init: 20, Sub: 2, Seed: 5, Threads: 1}
 	first, err := Train(context.Background(), x, y, &o)
 	if err != nil {
 		t.Fatal(err)
@@ -105,8 +105,8 @@ func TestCancelInStages(t *testing.T) {
 		o     Options
 		after int // progress calls before the cancellation
 	}{
-		{"invariance stage", Options{Init: 20, Sub: 2, HypMaxEvals: 2, Seed: 5, Threads: 1, Augment: 4, ImageW: 4, ImageH: 4, AugmentPInc: 0.95}, 5},
-		{"final optimisation", Options{Init: 20, Sub: 2, Passes: 1, HypMaxEvals: 2, Seed: 5, Threads: 1}, 2},
+		{"invariance stage", Options{Init: 20, Sub: 2, Seed: 5, Threads: 1, Augment: 4, ImageW: 4, ImageH: 4, AugmentPInc: 0.95}, 5},
+		{"final optimisation", Options{Init: 20, Sub: 2, Passes: 1, Seed: 5, Threads: 1}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
@@ -267,7 +267,7 @@ func TestAugmentedHeldOutFinished(t *testing.T) {
 		t.Errorf("calibration %+v after resuming, %+v uninterrupted", got.Calibration, want.Calibration)
 	}
 	// The plain latents differ: the check above could fail.
-	plain, _, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, want.Model.Models[0], x, nil, nil)
+	plain, _, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, want.Model.Models[0], DenseRows(x), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +305,7 @@ func noisyImages(n, w int, seed uint64) (*mat.Dense, []float64) {
 func TestAugmentNoBudget(t *testing.T) {
 	x, y := noisyImages(150, 5, 7)
 	o := Options{Kernel: kernel.SE{Var: 4, Len2: 20, Jitter: 0.01}, Init: 10, Sub: 3, FixedTheta: true, Seed: 2, Threads: 1,
-		MaxActive: 25, Rank: RankBoundary}
+		MaxActive: 25}
 	first, err := Train(context.Background(), x, y, &o)
 	if err != nil {
 		t.Fatal(err)
@@ -325,7 +325,7 @@ func TestAugmentNoBudget(t *testing.T) {
 // TrainAugmented alike, and that zero keeps the first stage's.
 func TestAugmentBatching(t *testing.T) {
 	x, y := toyImages(120)
-	o := Options{Init: 20, Sub: 4, HypMaxEvals: 3, Seed: 5, Threads: 1,
+	o := Options{Init: 20, Sub: 4, Seed: 5, Threads: 1,
 		Augment: 4, ImageW: 4, ImageH: 4, AugmentPInc: 0.95}
 	first := o
 	first.Augment = 0

@@ -7,25 +7,23 @@ import (
 	"slices"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/passgp-fast/passgp-fast/ep"
 )
 
 // trainRandom trains on a random active set of size M (seeded), optimising
 // θ on it unless fixed.
-func trainRandom(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner) (*Result, error) {
+func trainRandom(ctx context.Context, x Rows, y []float64, c *config, r *runner) (*Result, error) {
 	n, _ := x.Dims()
 	rng := initRNG(c.Seed)
-	a := rng.Perm(n)[:min(c.M, n)]
+	a := slices.Clone(rng.Perm(n)[:min(c.M, n)])
 	return trainOn(ctx, x, y, a, c)
 }
 
 // trainFull is the full GPC: EP on all N points. It refuses when one N×N
-// matrix would exceed Options.MaxFullBytes.
-func trainFull(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner) (*Result, error) {
+// matrix would exceed DefaultMaxFullBytes.
+func trainFull(ctx context.Context, x Rows, y []float64, c *config, r *runner) (*Result, error) {
 	n, _ := x.Dims()
-	if err := checkFullMemory(n, c.MaxFullBytes, "full GPC"); err != nil {
+	if err := checkFullMemory(n, DefaultMaxFullBytes, "full GPC"); err != nil {
 		return nil, err
 	}
 	a := make([]int, n)
@@ -38,7 +36,7 @@ func trainFull(ctx context.Context, x *mat.Dense, y []float64, c *config, r *run
 func checkFullMemory(n int, limit int64, what string) error {
 	need := int64(n) * int64(n) * 8
 	if need > limit {
-		return fmt.Errorf("passgp: %s on %d points needs %d MiB per %d×%d matrix (and EP holds several), more than the limit of %d MiB (Options.MaxFullBytes); use an active set method",
+		return fmt.Errorf("passgp: %s on %d points needs %d MiB per %d×%d matrix (and EP holds several), more than the limit of %d MiB; use an active set method",
 			what, n, need>>20, n, n, limit>>20)
 	}
 	return nil
@@ -46,17 +44,21 @@ func checkFullMemory(n int, limit int64, what string) error {
 
 // trainOn optimises θ on the fixed set a (unless fixed) and runs EP on it.
 // It stops within one EP sweep when ctx ends, with no partial result.
-func trainOn(ctx context.Context, x *mat.Dense, y []float64, a []int, c *config) (*Result, error) {
+func trainOn(ctx context.Context, x Rows, y []float64, a []int, c *config) (*Result, error) {
 	start := time.Now()
-	xa, ya := gatherRows(x, a), gather(y, a)
+	xa, err := readRows(x, a)
+	if err != nil {
+		return nil, err
+	}
+	ya := gather(y, a)
 	k := c.Kernel
 	res := &Result{Theta0: k.Params()}
 	bs := BatchStats{Active: len(a), Included: len(a)}
 	epo := c.finalEPOptions()
 	if !c.FixedTheta {
 		t0 := time.Now()
-		// One cold optimisation: ep's default evaluation cap unless set.
-		o, err := ep.OptimizeContext(ctx, k, xa, ya, nil, c.optimizeOptions(c.hypUser, epo))
+		// One cold optimisation: ep's default evaluation cap.
+		o, err := ep.OptimizeContext(ctx, k, xa, ya, nil, c.optimizeOptions(0, epo))
 		bs.HypTime = time.Since(t0)
 		if err != nil {
 			return nil, fmt.Errorf("passgp: hyperparameter optimisation: %w", err)

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/passgp-fast/passgp-fast/ep"
@@ -19,16 +18,24 @@ const len2Floor = 20
 
 // medianSqDist returns the median squared distance between distinct rows of
 // a seeded sample of at most 200 rows of x.
-func medianSqDist(x *mat.Dense, seed uint64) float64 {
+func medianSqDist(x Rows, seed uint64) (float64, error) {
 	n, d := x.Dims()
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	idx := rng.Perm(n)[:min(n, 200)]
-	raw := x.RawMatrix()
+	p := perm32(rng, n)[:min(n, 200)] // rng.Perm(n)'s, in half the memory
+	idx := make([]int, len(p))
+	for k, i := range p {
+		idx[k] = int(i)
+	}
+	xs, err := readRows(x, idx)
+	if err != nil || xs == nil {
+		return 0, err
+	}
+	raw := xs.RawMatrix()
 	var ds []float64
 	for a := 0; a < len(idx); a++ {
-		ra := raw.Data[idx[a]*raw.Stride : idx[a]*raw.Stride+d]
+		ra := raw.Data[a*raw.Stride : a*raw.Stride+d]
 		for b := a + 1; b < len(idx); b++ {
-			rb := raw.Data[idx[b]*raw.Stride : idx[b]*raw.Stride+d]
+			rb := raw.Data[b*raw.Stride : b*raw.Stride+d]
 			s := 0.0
 			for k, v := range ra {
 				t := v - rb[k]
@@ -38,10 +45,10 @@ func medianSqDist(x *mat.Dense, seed uint64) float64 {
 		}
 	}
 	if len(ds) == 0 {
-		return 0
+		return 0, nil
 	}
 	slices.Sort(ds)
-	return ds[len(ds)/2]
+	return ds[len(ds)/2], nil
 }
 
 // thetaBounds returns the bounds on θ passed to ep.Optimize: Options.Lower
@@ -52,26 +59,26 @@ func medianSqDist(x *mat.Dense, seed uint64) float64 {
 // kernel is diagonal (every point explained by its own latent), a
 // classifier that predicts the prior everywhere; we saw this on USPS with
 // fPASS-GP (digit 8: t2 = 0.66 against a median squared distance near 100).
-func thetaBounds(c *config, x *mat.Dense) (lower, upper []float64) {
+func thetaBounds(c *config, x Rows) (lower, upper []float64, err error) {
 	lower, upper = c.Lower, c.Upper
 	if lower != nil {
-		return lower, upper
+		return lower, upper, nil
 	}
 	switch c.Kernel.(type) {
 	case kernel.SE, kernel.SELin:
 	default:
-		return nil, upper
+		return nil, upper, nil
 	}
-	med := medianSqDist(x, c.Seed)
-	if med <= 0 {
-		return nil, upper
+	med, err := medianSqDist(x, c.Seed)
+	if err != nil || med <= 0 {
+		return nil, upper, err
 	}
 	lower = make([]float64, len(c.Kernel.Params()))
 	for j := range lower {
 		lower[j] = 1e-8 // ep.DefaultLower
 	}
 	lower[1] = min(med/len2Floor, c.Kernel.Params()[1])
-	return lower, upper
+	return lower, upper, nil
 }
 
 // logBox is a search over log θ: the entries of th0 not marked in fixed

@@ -10,7 +10,7 @@ import (
 	"github.com/passgp-fast/passgp-fast/ep"
 )
 
-// boundSearchPerInducing bounds the training points of Options.BoundSearch's
+// boundSearchPerInducing bounds the training points of config.boundSearch's
 // θ search, per inducing input: the FITC evidence of a random sample of
 // them (all N where fewer), so that the search's 40 EP runs cost
 // O(10·m³) each at any N (3000 points for m = 300).
@@ -20,7 +20,7 @@ const boundSearchPerInducing = 10
 // the comparison on the pass's points.
 var screenSearch = true
 
-// boundCandidate is a FITC posterior that Options.BoundFITC's trial
+// boundCandidate is a FITC posterior that Options.BoundFITC's pass
 // weighs: the classifier it gives and its held-out latents, shares,
 // lost cavities and calibration (nil where it was fitted on a subset).
 type boundCandidate struct {
@@ -48,7 +48,7 @@ func cavityNLLs(f *ep.FITC, truth []int) (nll, errs []float64, err error) {
 	return nll, errs, err
 }
 
-// boundSearch is Options.BoundSearch for boundPass: θ by the FITC
+// boundSearch is config.boundSearch for boundPass: θ by the FITC
 // evidence (fitcTheta, from the θ of from) of a random sample of at most
 // boundSearchPerInducing·m training points with the inducing inputs xm,
 // then the FITC posterior at that θ on the points xs of x (nil: all), as
@@ -71,14 +71,18 @@ func cavityNLLs(f *ep.FITC, truth []int) (nll, errs []float64, err error) {
 // optimum and 11.8% for LIBSVM; the evidence of a random sample of all
 // points, which does not see only the boundary, gives 9.4%
 // (docs/method.md).
-func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x *mat.Dense, y []float64, xm *mat.Dense, idx []int, xs, rows []int, truth []int) (*boundCandidate, error) {
+func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x Rows, y []float64, xm *mat.Dense, idx []int, xs, rows []int, truth []int) (*boundCandidate, error) {
 	n := len(y)
 	m, _ := xm.Dims()
 	o := c.finalEPOptions()
 	q := searchPoints(c.Seed, n, boundSearchPerInducing*m)
-	xq, yq := x, y
+	xq, err := rowsOf(x, q)
+	if err != nil {
+		return nil, err
+	}
+	yq := y
 	if q != nil {
-		xq, yq = gatherRows(x, q), gather(y, q)
+		yq = gather(y, q)
 	}
 	f0, err := ep.InferFITC(ctx, from.Kernel, xq, yq, xm, nil, &o)
 	if err != nil {
@@ -88,26 +92,7 @@ func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x *
 	// posterior's leave-one-out predictions of the sample are already
 	// clearly better than f0's, in NLL and in error (clearlyBetter);
 	// elsewhere it costs half its EP runs and none on the pass's points.
-	sample := binaryTruth(yq)
-	screen := func(best *ep.FITC) bool {
-		if best == f0 {
-			return false
-		}
-		a, ea, err := cavityNLLs(f0, sample)
-		if err != nil {
-			return false
-		}
-		bn, eb, err := cavityNLLs(best, sample)
-		if err != nil {
-			return false
-		}
-		_, _, _, better := clearlyBetter(a, bn)
-		_, _, _, decides := clearlyBetter(ea, eb)
-		return better && decides
-	}
-	if !screenSearch {
-		screen = nil
-	}
+	screen := searchScreen(f0, binaryTruth(yq))
 	f, err := fitcTheta(ctx, c, f0, xq, yq, xm, &o, DefaultFITCHypEvals, screen)
 	if errors.Is(err, errScreened) {
 		return &boundCandidate{screened: f.Kernel.Params()}, nil
@@ -120,9 +105,13 @@ func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x *
 		return nil, nil
 	}
 	if q != nil || xs != nil {
-		xc, yc := x, y
+		xc, err := rowsOf(x, xs)
+		if err != nil {
+			return nil, err
+		}
+		yc := y
 		if xs != nil {
-			xc, yc = gatherRows(x, xs), gather(y, xs)
+			yc = gather(y, xs)
 		}
 		if f, err = ep.InferFITC(ctx, f.Kernel, xc, yc, xm, nil, &o); err != nil {
 			return nil, ctx.Err()
@@ -150,6 +139,32 @@ func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x *
 		return nil, ctx.Err()
 	}
 	return &boundCandidate{b: nb, z: z, rho: rho, lost: lost, cal: cal, nll: meanInOrder(each), sweeps: f.Sweeps, perPoint: each, errs: errs}, nil
+}
+
+// searchScreen returns the screen of boundSearch's search from f0 on a
+// sample of labels sample (nil where screenSearch is off): whether a
+// posterior's leave-one-out predictions of the sample are clearly better
+// than f0's, in NLL and in error (clearlyBetter).
+func searchScreen(f0 *ep.FITC, sample []int) func(*ep.FITC) bool {
+	if !screenSearch {
+		return nil
+	}
+	return func(best *ep.FITC) bool {
+		if best == f0 {
+			return false
+		}
+		a, ea, err := cavityNLLs(f0, sample)
+		if err != nil {
+			return false
+		}
+		bn, eb, err := cavityNLLs(best, sample)
+		if err != nil {
+			return false
+		}
+		_, _, _, better := clearlyBetter(a, bn)
+		_, _, _, decides := clearlyBetter(ea, eb)
+		return better && decides
+	}
 }
 
 // calibratedNLLs fits a calibration to the held-out latents (z, rho) of
@@ -188,12 +203,12 @@ func searchPoints(seed uint64, n, limit int) []int {
 
 // searchCandidate runs boundSearch from the FITC classifier *nb (the best
 // of boundPass's so far, with held-out latents *z, *rho, lost cavities
-// *lost and calibration *cal) where Options.BoundSearch applies, records
+// *lost and calibration *cal) where config.boundSearch applies, records
 // it in ch, and replaces the five with the search's where its held-out
 // NLL and error on the rows rows (nil: all) are both clearly lower
 // (clearlyBetter). b is the active set's classifier, xs the points of x
 // the FITC EP runs on (nil: all).
-func searchCandidate(ctx context.Context, c *config, r *runner, ch *FITCChoice, b *Binary, x *mat.Dense, y []float64, xm *mat.Dense, idx, xs, rows, truth []int,
+func searchCandidate(ctx context.Context, c *config, r *runner, ch *FITCChoice, b *Binary, x Rows, y []float64, xm *mat.Dense, idx, xs, rows, truth []int,
 	nb *Binary, z, rho *[]float64, lost *int, cal **Calibration) error {
 	if !c.boundSearch() {
 		return nil

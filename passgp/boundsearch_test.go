@@ -17,14 +17,13 @@ import (
 // clearly better on the held-out training labels and becomes the
 // classifier: its kernel, FITC and active-set posteriors are at that θ,
 // the held-out latents are its, and the trial is deterministic. Without
-// the option or with a fixed θ there is no search.
+// the search or with a fixed θ there is none.
 func TestBoundSearch(t *testing.T) {
 	r := &runner{threads: 1}
 	run := func(set func(c *config)) (*Result, *config) {
 		x, y, c, res := driftedRun(t)
-		c.BoundSearch = true
 		set(c)
-		if err := boundPass(context.Background(), c, r, res, x, y, true); err != nil {
+		if err := boundPass(context.Background(), c, r, res, DenseRows(x), y); err != nil {
 			t.Fatal(err)
 		}
 		return res, c
@@ -48,7 +47,7 @@ func TestBoundSearch(t *testing.T) {
 			res.HeldOutError, res.MajorityRate)
 	}
 	x0, _, _, _ := driftedRun(t)
-	z, _, _, err := heldOutLatents(context.Background(), r, b, x0, nil, nil)
+	z, _, _, err := heldOutLatents(context.Background(), r, b, DenseRows(x0), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,8 +61,7 @@ func TestBoundSearch(t *testing.T) {
 	// The pass at the end of a run whose budget first bound in its last
 	// pass (no trial) weighs the search on every training point.
 	x, y, c, end := driftedRun(t)
-	c.BoundSearch = true
-	if err := boundPass(context.Background(), c, r, end, x, y, false); err != nil {
+	if err := boundPass(context.Background(), c, r, end, DenseRows(x), y); err != nil {
 		t.Fatal(err)
 	}
 	if ch := end.BoundFITC; ch == nil || !ch.Searched || !ch.Kept || !slices.Equal(end.Model.Kernel.Params(), ch.SearchTheta) {
@@ -74,7 +72,7 @@ func TestBoundSearch(t *testing.T) {
 		name string
 		set  func(c *config)
 	}{
-		{"off", func(c *config) { c.BoundSearch = false }},
+		{"off", func(c *config) { c.noBoundSearch = true }},
 		{"fixed θ", func(c *config) { c.FixedTheta = true }},
 	} {
 		res, _ := run(tc.set)
@@ -88,7 +86,7 @@ func TestBoundSearch(t *testing.T) {
 // evidence's optimum, the search's screen stops it after Nelder-Mead;
 // without the screen it ends near that θ and its FITC posterior is not
 // clearly better; either way the classifier is bit for bit the one of the
-// trial without the option.
+// trial without the search.
 func TestBoundSearchNotChosen(t *testing.T) {
 	r := &runner{threads: 1}
 	run := func(search bool) *Result {
@@ -99,13 +97,14 @@ func TestBoundSearchNotChosen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o.FixedTheta, o.BoundFITC, o.BoundSearch = false, 40, search
+		o.FixedTheta, o.BoundFITC = false, 40
 		c, err := resolve(&o, 4)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.lower, c.upper = thetaBounds(&c, x)
-		if err := boundPass(context.Background(), &c, r, res, x, y, true); err != nil {
+		c.noBoundSearch = !search
+		c.lower, c.upper, _ = thetaBounds(&c, DenseRows(x))
+		if err := boundPass(context.Background(), &c, r, res, DenseRows(x), y); err != nil {
 			t.Fatal(err)
 		}
 		return res
@@ -148,7 +147,7 @@ func driftedRun(t *testing.T) (*mat.Dense, []float64, *config, *Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.lower, c.upper = thetaBounds(&c, x)
+	c.lower, c.upper, _ = thetaBounds(&c, DenseRows(x))
 	return x, y, &c, res
 }
 

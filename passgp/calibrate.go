@@ -324,6 +324,35 @@ func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 // fitCalibration is FitCalibration, with a slope per class (Slopes) for
 // K >= 2 if slopes.
 func fitCalibration(z, rho *mat.Dense, truth []int, slopes bool) (*Calibration, error) {
+	_, k := z.Dims()
+	balance, err := checkCalibrationInput(z, rho, truth)
+	if err != nil {
+		return nil, err
+	}
+	x, err := minimizeCalibration(z, rho, truth, balance, slopes)
+	if err != nil {
+		return nil, err
+	}
+	c := &Calibration{A: math.Exp(x[0]), B: slices.Clone(x[1 : k+1]), Eps: sigmoid(x[k+1]), Balance: balance}
+	if k == 1 {
+		c.Kappa = sigmoid(x[k+2])
+		c = guardMajority(c, z, rho, truth)
+	}
+	if ns := slopeParams(k, slopes); ns > 0 {
+		c.Slopes = make([]float64, k)
+		for j, d := range x[len(x)-ns:] {
+			c.Slopes[j] = c.A * math.Exp(d)
+		}
+	}
+	if balance != nil {
+		c.GateNear, c.GateFar = farNear, farAway
+	}
+	return c, nil
+}
+
+// checkCalibrationInput checks fitCalibration's input and returns the
+// class shares of truth (nil without shares rho).
+func checkCalibrationInput(z, rho *mat.Dense, truth []int) ([]float64, error) {
 	n, k := z.Dims()
 	if n != len(truth) || n == 0 {
 		return nil, fmt.Errorf("passgp: FitCalibration: %d latents and %d classes", n, len(truth))
@@ -334,16 +363,22 @@ func fitCalibration(z, rho *mat.Dense, truth []int, slopes bool) (*Calibration, 
 			return nil, fmt.Errorf("passgp: FitCalibration: class %d of point %d out of range", t, i)
 		}
 	}
-	var balance []float64
-	if rho != nil {
-		if rn, rk := rho.Dims(); rn != n || rk != k {
-			return nil, fmt.Errorf("passgp: FitCalibration: shares %d×%d for latents %d×%d", rn, rk, n, k)
-		}
-		if !isFinite(rho.RawMatrix().Data) {
-			return nil, errors.New("passgp: FitCalibration: a prior-variance share is not finite")
-		}
-		balance = classShares(truth, k)
+	if rho == nil {
+		return nil, nil
 	}
+	if rn, rk := rho.Dims(); rn != n || rk != k {
+		return nil, fmt.Errorf("passgp: FitCalibration: shares %d×%d for latents %d×%d", rn, rk, n, k)
+	}
+	if !isFinite(rho.RawMatrix().Data) {
+		return nil, errors.New("passgp: FitCalibration: a prior-variance share is not finite")
+	}
+	return classShares(truth, k), nil
+}
+
+// minimizeCalibration returns the parameters of the calibration's
+// likelihood minimum (calibrationObjective).
+func minimizeCalibration(z, rho *mat.Dense, truth []int, balance []float64, slopes bool) ([]float64, error) {
+	_, k := z.Dims()
 	// With label noise the likelihood has two optima: a steep map with a
 	// large label-noise share ε and a flat one with a small ε. L-BFGS
 	// from A = 1, ε = epsPrior alone finds either, depending on small
@@ -391,22 +426,7 @@ func fitCalibration(z, rho *mat.Dense, truth []int, slopes bool) (*Calibration, 
 	if best == nil {
 		return nil, errors.New("passgp: FitCalibration: the fit did not stay finite")
 	}
-	x := best.X
-	c := &Calibration{A: math.Exp(x[0]), B: slices.Clone(x[1 : k+1]), Eps: sigmoid(x[k+1]), Balance: balance}
-	if k == 1 {
-		c.Kappa = sigmoid(x[k+2])
-		c = guardMajority(c, z, rho, truth)
-	}
-	if ns := slopeParams(k, slopes); ns > 0 {
-		c.Slopes = make([]float64, k)
-		for j, d := range x[len(x)-ns:] {
-			c.Slopes[j] = c.A * math.Exp(d)
-		}
-	}
-	if balance != nil {
-		c.GateNear, c.GateFar = farNear, farAway
-	}
-	return c, nil
+	return best.X, nil
 }
 
 // slopeParams returns the number of per-class log-slope offsets δ_k that
@@ -451,133 +471,184 @@ func classShares(truth []int, k int) []float64 {
 // With balance, u_k has the far-field term of Calibration, whose L_k
 // depends on ε (and κ).
 func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64, withSlopes bool) func(p, grad []float64) float64 {
-	n, k := z.Dims()
-	nc := float64(max(k, 2))
-	u, e, dl, dk := make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
-	ns := slopeParams(k, withSlopes)
-	var slopes []float64
+	_, k := z.Dims()
+	o := &calObjective{z: z, rho: rho, truth: truth, balance: balance, k: k, nc: float64(max(k, 2)), ns: slopeParams(k, withSlopes),
+		u: make([]float64, k), e: make([]float64, k), dl: make([]float64, k), dk: make([]float64, k)}
+	if o.ns > 0 {
+		o.slopes = make([]float64, k)
+	}
+	return o.eval
+}
+
+// calObjective is calibrationObjective's function and its scratch.
+type calObjective struct {
+	z, rho       *mat.Dense
+	truth        []int
+	balance      []float64
+	k, ns        int
+	nc           float64
+	u, e, dl, dk []float64
+	slopes       []float64
+}
+
+// calPoint is what calObjective.point needs of the parameters p.
+type calPoint struct {
+	a, eps, kappa, lk float64
+	b, delta          []float64
+	c                 *Calibration
+	far               []float64
+	logKeep           float64
+	logUnif           [2]float64
+}
+
+// eval returns the objective at p and, with grad not nil, its gradient.
+func (o *calObjective) eval(p, grad []float64) float64 {
+	n, _ := o.z.Dims()
+	q := o.params(p)
+	if grad != nil {
+		clear(grad)
+	}
+	var nll float64
+	for i := 0; i < n; i++ {
+		nll -= o.point(i, &q, p, grad)
+	}
+	nll /= float64(n)
+	return nll + o.ridge(&q, p, grad, n)
+}
+
+// params unpacks p: the map, the label-noise share ε and, for K = 1, the
+// positive share κ of the unexplained labels.
+func (o *calObjective) params(p []float64) calPoint {
+	k, ns := o.k, o.ns
+	q := calPoint{a: math.Exp(p[0]), b: p[1 : k+1], delta: p[len(p)-ns:], kappa: 0.5}
+	l := p[k+1]
+	q.eps = sigmoid(l)
+	if k == 1 {
+		q.lk = p[k+2]
+		q.kappa = sigmoid(q.lk)
+	}
+	q.c = &Calibration{A: q.a, B: q.b, Balance: o.balance}
 	if ns > 0 {
-		slopes = make([]float64, k)
-	}
-	return func(p, grad []float64) float64 {
-		a, b, l := math.Exp(p[0]), p[1:k+1], p[k+1]
-		delta := p[len(p)-ns:]
-		eps := sigmoid(l)
-		kappa, lk := 0.5, 0.0
-		if k == 1 {
-			lk = p[k+2]
-			kappa = sigmoid(lk)
+		for j, d := range q.delta {
+			o.slopes[j] = q.a * math.Exp(d)
 		}
-		c := &Calibration{A: a, B: b, Balance: balance}
+		q.c.Slopes = o.slopes
+	}
+	q.far = q.c.farLogits(q.eps, q.kappa, o.dl, o.dk)
+	q.logKeep = -softplus(l) // log(1−ε)
+	// log of the unexplained share of each class: ε/C, or for K = 1
+	// εκ (positive) and ε(1−κ) (negative).
+	q.logUnif = [2]float64{-softplus(-l) - math.Log(o.nc), -softplus(-l) - math.Log(o.nc)}
+	if k == 1 {
+		q.logUnif = [2]float64{-softplus(-l) - softplus(q.lk), -softplus(-l) - softplus(-q.lk)}
+	}
+	return q
+}
+
+// point returns the log likelihood log m of point i's label and adds
+// −d log m/dp to grad (not nil).
+func (o *calObjective) point(i int, q *calPoint, p, grad []float64) float64 {
+	k, u, e := o.k, o.u, o.e
+	zr, rr := o.z.RawRowView(i), rowOrNil(o.rho, i)
+	t := o.truth[i]
+	q.c.logitsTo(u, zr, rr, q.far)
+	// log s_t of the logistic part, then r = (1−ε)s_t/m, the
+	// share of the mixture m = (1−ε)s_t + ε/C that it explains;
+	// d_j = d(−log m)/du_j.
+	var logS, sum float64
+	sg := -1.0 // K = 1: the sign of the true class
+	if t == 1 {
+		sg = 1
+	}
+	if k == 1 {
+		logS = -softplus(-sg * u[0])
+	} else {
+		// log-sum-exp, keeping e_j = exp(u_j − max u) for the
+		// gradient's s_j = e_j/Σe: one exponential per class.
+		mx := floats.Max(u)
+		for j, v := range u {
+			e[j] = math.Exp(v - mx)
+			sum += e[j]
+		}
+		logS = u[t] - mx - math.Log(sum)
+	}
+	lu := q.logUnif[0]
+	if k == 1 && t == 1 {
+		lu = q.logUnif[1]
+	}
+	lm := logAddExp(q.logKeep+logS, lu)
+	if grad != nil {
+		o.pointGrad(q, p, grad, zr, rr, t, sg, sum, math.Exp(q.logKeep+logS-lm))
+	}
+	return lm
+}
+
+// pointGrad adds −d log m/dp of a point (latents zr, shares rr, class t)
+// to grad, r being the share of its likelihood m that the logistic part
+// explains.
+func (o *calObjective) pointGrad(q *calPoint, p, grad, zr, rr []float64, t int, sg, sum, r float64) {
+	k, ns, u, e := o.k, o.ns, o.u, o.e
+	for j, v := range zr {
+		var d float64
+		if k == 1 {
+			d = -r * sg * sigmoid(-sg*u[0])
+		} else {
+			d = e[j] / sum // d(−log s_t)/du_j = s_j − [j = t]
+			if j == t {
+				d -= 1
+			}
+			d *= r
+		}
+		aj := q.a
 		if ns > 0 {
-			for j, d := range delta {
-				slopes[j] = a * math.Exp(d)
-			}
-			c.Slopes = slopes
+			aj = o.slopes[j]
+			grad[len(p)-ns+j] += d * aj * v
 		}
-		far := c.farLogits(eps, kappa, dl, dk)
-		logKeep := -softplus(l) // log(1−ε)
-		// log of the unexplained share of each class: ε/C, or for K = 1
-		// εκ (positive) and ε(1−κ) (negative).
-		logUnif := [2]float64{-softplus(-l) - math.Log(nc), -softplus(-l) - math.Log(nc)}
-		if k == 1 {
-			logUnif = [2]float64{-softplus(-l) - softplus(lk), -softplus(-l) - softplus(-lk)}
-		}
-		if grad != nil {
-			clear(grad)
-		}
-		var nll float64
-		for i := 0; i < n; i++ {
-			zr, rr := z.RawRowView(i), rowOrNil(rho, i)
-			t := truth[i]
-			c.logitsTo(u, zr, rr, far)
-			// log s_t of the logistic part, then r = (1−ε)s_t/m, the
-			// share of the mixture m = (1−ε)s_t + ε/C that it explains;
-			// d_j = d(−log m)/du_j.
-			var logS, sum float64
-			sg := -1.0 // K = 1: the sign of the true class
-			if t == 1 {
-				sg = 1
-			}
+		grad[0] += d * aj * v
+		w := 1.0
+		if q.far != nil && rr != nil {
+			w = 1 - rr[j]
+			grad[k+1] += d * rr[j] * o.dl[j] * q.eps * (1 - q.eps)
 			if k == 1 {
-				logS = -softplus(-sg * u[0])
-			} else {
-				// log-sum-exp, keeping e_j = exp(u_j − max u) for the
-				// gradient's s_j = e_j/Σe: one exponential per class.
-				mx := floats.Max(u)
-				for j, v := range u {
-					e[j] = math.Exp(v - mx)
-					sum += e[j]
-				}
-				logS = u[t] - mx - math.Log(sum)
-			}
-			lu := logUnif[0]
-			if k == 1 && t == 1 {
-				lu = logUnif[1]
-			}
-			lm := logAddExp(logKeep+logS, lu)
-			nll -= lm
-			if grad == nil {
-				continue
-			}
-			r := math.Exp(logKeep + logS - lm)
-			for j, v := range zr {
-				var d float64
-				if k == 1 {
-					d = -r * sg * sigmoid(-sg*u[0])
-				} else {
-					d = e[j] / sum // d(−log s_t)/du_j = s_j − [j = t]
-					if j == t {
-						d -= 1
-					}
-					d *= r
-				}
-				aj := a
-				if ns > 0 {
-					aj = slopes[j]
-					grad[len(p)-ns+j] += d * aj * v
-				}
-				grad[0] += d * aj * v
-				w := 1.0
-				if far != nil && rr != nil {
-					w = 1 - rr[j]
-					grad[k+1] += d * rr[j] * dl[j] * eps * (1 - eps)
-					if k == 1 {
-						grad[k+2] += d * rr[j] * dk[j] * kappa * (1 - kappa)
-					}
-				}
-				grad[1+j] += d * w
-			}
-			grad[k+1] -= (1-eps)*(1-r) - eps*r
-			if k == 1 {
-				// −d log m/d logit κ, m = (1−ε)s_t + εκ_t: the
-				// unexplained share 1 − r of m times d log κ_t.
-				if t == 1 {
-					grad[k+2] -= (1 - r) * (1 - kappa)
-				} else {
-					grad[k+2] += (1 - r) * kappa
-				}
+				grad[k+2] += d * rr[j] * o.dk[j] * q.kappa * (1 - q.kappa)
 			}
 		}
-		nll /= float64(n)
-		de := l - logit(epsPrior)
-		reg := 0.5 * calibrationRidge * (p[0]*p[0] + floats.Dot(b, b) + de*de + lk*lk + floats.Dot(delta, delta))
-		if grad != nil {
-			floats.Scale(1/float64(n), grad)
-			grad[0] += calibrationRidge * p[0]
-			for j := range b {
-				grad[1+j] += calibrationRidge * b[j]
-			}
-			grad[k+1] += calibrationRidge * de
-			for j, d := range delta {
-				grad[len(p)-ns+j] += calibrationRidge * d
-			}
-			if k == 1 {
-				grad[k+2] += calibrationRidge * lk
-			}
-		}
-		return nll + reg
+		grad[1+j] += d * w
 	}
+	grad[k+1] -= (1-q.eps)*(1-r) - q.eps*r
+	if k == 1 {
+		// −d log m/d logit κ, m = (1−ε)s_t + εκ_t: the
+		// unexplained share 1 − r of m times d log κ_t.
+		if t == 1 {
+			grad[k+2] -= (1 - r) * (1 - q.kappa)
+		} else {
+			grad[k+2] += (1 - r) * q.kappa
+		}
+	}
+}
+
+// ridge returns the weak Gaussian prior's penalty on p and, with grad not
+// nil, scales grad (the sum over n points) to the mean and adds the
+// penalty's gradient.
+func (o *calObjective) ridge(q *calPoint, p, grad []float64, n int) float64 {
+	k, ns := o.k, o.ns
+	de := p[k+1] - logit(epsPrior)
+	reg := 0.5 * calibrationRidge * (p[0]*p[0] + floats.Dot(q.b, q.b) + de*de + q.lk*q.lk + floats.Dot(q.delta, q.delta))
+	if grad != nil {
+		floats.Scale(1/float64(n), grad)
+		grad[0] += calibrationRidge * p[0]
+		for j := range q.b {
+			grad[1+j] += calibrationRidge * q.b[j]
+		}
+		grad[k+1] += calibrationRidge * de
+		for j, d := range q.delta {
+			grad[len(p)-ns+j] += calibrationRidge * d
+		}
+		if k == 1 {
+			grad[k+2] += calibrationRidge * q.lk
+		}
+	}
+	return reg
 }
 
 // logAddExp returns log(e^x + e^y) without overflow.
@@ -668,6 +739,11 @@ func (c *Calibration) eachNLL(z, rho *mat.Dense, truth []int, f func(int, float6
 // uses the plain cavities, which still see each image's translations;
 // Train and TrainAugmented leave those out (groupHeldOut).
 func CalibrateBinary(b *Binary, x *mat.Dense, y []float64) (*Calibration, error) {
+	return CalibrateBinaryRows(b, DenseRows(x), y)
+}
+
+// CalibrateBinaryRows is CalibrateBinary on inputs read through Rows.
+func CalibrateBinaryRows(b *Binary, x Rows, y []float64) (*Calibration, error) {
 	n, _ := x.Dims()
 	if len(y) != n {
 		return nil, fmt.Errorf("passgp: CalibrateBinary: %d labels for %d rows", len(y), n)

@@ -127,7 +127,7 @@ func TestCalibrationFromTrainingDataOnly(t *testing.T) {
 		}
 	}
 	run := func(th int) *MultiResult {
-		mr, err := TrainMulti(context.Background(), x, labels, &Options{Init: 30, Sub: 3, Passes: 1, Seed: 6, HypMaxEvals: 2, Threads: th})
+		mr, err := TrainMulti(context.Background(), x, labels, &Options{Init: 30, Sub: 3, Passes: 1, Seed: 6, Threads: th})
 		if err != nil {
 			t.Fatal(err)
 		}

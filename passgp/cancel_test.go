@@ -54,7 +54,7 @@ func TestCancelFinalOptimisation(t *testing.T) {
 	run := func(ctx context.Context, cancel func(), at int) (*Result, error, *kernelCounts, int) {
 		n := &kernelCounts{}
 		last := -1 // training covariances before the final stage
-		o := &Options{Init: 20, Sub: 2, Passes: 1, HypMaxEvals: 3, Seed: 2, Threads: 1,
+		o := &Options{Init: 20, Sub: 2, Passes: 1, Seed: 2, Threads: 1,
 			Kernel: countKernel{Kernel: toyKernel(), n: n},
 			Progress: func(p Progress) {
 				if p.Pass == p.Passes-1 && p.Batch == p.Batches-1 {
@@ -97,7 +97,7 @@ func TestCancelAugmentStage(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	calls, stage2 := 0, 0
-	o := &Options{Init: 20, Sub: 2, HypMaxEvals: 3, Seed: 5, Threads: 1, Augment: 4, ImageW: 4, ImageH: 4, AugmentPInc: 0.95,
+	o := &Options{Init: 20, Sub: 2, Seed: 5, Threads: 1, Augment: 4, ImageW: 4, ImageH: 4, AugmentPInc: 0.95,
 		Progress: func(Progress) {
 			calls++
 			if calls == 5 { // the first batch of the second stage (2 passes × 2 batches before it)
@@ -132,7 +132,7 @@ func TestCancelHeldOutScoring(t *testing.T) {
 	run := func(ctx context.Context, cancel func(), at int) (error, *kernelCounts, int) {
 		n := &kernelCounts{}
 		last := -1 // scoring chunks before the held-out pass
-		o := &Options{Init: 20, Sub: 3, Passes: 1, HypMaxEvals: 1, Seed: 2, Threads: 1,
+		o := &Options{Init: 20, Sub: 3, Passes: 1, Seed: 2, Threads: 1,
 			Kernel: countKernel{Kernel: toyKernel(), n: n},
 			Progress: func(p Progress) {
 				if p.Pass == p.Passes-1 && p.Batch == p.Batches-1 {

@@ -111,7 +111,7 @@ func TestTrainFallsBackToBalance(t *testing.T) {
 		far.Set(1, j, -40)
 	}
 	for _, k := range []kernel.Kernel{kernel.SE{Var: 2, Len2: 4, Jitter: 1e-6}, kernel.SEBias{SE: kernel.SE{Var: 2, Len2: 4, Jitter: 1e-6}, Bias: 1}} {
-		res, err := Train(context.Background(), x, y, &Options{Kernel: k, Init: 50, Sub: 100, Passes: 2, Seed: 1, HypMaxEvals: 5})
+		res, err := Train(context.Background(), x, y, &Options{Kernel: k, Init: 50, Sub: 100, Passes: 2, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -45,12 +45,12 @@ const (
 // uninformed; the correlation can.
 func (b *Binary) NearTo(near []float64, x *mat.Dense) {
 	r := runner{threads: la.Threads()}
-	_ = r.nearTo(context.Background(), b, near, x)
+	_ = r.nearTo(context.Background(), b, near, DenseRows(x))
 }
 
 // nearTo is NearTo on r's goroutines; it returns ctx's error, with near
 // partly filled, within one step of chunks after ctx ends.
-func (r *runner) nearTo(ctx context.Context, b *Binary, near []float64, x *mat.Dense) error {
+func (r *runner) nearTo(ctx context.Context, b *Binary, near []float64, x Rows) error {
 	n, d := x.Dims()
 	near = near[:n]
 	s, variance, _, ok := kernel.Stationary(b.Kernel)
@@ -67,18 +67,26 @@ func (r *runner) nearTo(ctx context.Context, b *Binary, near []float64, x *mat.D
 	}
 	g := gramNear{variance: variance} // s has no constant
 	blocks := make([][]float64, max(r.threads, 1))
-	return r.chunks(ctx, n, func(w, lo, hi int) {
+	inputs := make([][]float64, max(r.threads, 1))
+	err := r.chunks(ctx, n, func(w, lo, hi int) {
 		if len(blocks[w]) < scoreChunk*m {
 			blocks[w] = make([]float64, scoreChunk*m)
+			inputs[w] = make([]float64, scoreChunk*d)
 		}
 		kc := mat.NewDense(hi-lo, m, blocks[w][:(hi-lo)*m])
+		xc := mat.NewDense(hi-lo, d, inputs[w][:(hi-lo)*d])
+		x.RowsTo(xc.RawMatrix().Data, span(lo, hi))
 		if r.serial {
-			kernel.SerialCrossTo(s, kc, x.Slice(lo, hi, 0, d).(*mat.Dense), b.X)
+			kernel.SerialCrossTo(s, kc, xc, b.X)
 		} else {
-			s.CrossTo(kc, x.Slice(lo, hi, 0, d).(*mat.Dense), b.X)
+			s.CrossTo(kc, xc, b.X)
 		}
 		g.nearFromGram(near[lo:hi], kc)
 	})
+	if err != nil {
+		return err
+	}
+	return x.Err()
 }
 
 // gateWeight returns the far-field weight of a largest correlation c: 0

@@ -25,7 +25,6 @@ type ivmState struct {
 	sel     []int
 	tau, nu []float64 // ADF sites of the selected points
 	in      []bool
-	skipped int // unselected points below pskip
 }
 
 // ivmSelect greedily selects m points by the differential entropy score
@@ -39,15 +38,9 @@ type ivmState struct {
 // τ̃ = 1/ŝ2 − 1/s2, ν̃ = m̂/ŝ2 − mu/s2, and the posterior is updated by the
 // rank-one step Σ ← Σ − ν s sᵀ, mu ← mu + s·y r/√(1+s2), s = Σ[:, j].
 //
-// With pskip > 0, a candidate whose predictive probability of its label,
-// Φ(z), is below pskip is never selected (Options.PSkip): on noisy data
-// the entropy score is largest for points far on the wrong side, the
-// mislabelled ones. skipped counts the unselected points below pskip at
-// the end.
-//
 // ctx is checked before every inclusion (O(N·M) work); when it ends,
 // ivmSelect returns nil and its error.
-func ivmSelect(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, m int, pskip float64) (*ivmState, error) {
+func ivmSelect(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, m int) (*ivmState, error) {
 	n, _ := x.Dims()
 	st := &ivmState{mu: make([]float64, n), s2: make([]float64, n),
 		r: make([]float64, m*n), in: make([]bool, n)}
@@ -68,7 +61,7 @@ func ivmSelect(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 			// A latent whose variance has reached zero (rounding) has
 			// no information left to give, and its site would divide
 			// by zero.
-			if st.in[j] || !(st.s2[j] > 0) || pskip > 0 && ivmProb(y[j], st.mu[j], st.s2[j]) < pskip {
+			if st.in[j] || !(st.s2[j] > 0) {
 				continue
 			}
 			_, nuj := ivmMoments(y[j], st.mu[j], st.s2[j])
@@ -114,18 +107,8 @@ func ivmSelect(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 			st.mu[i] += v * g
 		}
 	}
-	if pskip > 0 {
-		for j := range n {
-			if !st.in[j] && ivmProb(y[j], st.mu[j], st.s2[j]) < pskip {
-				st.skipped++
-			}
-		}
-	}
 	return st, nil
 }
-
-// ivmProb is the predictive probability Φ(y mu/√(1+s2)) of label y.
-func ivmProb(y, mu, s2 float64) float64 { return ep.Phi(y * mu / math.Sqrt(1+s2)) }
 
 // minIVMVarRatio bounds the matched variance of an IVM site from below,
 // relative to its cavity variance, so that the site precision stays finite.
@@ -180,26 +163,23 @@ func trainIVM(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runn
 		}
 		bs := BatchStats{Pass: p}
 		t0 := time.Now()
-		next, err := ivmSelect(ctx, k, x, y, m, c.PSkip)
+		next, err := ivmSelect(ctx, k, x, y, m)
 		if err != nil {
 			return stopped(err)
 		}
 		st = next
 		bs.ScoreTime = time.Since(t0)
-		bs.Active, bs.Included, bs.Skipped = len(st.sel), len(st.sel), st.skipped
+		bs.Active, bs.Included = len(st.sel), len(st.sel)
 		if !c.FixedTheta && p < passes-1 {
 			xa, ya := gatherRows(x, st.sel), gather(y, st.sel)
 			t0 = time.Now()
 			// Few alternations, each on M points: give the optimiser room
-			// to finish its line searches (FinalHypEvals unless HypMaxEvals
-			// is set); 3 evaluations left t2 oscillating by ±50%.
-			evals := c.FinalHypEvals
-			if c.hypUser > 0 {
-				evals = c.hypUser
-			}
+			// to finish its line searches (finalHypEvals); 3 evaluations
+			// left t2 oscillating by ±50%.
+			evals := finalHypEvals
 			var ne int
 			if ivmSiteHyp {
-				k, bs.AtBound, ne = ivmOptimize(ctx, k, xa, st.tau, st.nu, c.Fixed, c.lower, c.upper, c.Prior, evals)
+				k, bs.AtBound, ne = ivmOptimize(ctx, k, xa, st.tau, st.nu, c.Fixed, c.lower, c.upper, evals)
 			} else {
 				o, err := ep.OptimizeContext(ctx, k, xa, ya, &ep.Sites{Tau: slices.Clone(st.tau), Nu: slices.Clone(st.nu)},
 					c.optimizeOptions(evals, c.epOptions()))
@@ -223,7 +203,7 @@ func trainIVM(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runn
 		bs.Theta = k.Params()
 		res.Batches = append(res.Batches, bs)
 		if c.Progress != nil {
-			c.Progress(Progress{Pass: p, Passes: passes, Batches: 1, Active: m, Included: bs.Included, Skipped: bs.Skipped, LogZ: bs.LogZ, Theta: bs.Theta, Elapsed: time.Since(start)})
+			c.Progress(Progress{Pass: p, Passes: passes, Batches: 1, Active: m, Included: bs.Included, LogZ: bs.LogZ, Theta: bs.Theta, Elapsed: time.Since(start)})
 		}
 	}
 	b, err := ivmModel(k, x, y, st)

@@ -18,7 +18,7 @@ func TestIVMMatchesRecompute(t *testing.T) {
 	x, y := toy(50, 20)
 	k := toyKernel()
 	const m = 12
-	st, _ := ivmSelect(context.Background(), k, x, y, m, 0)
+	st, _ := ivmSelect(context.Background(), k, x, y, m)
 	xa, ya := gatherRows(x, st.sel), gather(y, st.sel)
 	post, err := ep.FromSites(k, xa, ya, ep.Sites{Tau: st.tau, Nu: st.nu})
 	if err != nil {
@@ -105,7 +105,7 @@ func TestIVMTrain(t *testing.T) {
 
 func testIVMTrain(t *testing.T) {
 	x, y := toy(300, 21)
-	res, err := Train(context.Background(), x, y, &Options{Method: IVM, M: 40, Passes: 3, HypMaxEvals: 4})
+	res, err := Train(context.Background(), x, y, &Options{Method: IVM, M: 40, Passes: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestShiftImage(t *testing.T) {
 func TestAugmentTrain(t *testing.T) {
 	n := 120
 	x, y := toyImages(n)
-	res, err := Train(context.Background(), x, y, &Options{Init: 20, Sub: 2, HypMaxEvals: 3, Augment: 4, ImageW: 4, ImageH: 4})
+	res, err := Train(context.Background(), x, y, &Options{Init: 20, Sub: 2, Augment: 4, ImageW: 4, ImageH: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func TestIVMSiteGuards(t *testing.T) {
 		y[i] = float64(2*(i%2) - 1) // x_i = 0
 	}
 	k := kernel.SELin{SE: kernel.SE{Var: 0, Len2: 1}, Lin: 1}
-	st, err := ivmSelect(context.Background(), k, x, y, len(y), 0)
+	st, err := ivmSelect(context.Background(), k, x, y, len(y))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestIVMSiteGuards(t *testing.T) {
 func TestIVMSiteEvidenceUninformative(t *testing.T) {
 	x, y := toy(40, 43)
 	k := kernel.SE{Var: 2, Len2: 0.7, Jitter: 0.01}
-	st, err := ivmSelect(context.Background(), k, x, y, 10, 0)
+	st, err := ivmSelect(context.Background(), k, x, y, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

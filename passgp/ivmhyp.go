@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 
-	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
@@ -77,11 +76,10 @@ func uninformativeSite(tau float64) bool { return !(tau > 0) || math.IsInf(tau, 
 
 // ivmOptimize maximises ivmSiteEvidence over log θ with L-BFGS, θ clamped
 // to [lo, hi] (nil: ep's default bounds; a bound component's gradient is
-// zeroed, as in ep.Optimize), free components as fixed says, plus the log
-// hyperprior when prior is not nil (ep.LogPrior). It returns the best
+// zeroed, as in ep.Optimize), free components as fixed says. It returns the best
 // kernel found, which of its components sit at a bound, and the number of
 // evaluations.
-func ivmOptimize(ctx context.Context, k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool, lo, hi []float64, prior []ep.LogNormal, maxEvals int) (best kernel.Kernel, atBound []bool, evals int) {
+func ivmOptimize(ctx context.Context, k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool, lo, hi []float64, maxEvals int) (best kernel.Kernel, atBound []bool, evals int) {
 	box := newLogBox(k.Params(), fixed, lo, hi)
 	np, free := len(box.th0), box.free
 	if len(free) == 0 {
@@ -89,7 +87,7 @@ func ivmOptimize(ctx context.Context, k kernel.Kernel, xa *mat.Dense, tau, nu []
 	}
 	best, atBound = k, make([]bool, np)
 	bestF := math.Inf(1)
-	g, gp := make([]float64, np), make([]float64, np)
+	g := make([]float64, np)
 	fg := func(u, grad []float64) float64 {
 		th, at := box.theta(u)
 		kk := k.WithParams(th)
@@ -98,12 +96,6 @@ func ivmOptimize(ctx context.Context, k kernel.Kernel, xa *mat.Dense, tau, nu []
 		if !ok {
 			clear(grad)
 			return math.Inf(1)
-		}
-		if prior != nil {
-			lz += ep.LogPrior(prior, th, gp)
-			for j := range g {
-				g[j] += gp[j]
-			}
 		}
 		if -lz < bestF {
 			best, bestF, atBound = kk, -lz, at

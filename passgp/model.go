@@ -18,7 +18,7 @@ type Binary struct {
 	Y      []float64     // active labels ±1
 	Active []int         // indices of the active points in the training data (augmented points: -1)
 	Post   *ep.Posterior // ep.FromSites(Kernel, X, Y, sites) at the end of training
-	// Sparse, if not nil, is the FITC posterior of Options.FITC, with the
+	// Sparse, if not nil, is the FITC posterior of TrainFITC, with the
 	// active inputs as inducing inputs, and predictions (PredictTo,
 	// PredictMeanVarTo, LatentTo) come from it. Post stays the active
 	// set's posterior: the weights (ActiveWeights, CavityWeights,
@@ -61,17 +61,17 @@ func (b *Binary) predictNear(r *runner, mean, variance, near []float64, x *mat.D
 	}
 	read := false // whether the prediction read near
 	if b.Sparse != nil {
-		_ = r.predictSparse(context.Background(), b.Sparse, x, mean[:n], variance[:n])
+		_ = r.predictSparse(context.Background(), b.Sparse, DenseRows(x), nil, mean[:n], variance[:n])
 	} else {
 		g, ok := gramNearOf(b.Kernel)
 		var nr []float64
 		if near != nil && ok {
 			nr, read = near[:n], true
 		}
-		r.predictRows(b.Post, b.Kernel, b.X, x, nil, mean[:n], variance[:n], nr, g, nil)
+		r.predictRows(b.Post, b.Kernel, b.X, DenseRows(x), nil, mean[:n], variance[:n], nr, g, nil)
 	}
 	if near != nil && !read {
-		_ = r.nearTo(context.Background(), b, near, x)
+		_ = r.nearTo(context.Background(), b, near, DenseRows(x))
 	}
 }
 
@@ -88,13 +88,13 @@ func (b *Binary) PredictMeanVarToContext(ctx context.Context, mean, variance []f
 	}
 	r := runner{threads: la.Threads()}
 	if b.Sparse != nil {
-		return r.predictSparse(ctx, b.Sparse, x, mean[:n], variance[:n])
+		return r.predictSparse(ctx, b.Sparse, DenseRows(x), nil, mean[:n], variance[:n])
 	}
 	rows := make([]int, n)
 	for i := range rows {
 		rows[i] = i
 	}
-	return r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, rows, mean[:n], variance[:n], nil, gramNear{}, nil)
+	return r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, DenseRows(x), rows, mean[:n], variance[:n], nil, gramNear{}, nil)
 }
 
 // PredictTo sets prob[i] = q(y=+1|x_i) = Φ(m_i/√(1+v_i)) (paper eq. 4).
@@ -143,7 +143,7 @@ func (b *Binary) latentShareNear(r *runner, z, rho, near []float64, x *mat.Dense
 	}
 	if rho != nil {
 		copy(rho[:n], v)
-		priorShares(b, x, rho[:n])
+		_ = priorShares(context.Background(), b, DenseRows(x), rho[:n]) // no read error in memory
 	}
 }
 

@@ -101,8 +101,41 @@ type MultiResult struct {
 // TrainMulti returns the error of the first class that did not finish
 // (wrapping ctx's), or the model with ctx's error if every class has one.
 func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options) (*MultiResult, error) {
+	return TrainMultiRows(ctx, DenseRows(x), labels, o)
+}
+
+// TrainMultiRows is TrainMulti on inputs read through Rows (TrainRows).
+func TrainMultiRows(ctx context.Context, x Rows, labels []float64, o *Options) (*MultiResult, error) {
 	start := time.Now()
-	n, d := x.Dims()
+	n, _ := x.Dims()
+	classes, err := multiClasses(labels, n, o)
+	if err != nil {
+		return nil, err
+	}
+	ys := oneVsRest(labels, classes)
+	base, err := checkInput(ctx, x, ys[0], o)
+	if err != nil {
+		return nil, err
+	}
+	m := &multiRun{x: x, ys: ys, classes: classes, base: base,
+		results: make([]*Result, len(classes)), errs: make([]error, len(classes))}
+	m.runAll(ctx)
+	mr, err := m.collect(ctx)
+	if err != nil {
+		if mr != nil {
+			mr.Elapsed = time.Since(start)
+		}
+		return mr, err
+	}
+	mr.Calibration, err = m.calibration(ctx, labels, mr)
+	mr.Elapsed = time.Since(start)
+	return mr, err
+}
+
+// multiClasses returns the distinct labels of a one-vs-rest run, checked:
+// finite, at least two, at most Options.MaxClasses, and holding the class
+// of a resumed state.
+func multiClasses(labels []float64, n int, o *Options) ([]float64, error) {
 	if len(labels) != n {
 		return nil, fmt.Errorf("passgp: %d labels for %d rows", len(labels), n)
 	}
@@ -113,7 +146,7 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 	}
 	classes := slices.Clone(labels)
 	slices.Sort(classes)
-	classes = slices.Compact(classes)
+	classes = slices.Clone(slices.Compact(classes)) // not holding the sorted copy of the labels
 	if len(classes) < 2 {
 		return nil, fmt.Errorf("passgp: TrainMulti needs at least two classes, got %d", len(classes))
 	}
@@ -127,9 +160,14 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 	if o != nil && o.Resume != nil && !slices.Contains(classes, o.Resume.Class) {
 		return nil, fmt.Errorf("passgp: resume state is for class %v, which the labels do not have", o.Resume.Class)
 	}
+	return classes, nil
+}
+
+// oneVsRest returns each class's ±1 targets.
+func oneVsRest(labels, classes []float64) [][]float64 {
 	ys := make([][]float64, len(classes))
 	for j, c := range classes {
-		ys[j] = make([]float64, n)
+		ys[j] = make([]float64, len(labels))
 		for i, l := range labels {
 			ys[j][i] = -1
 			if l == c {
@@ -137,132 +175,172 @@ func TrainMulti(ctx context.Context, x *mat.Dense, labels []float64, o *Options)
 			}
 		}
 	}
-	base, err := checkInput(x, ys[0], o)
-	if err != nil {
-		return nil, err
-	}
-	_ = d
-	// Classes run concurrently only when BLAS is single-threaded (the
-	// application's policy, la.SetBLASThreads(1) or OPENBLAS_NUM_THREADS=1);
-	// otherwise one at a time, each using the cores through BLAS. Nothing
-	// here changes the process-wide BLAS setting.
-	workers := min(base.threads, len(classes))
+	return ys
+}
+
+// multiRun trains the binary classifiers of a one-vs-rest run.
+type multiRun struct {
+	x       Rows
+	ys      [][]float64
+	classes []float64
+	base    config
+	mu      sync.Mutex // serialises the callbacks
+	results []*Result
+	errs    []error
+}
+
+// workers returns the number of classes trained side by side and the
+// threads of each. Classes run concurrently only when BLAS is
+// single-threaded (the application's policy, la.SetBLASThreads(1) or
+// OPENBLAS_NUM_THREADS=1); otherwise one at a time, each using the cores
+// through BLAS. Nothing here changes the process-wide BLAS setting.
+func (m *multiRun) workers() (workers, per int) {
+	workers = min(m.base.threads, len(m.classes))
 	if la.BLASThreads() > 1 {
 		workers = 1
 	}
-	if base.ClassWorkers > 0 {
-		workers = min(base.ClassWorkers, len(classes))
+	if m.base.ClassWorkers > 0 {
+		workers = min(m.base.ClassWorkers, len(m.classes))
 	}
-	per := max(base.threads/workers, 1)
-	var mu sync.Mutex
-	results := make([]*Result, len(classes))
-	errs := make([]error, len(classes))
-	runClass := func(j int, r *runner) {
-		c := base
-		cls := classes[j]
-		if f := base.Finished[cls]; f != nil {
-			if f.Model == nil || f.HeldOut != nil && (len(f.HeldOut) != n || len(f.HeldOutShare) != n) {
-				errs[j] = fmt.Errorf("passgp: finished class %v: no model, or %d/%d held-out latents for %d points", cls,
-					len(f.HeldOut), len(f.HeldOutShare), n)
-				return
+	return workers, max(m.base.threads/workers, 1)
+}
+
+// runAll trains every class, side by side where workers says so.
+func (m *multiRun) runAll(ctx context.Context) {
+	workers, per := m.workers()
+	if workers <= 1 {
+		for j := range m.classes {
+			m.runClass(ctx, j, &runner{threads: m.base.threads})
+		}
+		return
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := &runner{threads: per}
+			for j := range next {
+				m.runClass(ctx, j, r)
 			}
-			r := *f
-			results[j] = &r
+		}()
+	}
+	for j := range m.classes {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+}
+
+// runClass trains class j on r, or takes it from Options.Finished.
+func (m *multiRun) runClass(ctx context.Context, j int, r *runner) {
+	base := &m.base
+	c := m.base
+	cls := m.classes[j]
+	if f := base.Finished[cls]; f != nil {
+		n, _ := m.x.Dims()
+		if nh := heldCount(m.base, n); f.Model == nil || f.HeldOut != nil && (len(f.HeldOut) != nh || len(f.HeldOutShare) != nh) {
+			m.errs[j] = fmt.Errorf("passgp: finished class %v: no model, or %d/%d held-out latents for %d points", cls,
+				len(f.HeldOut), len(f.HeldOutShare), nh)
 			return
 		}
-		if c.Resume != nil && c.Resume.Class != cls {
-			c.Resume = nil
-		}
-		name := strconv.FormatFloat(cls, 'g', -1, 64)
-		if base.Progress != nil {
-			c.Progress = func(p Progress) {
-				mu.Lock()
-				defer mu.Unlock()
-				p.Class = name
-				base.Progress(p)
-			}
-		}
-		if base.Checkpoint != nil {
-			c.Checkpoint = func(s *State) {
-				mu.Lock()
-				defer mu.Unlock()
-				s.Class = cls
-				base.Checkpoint(s)
-			}
-		}
-		results[j], errs[j] = train(ctx, x, ys[j], &c, r, name)
-		if errs[j] == nil && base.ClassDone != nil {
-			mu.Lock()
-			defer mu.Unlock()
-			base.ClassDone(cls, results[j])
+		r := *f
+		m.results[j] = &r
+		return
+	}
+	if c.Resume != nil && c.Resume.Class != cls {
+		c.Resume = nil
+	}
+	name := strconv.FormatFloat(cls, 'g', -1, 64)
+	if base.Progress != nil {
+		c.Progress = func(p Progress) {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			p.Class = name
+			base.Progress(p)
 		}
 	}
-	if workers <= 1 {
-		for j := range classes {
-			runClass(j, &runner{threads: base.threads})
+	if base.Checkpoint != nil {
+		c.Checkpoint = func(s *State) {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			s.Class = cls
+			base.Checkpoint(s)
 		}
-	} else {
-		next := make(chan int)
-		var wg sync.WaitGroup
-		for w := 0; w < workers; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				r := &runner{threads: per}
-				for j := range next {
-					runClass(j, r)
-				}
-			}()
-		}
-		for j := range classes {
-			next <- j
-		}
-		close(next)
-		wg.Wait()
 	}
-	mr := &MultiResult{Model: &MultiClass{Classes: classes, Models: make([]*Binary, len(classes))}, PerClass: results}
+	m.results[j], m.errs[j] = train(ctx, m.x, m.ys[j], &c, r, name)
+	if m.errs[j] == nil && base.ClassDone != nil {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		base.ClassDone(cls, m.results[j])
+	}
+}
+
+// collect gathers the classes' classifiers into the run's result, with
+// the first class's error (ctx's where every class has a model).
+func (m *multiRun) collect(ctx context.Context) (*MultiResult, error) {
+	mr := &MultiResult{Model: &MultiClass{Classes: m.classes, Models: make([]*Binary, len(m.classes))}, PerClass: m.results}
 	var firstErr error
-	for j, r := range results {
-		if errs[j] != nil && firstErr == nil {
-			firstErr = fmt.Errorf("class %v: %w", classes[j], errs[j])
+	for j, r := range m.results {
+		if m.errs[j] != nil && firstErr == nil {
+			firstErr = fmt.Errorf("class %v: %w", m.classes[j], m.errs[j])
 		}
 		if r == nil {
 			if firstErr == nil {
-				firstErr = fmt.Errorf("passgp: class %v produced no model", classes[j])
+				firstErr = fmt.Errorf("passgp: class %v produced no model", m.classes[j])
 			}
 			continue
 		}
 		mr.Model.Models[j] = r.Model
 	}
-	mr.Elapsed = time.Since(start)
 	if firstErr != nil {
 		if ctx.Err() != nil && slices.IndexFunc(mr.Model.Models, func(b *Binary) bool { return b == nil }) < 0 {
 			return mr, ctx.Err()
 		}
 		return nil, firstErr
 	}
-	// The multi-class calibration, on every class's held-out latents
-	// (computed here for classes given in Options.Finished).
-	z, rho := mat.NewDense(n, len(classes), nil), mat.NewDense(n, len(classes), nil)
-	for j, r := range results {
+	return mr, nil
+}
+
+// calibration fits the multi-class calibration on every class's
+// held-out latents (computed here for classes given in Options.Finished),
+// all of the same points (HeldOutRows).
+func (m *multiRun) calibration(ctx context.Context, labels []float64, mr *MultiResult) (*Calibration, error) {
+	n, _ := m.x.Dims()
+	var held []int
+	if m.base.geom() == nil {
+		held = HeldOutRows(m.base.Seed, n)
+	}
+	nh := heldCount(m.base, n)
+	k := len(m.classes)
+	z, rho := mat.NewDense(nh, k, nil), mat.NewDense(nh, k, nil)
+	for j, r := range m.results {
 		if r.HeldOut == nil || r.HeldOutShare == nil {
+			xh, _, bh, _ := heldView(m.x, labels, r.Model, nil, held)
 			var err error
-			if r.HeldOut, r.HeldOutShare, r.HeldOutLost, err = heldOutLatents(ctx, &runner{threads: base.threads}, r.Model, x, base.geom(), nil); err != nil {
-				return mr, err
+			if r.HeldOut, r.HeldOutShare, r.HeldOutLost, err = heldOutLatents(ctx, &runner{threads: m.base.threads}, bh, xh, m.base.geom(), nil); err != nil {
+				return nil, err
 			}
+			r.HeldOutRows = held
 		}
 		z.SetCol(j, r.HeldOut)
 		rho.SetCol(j, r.HeldOutShare)
 	}
-	truth := make([]int, n)
-	for i, l := range labels {
-		truth[i], _ = slices.BinarySearch(classes, l)
+	truth := make([]int, nh)
+	for i, l := range Gather(labels, held) {
+		truth[i], _ = slices.BinarySearch(m.classes, l)
 	}
-	if mr.Calibration, err = fitCalibration(z, rho, truth, mixedPosteriors(mr.Model.Models)); err != nil {
-		return nil, err
+	return fitCalibration(z, rho, truth, mixedPosteriors(mr.Model.Models))
+}
+
+// heldCount is the number of training points, of n, with held-out
+// latents (HeldOutRows).
+func heldCount(c config, n int) int {
+	if c.geom() != nil {
+		return n
 	}
-	mr.Elapsed = time.Since(start)
-	return mr, nil
+	return min(n, heldOutMax)
 }
 
 // mixedPosteriors reports whether some of the classifiers predict from a

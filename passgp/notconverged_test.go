@@ -16,7 +16,7 @@ func TestNotConvergedReported(t *testing.T) {
 	x, y := toy(150, 33)
 	for _, m := range []Method{PASSGP, FPASSGP, Random, Full} {
 		t.Run(m.String(), func(t *testing.T) {
-			o := &Options{Method: m, M: 40, Init: 20, PExc: 0.25, Sub: 3, Passes: 1, HypMaxEvals: 3, Seed: 6, Threads: 1,
+			o := &Options{Method: m, M: 40, Init: 20, PExc: 0.25, Sub: 3, Passes: 1, Seed: 6, Threads: 1,
 				EP: ep.Options{MinSweeps: 1, MaxSweeps: 1, Tol: 1e-14}}
 			res, err := Train(context.Background(), x, y, o)
 			if err != nil {

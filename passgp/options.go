@@ -59,10 +59,6 @@ type Options struct {
 	// squared length scale t2 of the inputs' median squared distance / 20
 	// (see thetaBounds); nil Upper means ep's default.
 	Lower, Upper []float64
-	// Prior is an optional log-normal hyperprior on θ (paper order; see
-	// ep.OptimizeOptions.Prior): with it, θ maximises log Z_EP plus the
-	// log prior (MAP-II). nil: maximum evidence, as the paper.
-	Prior []ep.LogNormal
 
 	Init   int // N_init (0 -> 300); PASS-GP's initial active set size
 	Sub    int // N_sub (0 -> 10), number of disjoint batches
@@ -73,16 +69,6 @@ type Options struct {
 	// M is the active set size of fPASS-GP, IVM and Random (0 -> Init).
 	M int
 
-	// PSkip makes the selection robust to label noise (0: off, the
-	// paper's rules). A point whose predictive probability of its own
-	// label is below PSkip is one the model calls mislabelled: PASS-GP
-	// and fPASS-GP skip such batch points instead of including them and
-	// delete active points whose cavity probability falls below it; IVM
-	// never selects them. BatchStats counts both. Without it, every
-	// mislabelled point has q(y_i|x_i) < p_inc and is included and never
-	// deleted, so |A| grows with the noise rate times N (docs/method.md).
-	// Must lie in [0, 0.5).
-	PSkip float64
 	// MaxActive bounds PASS-GP's |A| (0: no bound, the paper's): when the
 	// kept and included points of a batch exceed it, the MaxActive first
 	// by Rank stay, so a pass costs O(N·MaxActive²) whatever the noise.
@@ -94,10 +80,7 @@ type Options struct {
 	// stays as the evidence of the last untrimmed active set, one the
 	// paper's rule built, set it. With θ fixed, the points a batch
 	// includes from then on start EP at the sites of their own scores
-	// (one ADF step; see adfSites), which saves EP sweeps. Pair it with
-	// RankBoundary, as train does: ranked lowest-first, the budget fills
-	// with mislabelled points on noisy data (9.08% against 7.14% on
-	// docs/results.md's noisy task).
+	// (one ADF step; see adfSites), which saves EP sweeps.
 	// The invariance stage (Augment) keeps the paper's rule, without a
 	// budget: its training set, (1+Augment)·|A| points, is bounded by the
 	// first stage's active set, and MNIST's second-stage active sets reach
@@ -107,26 +90,8 @@ type Options struct {
 	// points in tens of thousands, deleting every deletable point at once
 	// left the prior, and the next batch came in whole (docs/method.md).
 	MaxActive int
-	// Rank orders the points fPASS-GP's swaps and PASS-GP's budget bring
-	// in (zero: RankLowest, the paper's).
-	Rank Rank
 	// HypEvery optimises θ on every k-th batch only (0 -> 1, every batch).
 	HypEvery int
-	// HypPasses optimises θ during the first HypPasses passes only, then
-	// keeps it fixed (0 -> every pass for PASS-GP, 1 for fPASS-GP: its
-	// swaps fill A with the hardest points, on which the evidence pulls
-	// the length scale down; see docs/method.md). Negative: every pass.
-	HypPasses int
-	// HypMaxEvals caps the log Z_EP evaluations per optimisation
-	// (0 -> DefaultHypMaxEvals). The optimisation is warm-started from the
-	// current θ and sites, so few evaluations suffice.
-	HypMaxEvals int
-	// FinalHypEvals caps the evaluations of the last optimisation, on the
-	// final active set, whose θ the classifier uses (0 ->
-	// DefaultFinalHypEvals; negative: HypMaxEvals like the batches). With
-	// a handful of evaluations L-BFGS has not finished its first line
-	// search (see docs/method.md), so the final θ gets a real optimisation.
-	FinalHypEvals int
 	// EP configures every EP run. A zero Tol means DefaultEPTol inside the
 	// active set loop (the final posterior is always refined to ep's own
 	// default tolerance or tighter).
@@ -146,24 +111,8 @@ type Options struct {
 	// second stage; bench/repro uses 5 batches and one pass there.
 	AugmentSub, AugmentPasses int
 
-	// FITC adds a final sparse pass (Method PASSGP, FPASSGP, IVM or
-	// Random, not with Augment): EP on all N training points under the
-	// FITC prior with the final active set as inducing inputs, at the
-	// final θ (ep.InferFITC, O(N M²) per sweep). The classifier then
-	// predicts from that posterior (Binary.Sparse) and the calibration is
-	// fitted on its leave-one-out cavities. The inactive points then
-	// shape the posterior too, which matters for small active sets: on a
-	// validation split of IJCNN at M = 100 the error fell from 36% to 5.7%
-	// for fPASS-GP (docs/method.md). It adds an |A|×|A| factor
-	// to a model file.
-	FITC bool
-	// FITCSample, when positive and below N, chooses the FITC pass's θ by
-	// the FITC evidence of a seeded random sample of FITCSample training
-	// points (O(FITCSample·M²) per EP sweep) instead of all N; the pass
-	// then runs EP on all N points once at that θ.
-	FITCSample int
 	// BoundFITC, if positive, adds a FITC pass where PASS-GP's budget
-	// (MaxActive) bound (without FITC and Augment): EP on all N training
+	// (MaxActive) bound (without Augment): EP on all N training
 	// points at the classifier's final θ, with a random subset of
 	// BoundFITC active points (seeded by Seed; all of them if fewer) as
 	// inducing inputs, O(N·BoundFITC²) per sweep; beyond 100 points per
@@ -176,27 +125,9 @@ type Options struct {
 	// cavities) have a lower calibrated negative log likelihood than the
 	// active set's (Result.BoundFITC): on IJCNN and where θ drifted to a
 	// short length scale the subset cannot carry the posterior, and the
-	// active set's stays (docs/method.md).
+	// active set's stays (docs/method.md). Unless θ is fixed, the pass
+	// also searches θ (config.boundSearch).
 	BoundFITC int
-	// BoundSearch adds a further FITC posterior to BoundFITC's pass (θ
-	// not fixed): at θ chosen by the FITC evidence of a random sample of
-	// at most 10 training points per inducing input (40 EP runs, from the
-	// classifier's θ), which replaces the pass's FITC posterior where both its calibrated held-out NLL and its
-	// held-out error are lower by more than two standard errors of the
-	// paired per-point differences, and is then weighed against the
-	// active set's as the others are. The search stops after its
-	// Nelder-Mead half (20 EP runs) where the leave-one-out predictions of
-	// its sample are not clearly better than at its start. Where the budget
-	// binds, θ was kept from a search on the points the model is least
-	// sure of, which can prefer a length scale far too short (a task with
-	// 20 irrelevant features: test error 22.3% against 9.0% for the full
-	// GPC; docs/method.md). Result.BoundFITC records it. train
-	// sets it.
-	BoundSearch bool
-
-	// MaxFullBytes bounds the n²·8 bytes of one n×n matrix of the full GPC
-	// (and of Z_ACC's inactive-set EP); 0 means DefaultMaxFullBytes.
-	MaxFullBytes int64
 
 	Seed uint64
 	// MaxClasses bounds the distinct labels that TrainMulti accepts (0:
@@ -245,16 +176,18 @@ type Options struct {
 // Defaults that the paper leaves open (see docs/method.md for how they were
 // chosen).
 const (
-	DefaultInit          = 300
-	DefaultSub           = 10
-	DefaultPInc          = 0.6
-	DefaultPDel          = 0.99
-	DefaultPExc          = 0.02
-	DefaultAugmentPInc   = 0.99
-	DefaultHypMaxEvals   = 3
-	DefaultFinalHypEvals = 30
-	DefaultEPTol         = 1e-3
-	DefaultMaxFullBytes  = int64(1) << 30
+	DefaultInit        = 300
+	DefaultSub         = 10
+	DefaultPInc        = 0.6
+	DefaultPDel        = 0.99
+	DefaultPExc        = 0.02
+	DefaultAugmentPInc = 0.99
+	DefaultEPTol       = 1e-3
+	// DefaultMaxFullBytes bounds the n²·8 bytes of one n×n matrix of the
+	// full GPC (Method Full, refused beyond it) and of Z_ACC's
+	// inactive-set EP (MarginalLikelihood's default; EP holds several
+	// such matrices).
+	DefaultMaxFullBytes = int64(1) << 30
 	// scoreChunk is the number of batch rows scored by one BLAS-3 call; it
 	// fixes the split of the work, so results do not depend on Threads.
 	scoreChunk = 256
@@ -290,10 +223,10 @@ type Progress struct {
 	Pass, Passes, Batch, Batches int
 	Active                       int
 	// The batch's counts, as in BatchStats.
-	Included, Deleted, Noise, Skipped int
-	LogZ                              float64
-	Theta                             []float64
-	Elapsed, Remaining                time.Duration
+	Included, Deleted  int
+	LogZ               float64
+	Theta              []float64
+	Elapsed, Remaining time.Duration
 }
 
 // DefaultKernel returns the initial kernel used when Options.Kernel is nil:
@@ -337,9 +270,11 @@ func StartKernel(name string, d int) (k kernel.Kernel, ok bool) {
 type config struct {
 	Options
 	threads int
-	hypUser int // Options.HypMaxEvals as given (0: not set)
 	// lower, upper are the θ bounds of the optimisation (thetaBounds).
 	lower, upper []float64
+	// noBoundSearch switches off the θ search of BoundFITC's pass
+	// (config.boundSearch); tests compare the pass with and without it.
+	noBoundSearch bool
 }
 
 func resolve(o *Options, d int) (config, error) {
@@ -356,16 +291,19 @@ func resolve(o *Options, d int) (config, error) {
 	if c.Fixed != nil && len(c.Fixed) != len(c.Kernel.Params()) {
 		return c, fmt.Errorf("passgp: Fixed has %d entries, kernel %s has %d hyperparameters", len(c.Fixed), c.Kernel.Name(), len(c.Kernel.Params()))
 	}
-	if c.Prior != nil {
-		if len(c.Prior) != len(c.Kernel.Params()) {
-			return c, fmt.Errorf("passgp: Prior has %d entries, kernel %s has %d hyperparameters", len(c.Prior), c.Kernel.Name(), len(c.Kernel.Params()))
-		}
-		for j, p := range c.Prior {
-			if !(p.SD >= 0) || math.IsInf(p.SD, 0) || math.IsNaN(p.Mean) || math.IsInf(p.Mean, 0) {
-				return c, fmt.Errorf("passgp: Prior[%d] = %+v: want a finite mean and SD >= 0", j, p)
-			}
-		}
+	c.setDefaults()
+	if err := c.validate(d); err != nil {
+		return c, err
 	}
+	if err := c.EP.Validate(); err != nil {
+		return c, fmt.Errorf("passgp: Options.EP: %w", err)
+	}
+	return c, nil
+}
+
+// setDefaults replaces the zero values of the schedule and the thresholds
+// by their defaults.
+func (c *config) setDefaults() {
 	if c.Init == 0 {
 		c.Init = DefaultInit
 	}
@@ -397,22 +335,6 @@ func resolve(o *Options, d int) (config, error) {
 	if c.HypEvery == 0 {
 		c.HypEvery = 1
 	}
-	if c.HypPasses == 0 && c.Method == FPASSGP {
-		c.HypPasses = 1
-	}
-	if c.HypPasses <= 0 {
-		c.HypPasses = c.Passes
-	}
-	c.hypUser = c.HypMaxEvals
-	if c.HypMaxEvals == 0 {
-		c.HypMaxEvals = DefaultHypMaxEvals
-	}
-	switch {
-	case c.FinalHypEvals == 0:
-		c.FinalHypEvals = DefaultFinalHypEvals
-	case c.FinalHypEvals < 0:
-		c.FinalHypEvals = c.HypMaxEvals
-	}
 	if c.AugmentPInc == 0 {
 		c.AugmentPInc = DefaultAugmentPInc
 	}
@@ -422,51 +344,65 @@ func resolve(o *Options, d int) (config, error) {
 	if c.AugmentPasses == 0 {
 		c.AugmentPasses = c.Passes
 	}
-	if c.MaxFullBytes == 0 {
-		c.MaxFullBytes = DefaultMaxFullBytes
-	}
 	c.threads = c.Threads
 	if c.threads <= 0 {
 		c.threads = la.Threads()
 	}
+}
+
+// validate checks the resolved options for d features.
+func (c *config) validate(d int) error {
 	switch {
-	case c.Init < 0, c.Sub < 0, c.Passes < 0, c.M < 0, c.HypEvery < 0, c.HypMaxEvals < 0, c.AugmentSub < 0, c.AugmentPasses < 0:
-		return c, fmt.Errorf("passgp: Init, Sub, Passes, M, HypEvery, HypMaxEvals, AugmentSub and AugmentPasses must be >= 0")
+	case c.Init < 0, c.Sub < 0, c.Passes < 0, c.M < 0, c.HypEvery < 0, c.AugmentSub < 0, c.AugmentPasses < 0:
+		return fmt.Errorf("passgp: Init, Sub, Passes, M, HypEvery, AugmentSub and AugmentPasses must be >= 0")
 	case !(c.PInc > 0 && c.PInc <= 1), !(c.PDel > 0 && c.PDel <= 1), !(c.PExc > 0 && c.PExc <= 1), !(c.AugmentPInc > 0 && c.AugmentPInc <= 1):
-		return c, fmt.Errorf("passgp: PInc, PDel, PExc and AugmentPInc must lie in (0, 1]")
-	case !(c.PSkip >= 0 && c.PSkip < 0.5):
-		return c, fmt.Errorf("passgp: PSkip must lie in [0, 0.5), got %v", c.PSkip)
-	case c.PSkip >= c.PInc:
-		return c, fmt.Errorf("passgp: PSkip (%v) must be below PInc (%v)", c.PSkip, c.PInc)
+		return fmt.Errorf("passgp: PInc, PDel, PExc and AugmentPInc must lie in (0, 1]")
 	case c.MaxActive < 0:
-		return c, fmt.Errorf("passgp: MaxActive must be >= 0, got %d", c.MaxActive)
-	case c.Rank != RankLowest && c.Rank != RankBoundary:
-		return c, fmt.Errorf("passgp: unknown %v", c.Rank)
+		return fmt.Errorf("passgp: MaxActive must be >= 0, got %d", c.MaxActive)
 	case c.Lower != nil && len(c.Lower) != len(c.Kernel.Params()), c.Upper != nil && len(c.Upper) != len(c.Kernel.Params()):
-		return c, fmt.Errorf("passgp: Lower and Upper need %d entries for kernel %s", len(c.Kernel.Params()), c.Kernel.Name())
+		return fmt.Errorf("passgp: Lower and Upper need %d entries for kernel %s", len(c.Kernel.Params()), c.Kernel.Name())
 	case c.BoundFITC < 0:
-		return c, fmt.Errorf("passgp: BoundFITC must be >= 0, got %d", c.BoundFITC)
-	case c.FITC && (c.Method == Full || c.Augment != 0):
-		return c, fmt.Errorf("passgp: FITC needs an active set method without Augment (Method %v, Augment %d)", c.Method, c.Augment)
+		return fmt.Errorf("passgp: BoundFITC must be >= 0, got %d", c.BoundFITC)
 	case c.Augment != 0 && c.Augment != 4 && c.Augment != 8:
-		return c, fmt.Errorf("passgp: Augment must be 0, 4 or 8, got %d", c.Augment)
+		return fmt.Errorf("passgp: Augment must be 0, 4 or 8, got %d", c.Augment)
 	case c.Augment != 0 && (c.ImageW <= 0 || c.ImageH <= 0 || c.ImageW*c.ImageH != d):
-		return c, fmt.Errorf("passgp: Augment needs ImageW×ImageH (%d×%d) equal to the number of features %d", c.ImageW, c.ImageH, d)
+		return fmt.Errorf("passgp: Augment needs ImageW×ImageH (%d×%d) equal to the number of features %d", c.ImageW, c.ImageH, d)
 	case c.Method == FPASSGP && math.Round(c.PExc*float64(c.M)) < 1:
 		// The swap rule exchanges round(PExc·M) points per batch: with
 		// none, fPASS-GP would never change its random initial set.
-		return c, fmt.Errorf("passgp: fPASS-GP exchanges round(PExc·M) = round(%g·%d) = 0 points per batch, so the active set would never change; raise PExc or M", c.PExc, c.M)
+		return fmt.Errorf("passgp: fPASS-GP exchanges round(PExc·M) = round(%g·%d) = 0 points per batch, so the active set would never change; raise PExc or M", c.PExc, c.M)
 	}
-	if err := c.EP.Validate(); err != nil {
-		return c, fmt.Errorf("passgp: Options.EP: %w", err)
+	return nil
+}
+
+// The evaluation caps of the θ searches: constants of the method.
+const (
+	// hypMaxEvals caps the log Z_EP evaluations of a batch's optimisation
+	// (tripled for the first). The optimisation is warm-started from the
+	// current θ and sites, so few evaluations suffice.
+	hypMaxEvals = 3
+	// finalHypEvals caps the evaluations of the last optimisation, on the
+	// final active set, whose θ the classifier uses. With a handful of
+	// evaluations L-BFGS has not finished its first line search (see
+	// docs/method.md), so the final θ gets a real optimisation.
+	finalHypEvals = 30
+)
+
+// hypPasses returns the number of first passes in which θ is optimised;
+// it is kept fixed after them. PASS-GP optimises it in every pass;
+// fPASS-GP in the first only: its swaps fill A with the hardest points, on
+// which the evidence pulls the length scale down (docs/method.md).
+func (c *config) hypPasses() int {
+	if c.Method == FPASSGP {
+		return 1
 	}
-	return c, nil
+	return c.Passes
 }
 
 // optimizeOptions returns ep.Optimize's options with at most evals
 // evaluations (0: ep's default) and EP options e.
 func (c *config) optimizeOptions(evals int, e ep.Options) *ep.OptimizeOptions {
-	return &ep.OptimizeOptions{Fixed: c.Fixed, MaxEvals: evals, Lower: c.lower, Upper: c.upper, Prior: c.Prior, EP: e}
+	return &ep.OptimizeOptions{Fixed: c.Fixed, MaxEvals: evals, Lower: c.lower, Upper: c.upper, EP: e}
 }
 
 // epOptions returns the EP options used inside the active set loop.

@@ -29,6 +29,8 @@ type scoreWS struct {
 	// screen's scratch: the rows it solves and their means and variances.
 	idx    []int
 	mu, vr []float64
+	// span holds the indices of a chunk of consecutive rows.
+	span []int
 }
 
 // grow sizes w for a chunk of rows points: exactly, so that predicting a
@@ -100,7 +102,7 @@ func forEach(workers, n int, f func(worker, c int)) {
 // solve (screen). With near not nil, near[i] is set to the row's largest
 // correlation with the active inputs (Binary.NearTo) from the same Gram
 // block, as g reads it (nearFromGram).
-func (r *runner) predictRows(post *ep.Posterior, k kernel.Kernel, xa, x *mat.Dense, rows []int, mean, variance, near []float64, g gramNear, sc *screen) {
+func (r *runner) predictRows(post *ep.Posterior, k kernel.Kernel, xa *mat.Dense, x Rows, rows []int, mean, variance, near []float64, g gramNear, sc *screen) {
 	n := len(mean)
 	if n == 0 {
 		return
@@ -109,19 +111,17 @@ func (r *runner) predictRows(post *ep.Posterior, k kernel.Kernel, xa, x *mat.Den
 	if len(r.ws) < r.threads {
 		r.ws = make([]scoreWS, r.threads)
 	}
-	xr := x.RawMatrix()
 	chunks := (n + scoreChunk - 1) / scoreChunk
 	r.parallel(chunks, func(w, c int) {
 		lo := c * scoreChunk
 		hi := min(lo+scoreChunk, n)
-		xc, kc, kss := r.ws[w].grow(hi-lo, d, m)
-		xcr := xc.RawMatrix()
-		for i := lo; i < hi; i++ {
-			src := i
-			if rows != nil {
-				src = rows[i]
-			}
-			copy(xcr.Data[(i-lo)*d:(i-lo+1)*d], xr.Data[src*xr.Stride:src*xr.Stride+d])
+		ws := &r.ws[w]
+		xc, kc, kss := ws.grow(hi-lo, d, m)
+		if rows != nil {
+			x.RowsTo(xc.RawMatrix().Data, rows[lo:hi])
+		} else {
+			ws.span = spanTo(ws.span, lo, hi)
+			x.RowsTo(xc.RawMatrix().Data, ws.span)
 		}
 		if r.serial {
 			kernel.SerialCrossTo(k, kc, xc, xa)
@@ -149,8 +149,7 @@ func (r *runner) predictRows(post *ep.Posterior, k kernel.Kernel, xa, x *mat.Den
 // the batch's rule (every pass but the last, whose scores the held-out
 // latents reuse), a candidate with y·m > 0 has q(y|x) = Φ(y m/√(1+v))
 // decreasing in v, and v lies in [0, k(x, x)], so if q ≥ p_inc at v =
-// k(x, x) it is neither included nor skipped as noise (p_skip < p_inc)
-// whatever v is. Its variance, the O(M²) part of a score, is then not
+// k(x, x) it is not included whatever v is. Its variance, the O(M²) part of a score, is then not
 // needed; on the noisy 10-class task most of a first pass's candidates
 // are such points (docs/performance.md). The rule's decisions and counts
 // are those of full scoring.

@@ -30,7 +30,7 @@ func TestPredictSerial(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The FITC classifier: the same active set as inducing inputs, its
-	// FITC posterior on all the rows (as Options.FITC's pass makes it).
+	// FITC posterior on all the rows (as TrainFITC's pass makes it).
 	f, err := ep.InferFITC(context.Background(), toyKernel(), x, y, res.Model.X, nil, &ep.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -16,10 +16,10 @@ import (
 )
 
 // DefaultFITCHypEvals caps the FITC evidence evaluations of the FITC
-// pass's θ search (Options.FITC without FixedTheta).
+// pass's θ search (TrainFITC without FixedTheta).
 const DefaultFITCHypEvals = 40
 
-// sparsePass is Options.FITC: EP on all N training points under the FITC
+// sparsePass is TrainFITC's pass: EP on all N training points under the FITC
 // prior with the active set as inducing inputs (ep.InferFITC), which
 // becomes the classifier's predictor (Binary.Sparse). A small active set
 // then carries the posterior of every training point instead of its own
@@ -36,27 +36,15 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 	k := b.Kernel
 	xm := b.X
 	var f *ep.FITC
+	var nc *ep.FITCNotConvergedError
 	if !c.FixedTheta {
-		var sample []int
-		if c.FITCSample > 0 {
-			sample = randomSubset(c.Seed, fitcSampleSalt, len(y), c.FITCSample)
-		}
-		xs, ys := x, y
-		if sample != nil {
-			xs, ys = gatherRows(x, sample), gather(y, sample)
-		}
-		fs, stuck, err := fitcSearch(ctx, c, k, xs, ys, xm, &o)
+		fs, stuck, err := fitcSearch(ctx, c, k, x, y, xm, &o)
 		if err != nil {
 			return err
 		}
-		k = fs.Kernel
-		if sample == nil {
-			f = fs // the search ran on all N points: its best posterior
-			res.FITCNotConverged = stuck
-		}
-	}
-	var nc *ep.FITCNotConvergedError
-	if f == nil {
+		k, f = fs.Kernel, fs // the search's best posterior
+		res.FITCNotConverged = stuck
+	} else {
 		var err error
 		f, err = ep.InferFITC(ctx, k, x, y, xm, nil, &o)
 		// A run whose sites still change after its halved steps gives its
@@ -84,9 +72,6 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 	res.Elapsed += time.Since(t0)
 	return nil
 }
-
-// fitcSampleSalt seeds Options.FITCSample's random sample.
-const fitcSampleSalt = 0x5a3c
 
 // fitcSearch is the FITC pass's θ: the maximum of the FITC evidence of
 // x, y with inducing inputs xm (fitcTheta), from k. stuck reports that
@@ -231,27 +216,44 @@ func sparseHeldOut(f *ep.FITC, z, v []float64) (lost int) {
 }
 
 // predictSparse sets mean and variance to f's predictive latent marginals
-// of the rows of x, in chunks of scoreChunk rows on r's workers, checking
-// ctx between rounds of chunks.
-func (r *runner) predictSparse(ctx context.Context, f *ep.FITC, x *mat.Dense, mean, variance []float64) error {
+// of the rows rows of x (nil: all), in chunks of scoreChunk rows on r's
+// workers, checking ctx between rounds of chunks; it returns ctx's or x's
+// error.
+func (r *runner) predictSparse(ctx context.Context, f *ep.FITC, x Rows, rows []int, mean, variance []float64) error {
 	n, d := x.Dims()
-	return r.chunks(ctx, n, func(_, lo, hi int) {
-		xs := x.Slice(lo, hi, 0, d).(*mat.Dense)
+	if rows != nil {
+		n = len(rows)
+	}
+	bufs := make([][]float64, max(r.threads, 1))
+	err := r.chunks(ctx, n, func(w, lo, hi int) {
+		if len(bufs[w]) < scoreChunk*d {
+			bufs[w] = make([]float64, scoreChunk*d)
+		}
+		xs := mat.NewDense(hi-lo, d, bufs[w][:(hi-lo)*d])
+		if rows != nil {
+			x.RowsTo(xs.RawMatrix().Data, rows[lo:hi])
+		} else {
+			x.RowsTo(xs.RawMatrix().Data, span(lo, hi))
+		}
 		if r.serial {
 			f.PredictSerialTo(mean[lo:hi], variance[lo:hi], nil, xs)
 			return
 		}
 		f.PredictTo(mean[lo:hi], variance[lo:hi], nil, xs)
 	})
+	if err != nil {
+		return err
+	}
+	return x.Err()
 }
 
-// TrainFITC runs the sparse pass of Options.FITC on a trained classifier b
+// TrainFITC runs a sparse pass on a trained classifier b
 // (from Train, TrainMulti or a loaded model; not one from an invariance
 // stage): EP on all rows of x, y (the training data b was selected from)
 // with b's active inputs as FITC inducing inputs, at b's θ. The result's
 // Model is b with Sparse set (sharing b's inputs and active set
 // posterior), its Elapsed the pass alone, and its HeldOut, Calibration,
-// HeldOutError and MajorityRate are Train's with Options.FITC. Of o, only
+// HeldOutError and MajorityRate are those of that posterior. Of o, only
 // Threads, EP, FixedTheta, Fixed, Lower and Upper are used (nil:
 // defaults, θ chosen by the FITC evidence from b's). TrainFITC lets one selection
 // serve both a plain and a FITC classifier, as bench/repro does.
@@ -261,7 +263,7 @@ func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Opt
 		oo = Options{Threads: o.Threads, EP: o.EP, FixedTheta: o.FixedTheta, Fixed: o.Fixed, Lower: o.Lower, Upper: o.Upper}
 	}
 	oo.Kernel = b.Kernel
-	c, err := checkInput(x, y, &oo)
+	c, err := checkInput(ctx, DenseRows(x), y, &oo)
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +274,9 @@ func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Opt
 		return nil, fmt.Errorf("passgp: TrainFITC: the classifier has translated active images (invariance stage)")
 	}
 	if !c.FixedTheta {
-		c.lower, c.upper = thetaBounds(&c, x)
+		if c.lower, c.upper, err = thetaBounds(&c, DenseRows(x)); err != nil {
+			return nil, err
+		}
 	}
 	nb := *b
 	nb.Sparse = nil
@@ -281,5 +285,5 @@ func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Opt
 		return nil, err
 	}
 	r := &runner{threads: c.threads}
-	return res, calibrate(ctx, r, res, x, y, nil, nil)
+	return res, calibrate(ctx, r, res, DenseRows(x), y, nil, nil, HeldOutRows(c.Seed, len(y)))
 }

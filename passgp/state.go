@@ -34,7 +34,7 @@ func (s *State) Check(n, d int) error {
 	}
 	seen := make([]bool, n)
 	for _, i := range s.Perm {
-		if i < 0 || i >= n || seen[i] {
+		if i < 0 || int(i) >= n || seen[i] {
 			return fmt.Errorf("passgp: state permutation repeats or exceeds index %d", i)
 		}
 		seen[i] = true
@@ -64,12 +64,13 @@ func (s *State) Check(n, d int) error {
 func truncInts(v []int) []int { return v[:min(len(v), 8)] }
 
 // checkHeld checks the last pass's scores (State.HeldMean): none, or one
-// finite mean, non-negative variance and batch index per point.
+// finite mean, non-negative variance and batch index per point or per
+// held-out point (HeldOutRows).
 func (s *State) checkHeld(n int) error {
 	k := len(s.HeldAt)
 	switch {
 	case k == 0 && len(s.HeldMean) == 0 && len(s.HeldVar) == 0:
-	case k != n || len(s.HeldMean) != n || len(s.HeldVar) != n:
+	case k != n && k != min(n, heldOutMax) || len(s.HeldMean) != k || len(s.HeldVar) != k:
 		return fmt.Errorf("passgp: state has %d/%d/%d held-out scores for %d points", len(s.HeldMean), len(s.HeldVar), k, n)
 	}
 	if s.ThetaSince < 0 || s.ThetaSince > s.Done {

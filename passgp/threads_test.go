@@ -200,7 +200,7 @@ func TestNoBLASThreadChanges(t *testing.T) {
 func TestConcurrentTrain(t *testing.T) {
 	xa, ya := wide(300, 16, 41)
 	xb, yb := wide(260, 16, 42)
-	o := Options{Init: 40, Sub: 2, Passes: 1, Seed: 2, HypMaxEvals: 2, Kernel: kernel.SE{Var: 2, Len2: 16, Jitter: 1e-4}}
+	o := Options{Init: 40, Sub: 2, Passes: 1, Seed: 2, Kernel: kernel.SE{Var: 2, Len2: 16, Jitter: 1e-4}}
 	train := func(x *mat.Dense, y []float64) *Result {
 		oc := o
 		r, err := Train(context.Background(), x, y, &oc)

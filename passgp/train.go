@@ -20,11 +20,6 @@ type BatchStats struct {
 	Pass, Batch int // 0-based
 	// Active is |A| after the batch's deletions and inclusions.
 	Active, Included, Deleted int
-	// Noise counts the active points deleted because their cavity
-	// probability fell below Options.PSkip (part of Deleted); Skipped the
-	// batch points not included because their predictive probability was
-	// below it (IVM: the points below it after the selection).
-	Noise, Skipped int
 	// Unscored counts the batch points left out by MaxActive's cap on the
 	// candidates of one batch (budgetCandidates).
 	Unscored int
@@ -64,13 +59,15 @@ type State struct {
 	Frozen  bool
 	Tau, Nu []float64 // EP sites of A (new points: zero)
 	// Perm[Bounds[j]:Bounds[j+1]] is batch j.
-	Perm, Bounds []int
-	Pass, Batch  int // next batch to process
-	Done         int // batches processed so far (for HypEvery)
-	Stats        []BatchStats
-	Elapsed      time.Duration
+	Perm        []int32
+	Bounds      []int
+	Pass, Batch int // next batch to process
+	Done        int // batches processed so far (for HypEvery)
+	Stats       []BatchStats
+	Elapsed     time.Duration
 	// HeldMean[i] and HeldVar[i] are the predictive marginal N(m, v) of
-	// paper eq. (4) that training point i got as a candidate in the last
+	// paper eq. (4) that held-out point i (HeldOutRows: training point i
+	// unless N > HeldOutMax) got as a candidate in the last
 	// pass, HeldAt[i] is Done+1 of the batch that scored it (0: not
 	// scored in the last pass), and ThetaSince is Done+1 of the batch
 	// whose θ search last changed θ (0: none did). The posterior that
@@ -88,11 +85,6 @@ type State struct {
 	HeldAt            []int
 	ThetaSince        int
 	HeldNear          []float64
-	// Bound is Options.BoundFITC's trial where it ran after the binding
-	// pass and its FITC posterior was not kept, so that training went on:
-	// a run resumed from here neither repeats the trial nor runs the pass
-	// at its end, as the uninterrupted run does not (runBound).
-	Bound *FITCChoice
 }
 
 // Result is a trained binary classifier and the record of its training.
@@ -110,7 +102,8 @@ type Result struct {
 	// bound, e.g. the signal variance of a separable active set, or a
 	// length scale collapsing to the floor. nil when θ was not optimised.
 	AtBound []bool
-	// HeldOut is, for every training point i, the latent z_i =
+	// HeldOut is, for every training point i of HeldOutRows (nil: all of
+	// them, in order), the latent z_i =
 	// m_i/√(1+v_i) of a predictive distribution that did not see its label
 	// (heldOutLatents): the data that calibration is fitted on, and
 	// HeldOutShare the share v_i/k(x_i, x_i) of the prior variance that
@@ -119,6 +112,7 @@ type Result struct {
 	// where the share is 1). All are nil for a run stopped early.
 	HeldOut      []float64
 	HeldOutShare []float64
+	HeldOutRows  []int
 	Calibration  *Calibration
 	// HeldOutError is the error rate of the raw decisions (z > 0) on the
 	// held-out latents, and MajorityRate that of always predicting the
@@ -134,7 +128,7 @@ type Result struct {
 	// ran, because the budget never bound or the option is off).
 	BoundFITC *FITCChoice
 	// FITCNotConverged is set when the EP run of the FITC pass
-	// (Options.FITC) that gave the classifier's posterior did not
+	// (TrainFITC) that gave the classifier's posterior did not
 	// converge, even with halved steps (ep.FITCNotConvergedError): the
 	// classifier uses its last iterate.
 	FITCNotConverged bool
@@ -172,7 +166,15 @@ func hypNotConverged(stats []BatchStats) int {
 // returns the partial result (a classifier on the current active set) with
 // ctx.Err().
 func Train(ctx context.Context, x *mat.Dense, y []float64, o *Options) (*Result, error) {
-	c, err := checkInput(x, y, o)
+	return TrainRows(ctx, DenseRows(x), y, o)
+}
+
+// TrainRows is Train on the inputs x read through Rows (DenseRows for a
+// matrix; a data file served from disk): training reads only a batch, the
+// active set or a chunk of the held-out pass at a time, and gives the
+// model Train gives on the same rows, bit for bit.
+func TrainRows(ctx context.Context, x Rows, y []float64, o *Options) (*Result, error) {
+	c, err := checkInput(ctx, x, y, o)
 	if err != nil {
 		return nil, err
 	}
@@ -180,10 +182,13 @@ func Train(ctx context.Context, x *mat.Dense, y []float64, o *Options) (*Result,
 	return train(ctx, x, y, &c, r, "")
 }
 
-func checkInput(x *mat.Dense, y []float64, o *Options) (config, error) {
+func checkInput(ctx context.Context, x Rows, y []float64, o *Options) (config, error) {
 	n, d := x.Dims()
 	if len(y) != n {
 		return config{}, fmt.Errorf("passgp: %d labels for %d rows", len(y), n)
+	}
+	if n > math.MaxInt32 {
+		return config{}, fmt.Errorf("passgp: %d rows, more than the %d a batch order numbers (State.Perm)", n, math.MaxInt32)
 	}
 	var pos int
 	for i, v := range y {
@@ -197,33 +202,64 @@ func checkInput(x *mat.Dense, y []float64, o *Options) (config, error) {
 	if n > 0 && (pos == 0 || pos == n) {
 		return config{}, fmt.Errorf("passgp: all %d labels are %v: a classifier needs both classes", n, y[0])
 	}
-	raw := x.RawMatrix()
-	for i := 0; i < n; i++ {
-		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+d] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return config{}, fmt.Errorf("passgp: input row %d feature %d is %v", i, j, v)
-			}
-		}
+	if err := checkFinite(ctx, x); err != nil {
+		return config{}, err
 	}
 	return resolve(o, d)
 }
 
+// finiteChecker is implemented by Rows whose reads fail on a value that
+// is not finite (a binary data file's), so that checkFinite need not read
+// them all first.
+type finiteChecker interface{ ChecksFinite() bool }
+
+// checkFinite returns an error naming the first input that is NaN or
+// infinite, reading x in blocks and checking ctx between them.
+func checkFinite(ctx context.Context, x Rows) error {
+	if c, ok := x.(finiteChecker); ok && c.ChecksFinite() {
+		return nil
+	}
+	n, d := x.Dims()
+	const block = 1024
+	buf := make([]float64, min(block, n)*d)
+	var idx []int
+	for lo := 0; lo < n; lo += block {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		hi := min(lo+block, n)
+		idx = spanTo(idx, lo, hi)
+		x.RowsTo(buf, idx)
+		if err := x.Err(); err != nil {
+			return err
+		}
+		for k, v := range buf[:(hi-lo)*d] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("passgp: input row %d feature %d is %v", lo+k/d, k%d, v)
+			}
+		}
+	}
+	return nil
+}
+
 // train dispatches to the method and adds the invariance stage.
-func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner, class string) (*Result, error) {
+func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class string) (*Result, error) {
 	if !c.FixedTheta {
-		c.lower, c.upper = thetaBounds(c, x)
+		var err error
+		if c.lower, c.upper, err = thetaBounds(c, x); err != nil {
+			return nil, err
+		}
 	}
 	var res *Result
 	var err error
 	switch c.Method {
 	case PASSGP, FPASSGP:
-		t := newTrainer(x, y, c, r, class)
-		if c.boundFITC() {
-			return t.runBound(ctx)
-		}
-		res, err = t.run(ctx)
+		res, err = newTrainer(x, y, c, r, class).run(ctx)
 	case IVM:
-		res, err = trainIVM(ctx, x, y, c, r)
+		var xd *mat.Dense
+		if xd, err = asDense(x); err == nil {
+			res, err = trainIVM(ctx, xd, y, c, r)
+		}
 	case Random:
 		res, err = trainRandom(ctx, x, y, c, r)
 	case Full:
@@ -231,9 +267,6 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	}
 	if err == nil && c.Augment != 0 {
 		res, err = augmentRetrain(ctx, c, r, class, res)
-	}
-	if err == nil && c.FITC {
-		err = sparsePass(ctx, c, res, x, y)
 	}
 	// The last pass's scores (N-vectors) go to calibrate, not to the
 	// caller.
@@ -247,24 +280,35 @@ func train(ctx context.Context, x *mat.Dense, y []float64, c *config, r *runner,
 	if err != nil {
 		return res, err
 	}
-	err = calibrate(ctx, r, res, x, y, c.geom(), last)
+	var held []int
+	if g := c.geom(); g == nil {
+		n, _ := x.Dims()
+		held = HeldOutRows(c.Seed, n)
+	}
+	err = calibrate(ctx, r, res, x, y, c.geom(), last, held)
+	if err == nil {
+		err = boundPass(ctx, c, r, res, x, y)
+	}
 	res.near = nil
 	return res, err
 }
 
-// calibrate sets res's held-out latents of every training point (x, y),
-// their error rates and the binary calibration fitted on them; g is the
-// invariance stage's geometry (nil: none) and last the last pass's scores
-// that the held-out latents may reuse (nil: none).
-func calibrate(ctx context.Context, r *runner, res *Result, x *mat.Dense, y []float64, g *shiftGeom, last *lastScores) error {
+// calibrate sets res's held-out latents of the training points held of
+// (x, y) (nil: all; HeldOutRows), their error rates and the binary
+// calibration fitted on them; g is the invariance stage's geometry (nil:
+// none; with g, held must be nil) and last the last pass's scores that the
+// held-out latents may reuse (nil: none).
+func calibrate(ctx context.Context, r *runner, res *Result, x Rows, y []float64, g *shiftGeom, last *lastScores, held []int) error {
+	xh, yh, bh, lh := heldView(x, y, res.Model, last, held)
 	var err error
-	if res.HeldOut, res.HeldOutShare, res.near, res.HeldOutLost, err = heldOutNear(ctx, r, res.Model, x, g, last, nil); err != nil {
+	if res.HeldOut, res.HeldOutShare, res.near, res.HeldOutLost, err = heldOutNear(ctx, r, bh, xh, g, lh, nil); err != nil {
 		return err
 	}
-	truth := binaryTruth(y)
-	res.HeldOutError = LatentErrorRate(res.HeldOut, y)
+	res.HeldOutRows = held
+	truth := binaryTruth(yh)
+	res.HeldOutError = LatentErrorRate(res.HeldOut, yh)
 	res.MajorityRate = majorityRate(truth)
-	res.Calibration, err = FitCalibration(mat.NewDense(len(y), 1, res.HeldOut), mat.NewDense(len(y), 1, res.HeldOutShare), truth)
+	res.Calibration, err = FitCalibration(mat.NewDense(len(yh), 1, res.HeldOut), mat.NewDense(len(yh), 1, res.HeldOutShare), truth)
 	return err
 }
 
@@ -272,7 +316,7 @@ func calibrate(ctx context.Context, r *runner, res *Result, x *mat.Dense, y []fl
 type trainer struct {
 	c     *config
 	r     *runner
-	x     *mat.Dense
+	x     Rows
 	y     []float64
 	n, d  int
 	class string
@@ -288,15 +332,19 @@ type trainer struct {
 	evals  int
 	theta0 []float64
 	// (nil: none).
-	// untilBound makes loop stop after the pass in which the budget
-	// bound, if passes remain, and set cut (runBound).
-	untilBound, cut bool
+	// held numbers the held-out points, whose last scores keepScores
+	// keeps (HeldOutRows; nil: all).
+	held []int
 }
 
-func newTrainer(x *mat.Dense, y []float64, c *config, r *runner, class string) *trainer {
+func newTrainer(x Rows, y []float64, c *config, r *runner, class string) *trainer {
 	n, d := x.Dims()
-	return &trainer{c: c, r: r, x: x, y: y, n: n, d: d, class: class,
+	t := &trainer{c: c, r: r, x: x, y: y, n: n, d: d, class: class,
 		method: c.Method, pinc: c.PInc, fixed: c.FixedTheta, k: c.Kernel}
+	if c.geom() == nil {
+		t.held = HeldOutRows(c.Seed, n)
+	}
+	return t
 }
 
 // initState draws the initial active set and the batches from the seed.
@@ -315,7 +363,12 @@ func (t *trainer) initialActive(rng *rand.Rand) []int {
 	if t.method == FPASSGP {
 		size = t.c.M
 	}
-	return rng.Perm(t.n)[:min(size, t.n)]
+	p := perm32(rng, t.n)[:min(size, t.n)]
+	a := make([]int, len(p))
+	for k, i := range p {
+		a[k] = int(i)
+	}
+	return a
 }
 
 // initRNG returns the generator of a run's initial active set (its first
@@ -324,10 +377,21 @@ func initRNG(seed uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))
 }
 
+// perm32 is rng.Perm(n) (the same permutation for the same rng) in
+// 32-bit integers, half the memory of a permutation of N = 10⁸ points.
+func perm32(rng *rand.Rand, n int) []int32 {
+	p := make([]int32, n)
+	for i := range p {
+		p[i] = int32(i)
+	}
+	rng.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
+	return p
+}
+
 // splitBatches splits 0..n-1 into sub disjoint random batches of nearly
 // equal size (paper Algorithm 1, SplitData).
-func splitBatches(rng *rand.Rand, n, sub int) (perm, bounds []int) {
-	perm = rng.Perm(n)
+func splitBatches(rng *rand.Rand, n, sub int) (perm []int32, bounds []int) {
+	perm = perm32(rng, n)
 	sub = max(min(sub, n), 1)
 	bounds = make([]int, sub+1)
 	for j := range bounds {
@@ -364,11 +428,6 @@ func cloneState(s *State) State {
 	c.HeldVar = slices.Clone(s.HeldVar)
 	c.HeldAt = slices.Clone(s.HeldAt)
 	c.HeldNear = slices.Clone(s.HeldNear)
-	if s.Bound != nil {
-		b := *s.Bound
-		b.SearchTheta = slices.Clone(b.SearchTheta)
-		c.Bound = &b
-	}
 	return c
 }
 
@@ -389,13 +448,6 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 	t.inA = make([]bool, t.n)
 	nsub := len(t.st.Bounds) - 1
 	total := t.c.Passes * nsub
-	if t.untilBound && t.st.Frozen && t.st.Batch == 0 && t.st.Pass > 0 && t.st.Pass < t.c.Passes {
-		// Resumed from the checkpoint of the binding pass's last batch,
-		// which an uninterrupted run writes just before it stops for the
-		// trial (below): stop here too.
-		t.cut = true
-		return t.finish(ctx)
-	}
 	for t.st.Pass < t.c.Passes {
 		if err := ctx.Err(); err != nil {
 			return t.stopped(err)
@@ -412,9 +464,6 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 		if t.st.Batch == nsub {
 			t.st.Batch = 0
 			t.st.Pass++
-			if t.untilBound && t.st.Frozen && t.st.Pass < t.c.Passes {
-				t.cut = true
-			}
 		}
 		t.st.Done++
 		el := t.elapsed()
@@ -427,16 +476,13 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 			}
 			t.c.Progress(Progress{Class: t.class, Pass: last.Pass, Passes: t.c.Passes, Batch: last.Batch,
 				Batches: nsub, Active: len(t.st.Active), Included: last.Included, Deleted: last.Deleted,
-				Noise: last.Noise, Skipped: last.Skipped, LogZ: last.LogZ, Theta: slices.Clone(last.Theta),
+				LogZ: last.LogZ, Theta: slices.Clone(last.Theta),
 				Elapsed: el, Remaining: rem})
 		}
 		if t.c.Checkpoint != nil && !t.stage2 {
 			s := cloneState(&t.st)
 			s.Elapsed = el
 			t.c.Checkpoint(&s)
-		}
-		if t.cut {
-			break
 		}
 	}
 	return t.finish(ctx)
@@ -447,9 +493,9 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 // without iterating EP (one factorisation), so that cancellation takes
 // effect at once.
 func (t *trainer) stopped(err error) (*Result, error) {
-	xa, ya := t.active()
-	if len(ya) == 0 {
-		return nil, err
+	xa, ya, rerr := t.active()
+	if rerr != nil || len(ya) == 0 {
+		return nil, errors.Join(err, rerr)
 	}
 	b, ferr := newBinary(t.k, xa, ya, slices.Clone(t.st.Active), ep.Sites{Tau: slices.Clone(t.st.Tau), Nu: slices.Clone(t.st.Nu)})
 	if ferr != nil {
@@ -461,9 +507,10 @@ func (t *trainer) stopped(err error) (*Result, error) {
 
 func (t *trainer) elapsed() time.Duration { return t.st.Elapsed + time.Since(t.start) }
 
-// active gathers the active inputs and labels.
-func (t *trainer) active() (*mat.Dense, []float64) {
-	return gatherRows(t.x, t.st.Active), gather(t.y, t.st.Active)
+// active reads the active inputs and gathers their labels.
+func (t *trainer) active() (*mat.Dense, []float64, error) {
+	xa, err := readRows(t.x, t.st.Active)
+	return xa, gather(t.y, t.st.Active), err
 }
 
 // infer runs EP on A from the current sites, optimising θ first when
@@ -473,13 +520,13 @@ func (t *trainer) infer(ctx context.Context, xa *mat.Dense, ya []float64, optimi
 }
 
 // inferEvals is infer with the optimiser's evaluation cap (0: the batch
-// cap HypMaxEvals, tripled for the first optimisation).
+// cap hypMaxEvals, tripled for the first optimisation).
 func (t *trainer) inferEvals(ctx context.Context, xa *mat.Dense, ya []float64, optimise bool, maxEvals int, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
 	warm := &ep.Sites{Tau: slices.Clone(t.st.Tau), Nu: slices.Clone(t.st.Nu)}
 	var post *ep.Posterior
 	if optimise {
 		t0 := time.Now()
-		evals := t.c.HypMaxEvals
+		evals := hypMaxEvals
 		if maxEvals > 0 {
 			evals = maxEvals
 		} else if t.st.Done == 0 && !t.stage2 {
@@ -525,8 +572,11 @@ func (t *trainer) inferEvals(ctx context.Context, xa *mat.Dense, ya []float64, o
 // inner loop body).
 func (t *trainer) batch(ctx context.Context) error {
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch, Augmented: t.stage2}
-	xa, ya := t.active()
-	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.HypPasses
+	xa, ya, err := t.active()
+	if err != nil {
+		return err
+	}
+	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.hypPasses()
 	before := t.k.Params()
 	epo := t.c.epOptions()
 	if t.st.Frozen && adfSites {
@@ -551,93 +601,116 @@ func (t *trainer) batch(ctx context.Context) error {
 	t.st.Theta = t.k.Params()
 
 	t0 := time.Now()
-	m := len(t.st.Active)
-	cav := make([]float64, m)
-	post.CavityProbTo(cav)
+	sc, err := t.score(ctx, post, xa, &bs)
+	if err != nil {
+		return err
+	}
+	var u update
+	switch t.method {
+	case PASSGP:
+		u = passUpdate(sc.cav, sc.q, t.rule())
+	case FPASSGP:
+		u = swapUpdate(sc.cav, sc.q, t.rule())
+	}
+	t.st.Frozen = t.st.Frozen || u.trimmed
+	bs.Trimmed = u.trimmed
+	t.apply(u, post.Sites, sc, &bs)
+	bs.ScoreTime = time.Since(t0)
+	t.st.Stats = append(t.st.Stats, bs)
+	return nil
+}
+
+// batchScores are a batch's scores: the cavity probabilities cav of the
+// active points, and the candidates cand with their predictive means,
+// variances and probabilities of their labels.
+type batchScores struct {
+	cav, mean, vr, q []float64
+	cand             []int
+}
+
+// score scores the active points and the candidates of the current batch
+// under post (the posterior of the active inputs xa) and keeps the
+// candidates' scores for the held-out latents (keepScores).
+func (t *trainer) score(ctx context.Context, post *ep.Posterior, xa *mat.Dense, bs *BatchStats) (*batchScores, error) {
+	sc := &batchScores{cav: make([]float64, len(t.st.Active))}
+	post.CavityProbTo(sc.cav)
 	for _, a := range t.st.Active {
 		t.inA[a] = true
 	}
 	var cand []int
 	for _, i := range t.st.Perm[t.st.Bounds[t.st.Batch]:t.st.Bounds[t.st.Batch+1]] {
 		if !t.inA[i] {
-			cand = append(cand, i)
+			cand = append(cand, int(i))
 		}
 	}
 	for _, a := range t.st.Active {
 		t.inA[a] = false
 	}
 	cand, bs.Unscored = t.budgetCandidates(cand)
-	mean := make([]float64, len(cand))
-	vr := make([]float64, len(cand))
+	sc.cand = cand
+	sc.mean, sc.vr = make([]float64, len(cand)), make([]float64, len(cand))
 	var near []float64
 	g, gok := gramNearOf(t.k)
 	if gok && t.keepsScores() {
 		near = make([]float64, len(cand))
 	}
-	if err := t.r.predictRowsContext(ctx, post, t.k, xa, t.x, cand, mean, vr, near, g, t.screen()); err != nil {
-		return err
+	if err := t.r.predictRowsContext(ctx, post, t.k, xa, t.x, cand, sc.mean, sc.vr, near, g, t.screen()); err != nil {
+		return nil, err
 	}
-	q := make([]float64, len(cand))
+	sc.q = make([]float64, len(cand))
 	for i, n := range cand {
-		q[i] = predProb(t.y[n], mean[i], vr[i])
+		sc.q[i] = predProb(t.y[n], sc.mean[i], sc.vr[i])
 	}
-	t.keepScores(cand, mean, vr, near)
+	t.keepScores(cand, sc.mean, sc.vr, near)
 	// ep guards the cavities and the predictive variances; a NaN that
 	// still got through would silently delete a point (NaN <= p_del is
 	// false) or scramble fPASS-GP's sort.
-	if i := slices.IndexFunc(cav, math.IsNaN); i >= 0 {
-		return fmt.Errorf("passgp: cavity probability of active point %d is NaN", t.st.Active[i])
+	if i := slices.IndexFunc(sc.cav, math.IsNaN); i >= 0 {
+		return nil, fmt.Errorf("passgp: cavity probability of active point %d is NaN", t.st.Active[i])
 	}
-	if i := slices.IndexFunc(q, math.IsNaN); i >= 0 {
-		return fmt.Errorf("passgp: predictive probability of point %d is NaN", cand[i])
+	if i := slices.IndexFunc(sc.q, math.IsNaN); i >= 0 {
+		return nil, fmt.Errorf("passgp: predictive probability of point %d is NaN", cand[i])
 	}
+	return sc, nil
+}
 
-	var u update
-	switch t.method {
-	case PASSGP:
-		u = passUpdate(cav, q, t.rule())
-	case FPASSGP:
-		u = swapUpdate(cav, q, t.rule())
-	}
-	keep, incl := u.keep, u.incl
-	bs.Noise, bs.Skipped = u.noise, u.skipped
-	t.st.Frozen = t.st.Frozen || u.trimmed
-	bs.Trimmed = u.trimmed
-	s := post.Sites
+// apply makes the rule's update u the new active set: the kept points with
+// their sites s, then the included candidates, which start at zero sites
+// or, once θ is frozen, at their ADF sites (adfSites). It records the
+// counts in bs.
+func (t *trainer) apply(u update, s ep.Sites, sc *batchScores, bs *BatchStats) {
 	var active []int
 	var tau, nu []float64
 	for i, a := range t.st.Active {
-		if keep[i] {
+		if u.keep[i] {
 			active = append(active, a)
 			tau = append(tau, s.Tau[i])
 			nu = append(nu, s.Nu[i])
 		}
 	}
-	bs.Deleted = m - len(active)
-	for _, i := range incl {
-		active = append(active, cand[i])
+	bs.Deleted = len(t.st.Active) - len(active)
+	for _, i := range u.incl {
+		n := sc.cand[i]
+		active = append(active, n)
 		var tt, tn float64
 		if t.st.Frozen && adfSites {
-			tt, tn = adfSite(t.y[cand[i]], mean[i], vr[i], t.c.EP.Flip)
+			tt, tn = adfSite(t.y[n], sc.mean[i], sc.vr[i], t.c.EP.Flip)
 		}
 		tau = append(tau, tt)
 		nu = append(nu, tn)
 	}
-	bs.Included = len(incl)
+	bs.Included = len(u.incl)
 	bs.Active = len(active)
 	t.st.Active, t.st.Tau, t.st.Nu = active, tau, nu
-	bs.ScoreTime = time.Since(t0)
-	t.st.Stats = append(t.st.Stats, bs)
-	return nil
 }
 
 // screen returns the screen of this batch's scoring (nil: score every
 // candidate fully): PASS-GP's rule, outside the last pass of the first
 // stage (whose scores keepScores keeps for the held-out latents), with a
-// p_inc below 1 and a noise threshold below it.
+// p_inc below 1.
 func (t *trainer) screen() *screen {
 	r := t.rule()
-	if !screenScores || t.method != PASSGP || r.pinc >= 1 || r.pskip >= r.pinc || (!t.stage2 && t.st.Pass == t.c.Passes-1) {
+	if !screenScores || t.method != PASSGP || r.pinc >= 1 || (!t.stage2 && t.st.Pass == t.c.Passes-1) {
 		return nil
 	}
 	return &screen{y: t.y, pinc: r.pinc}
@@ -648,16 +721,16 @@ func (t *trainer) screen() *screen {
 // the classifier with ep.FromSites. If ctx ends meanwhile, the result is
 // stopped's.
 func (t *trainer) finish(ctx context.Context) (*Result, error) {
-	xa, ya := t.active()
+	xa, ya, err := t.active()
+	if err != nil {
+		return nil, err
+	}
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch}
 	// θ as the last pass left it: the search on A below may move it, and
 	// then no score of the last pass is at the final θ (lastScores).
 	before := t.k.Params()
-	// With Options.FITC the FITC pass chooses θ by the evidence of data
-	// the selection did not bias towards the boundary, so the active
-	// set's own evidence is not searched again here.
-	optimise := !t.fixed && !t.st.Frozen && t.c.HypPasses >= t.c.Passes && !t.c.FITC
-	post, err := t.inferEvals(ctx, xa, ya, optimise, t.c.FinalHypEvals, t.c.finalEPOptions(), &bs)
+	optimise := !t.fixed && !t.st.Frozen && t.c.hypPasses() >= t.c.Passes
+	post, err := t.inferEvals(ctx, xa, ya, optimise, finalHypEvals, t.c.finalEPOptions(), &bs)
 	if err == nil && optimise {
 		// One more EP run from the search's sites at the final θ. The
 		// search's runs already used finalEPOptions, so this run mostly

@@ -3,6 +3,7 @@ package plots
 import (
 	"bytes"
 	"image/png"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -96,5 +97,27 @@ func TestBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(p); err == nil {
 		t.Errorf("a failing call wrote %s", p)
+	}
+}
+
+// TestRelevance: the relevance bar chart is written for a few and for
+// many features (numeric ticks), and bad input is an error.
+func TestRelevance(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []int{1, 8, 300} {
+		rel := make([]float64, d)
+		for j := range rel {
+			rel[j] = 1 / float64(1+j%7)
+		}
+		path := filepath.Join(dir, "relevance.png")
+		if err := Relevance(path, "Feature relevance", "relevance", rel); err != nil {
+			t.Fatalf("d = %d: %v", d, err)
+		}
+		checkPNG(t, path)
+	}
+	for _, rel := range [][]float64{nil, {1, math.NaN()}} {
+		if err := Relevance(filepath.Join(dir, "bad.png"), "x", "y", rel); err == nil {
+			t.Errorf("Relevance(%v): no error", rel)
+		}
 	}
 }

@@ -15,6 +15,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -22,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/synth"
 )
 
@@ -83,6 +85,21 @@ func run(args []string, stdout, stderr io.Writer) error {
 	} else if noisy, clean, err = t.BayesError(); err != nil {
 		return err
 	}
+	if strings.HasSuffix(*out, ".pgd") {
+		// A binary data file, generated as it is written: for data sets
+		// larger than memory.
+		if *shape != "" {
+			return fmt.Errorf("--out %s: binary output is for the Gaussian tasks, not --shape", *out)
+		}
+		src, err := synth.NewSource(t, *n, *seed)
+		if err != nil {
+			return err
+		}
+		if err := data.WriteBinary(context.Background(), *out, src, data.WriteOptions{}); err != nil {
+			return err
+		}
+		return report(stderr, t, *n, *seed, noisy, clean)
+	}
 	w := stdout
 	if *out != "-" {
 		f, err := os.Create(*out)
@@ -100,7 +117,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(stderr, "wrote %d rows (d = %d, %d relevant, %d classes, flip %g, seed %d); Bayes error %.4f against the written labels, %.4f against the true classes\n",
-		*n, t.D, t.Relevant, t.Classes, t.Flip, *seed, noisy, clean)
-	return nil
+	return report(stderr, t, *n, *seed, noisy, clean)
+}
+
+func report(stderr io.Writer, t synth.Task, n int, seed uint64, noisy, clean float64) error {
+	_, err := fmt.Fprintf(stderr, "wrote %d rows (d = %d, %d relevant, %d classes, flip %g, seed %d); Bayes error %.4f against the written labels, %.4f against the true classes\n",
+		n, t.D, t.Relevant, t.Classes, t.Flip, seed, noisy, clean)
+	return err
 }

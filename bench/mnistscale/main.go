@@ -8,8 +8,7 @@
 // each scale (the evidence, for comparison). With -shifts it also runs the
 // invariance stage of bench/repro (8 one-pixel shifts of the active images,
 // θ fixed, p_inc = 0.9, -sub2 batches, -passes2 passes) and reports the
-// validation error after it; -prior SD puts the weak hyperprior log t1 ~
-// N(log 1, SD²) on the first stage's θ (centred at the initial t1 = 1).
+// validation error after it.
 //
 //	go run ./bench/mnistscale --data ../shared/data --digit 9 --g 1,3,6,12
 //	go run ./bench/mnistscale --data ../shared/data --digit 0 --g 3 --shifts
@@ -49,7 +48,6 @@ func main() {
 	shifts := flag.Bool("shifts", false, "also run the invariance stage (8 shifts, p_inc 0.9) and validate after it")
 	sub2 := flag.Int("sub2", 5, "batches of the invariance stage (bench/repro: 5)")
 	passes2 := flag.Int("passes2", 1, "passes of the invariance stage (bench/repro: 1)")
-	priorSD := flag.Float64("prior", 0, "SD of a log-normal hyperprior on t1 centred at 1 (0: none)")
 	evn := flag.Int("ev", 0, "evidence mode: optimised log Z_EP on a random subset of this size")
 	flag.Parse()
 
@@ -112,9 +110,6 @@ func main() {
 	}
 	for _, g := range scales {
 		o := passgp.Options{Method: passgp.PASSGP, Kernel: polyAt(g), Sub: *sub, HypEvery: *hypEvery, Seed: *seed, Threads: *threads}
-		if *priorSD > 0 {
-			o.Prior = []ep.LogNormal{{Mean: 0, SD: *priorSD}, {}}
-		}
 		t0 := time.Now()
 		res, err := passgp.Train(context.Background(), x, y, &o)
 		if err != nil {

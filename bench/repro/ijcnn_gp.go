@@ -95,7 +95,7 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 			"p_exc = 0.02. IVM selects M points greedily from all training points. Training uses both cores; the time axis is training "+
 			"time (prediction of the %d test points is listed separately). The + FITC rows take each untagged row's classifier and add a final "+
 			"EP pass over all training points with its active set as FITC inducing inputs, at the same fixed theta (passgp.TrainFITC with "+
-			"FixedTheta, `train --fitc --fixed-theta`; docs/method.md); their training time is the selection's plus the pass's. The paper gives IJCNN results only as a figure (mean errors "+
+			"FixedTheta; docs/method.md); their training time is the selection's plus the pass's. The paper gives IJCNN results only as a figure (mean errors "+
 			"of roughly 2-4%% over this range of M, fPASS-GP slightly below RSVM and IVM), so there is no paper column. For scale: "+
 			"always predicting the majority class gives %.2f%% test error. %s", thetaNote, sub, te.N(), majorityErr(te.Y), env.repsNote())
 		var t Table
@@ -227,7 +227,7 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 			}
 			// The paper's protocol fixes θ on IJCNN: the pass keeps the
 			// selection's (TrainFITC would otherwise choose θ by the FITC
-			// evidence, as train --fitc does).
+			// evidence, as TrainFITC does without FixedTheta).
 			rf, err := passgp.TrainFITC(ctx, r.Model, tr.X, tr.Y, &passgp.Options{Threads: cfg.Threads, FixedTheta: true})
 			if err != nil {
 				if ctx.Err() != nil {

@@ -8,8 +8,7 @@
 // and seeds, so two settings can be compared seed by seed.
 //
 //	go run ./bench/uspsval --data ../shared/data                       # PASS-GP defaults
-//	go run ./bench/uspsval --data ../shared/data --evals 10 --prior1 4,2
-//	go run ./bench/uspsval --data ../shared/data --method fpassgp --hyppasses -1 --theta
+//	go run ./bench/uspsval --data ../shared/data --method fpassgp --theta
 //
 // With -test the classifiers are trained on all 7291 images and scored on
 // the 2007 test images instead (to measure a setting already chosen).
@@ -20,7 +19,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strconv"
@@ -31,7 +29,6 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/passgp-fast/passgp-fast/data"
-	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
@@ -43,12 +40,8 @@ func main() {
 	seeds := flag.Int("seeds", 10, "number of training seeds")
 	seed0 := flag.Int("seed0", 1, "first training seed")
 	nval := flag.Int("nval", 1458, "validation images held out of the training set")
-	evals := flag.Int("evals", 0, "Options.HypMaxEvals (0: default)")
-	final := flag.Int("final", 0, "Options.FinalHypEvals (0: default)")
-	hypPasses := flag.Int("hyppasses", 0, "Options.HypPasses (0: default, -1: every pass)")
 	passes := flag.Int("passes", 0, "Options.Passes (0: default)")
 	theta0 := flag.String("theta0", "", "initial θ t1,t2,t3 (default: passgp.DefaultKernel)")
-	prior1 := flag.String("prior1", "", "MEAN,SD: log t1 ~ N(log MEAN, SD²), other components flat")
 	showTheta := flag.Bool("theta", false, "print every class's final θ, the components at a bound, and the errors predicted as it")
 	test := flag.Bool("test", false, "train on all training images and score the test set")
 	flag.Parse()
@@ -58,18 +51,10 @@ func main() {
 		log.Fatal(err)
 	}
 	x, y, xv, yv := load(*dir, *nval, *test)
-	base := passgp.Options{Method: m, HypMaxEvals: *evals, FinalHypEvals: *final, HypPasses: *hypPasses, Passes: *passes}
+	base := passgp.Options{Method: m, Passes: *passes}
 	_, d := x.Dims()
 	if *theta0 != "" {
 		base.Kernel = passgp.DefaultKernel(m, d).WithParams(floats(*theta0))
-	}
-	if *prior1 != "" {
-		v := floats(*prior1)
-		if len(v) != 2 {
-			log.Fatalf("uspsval: -prior1 %q: want MEAN,SD", *prior1)
-		}
-		base.Prior = make([]ep.LogNormal, len(passgp.DefaultKernel(m, d).Params()))
-		base.Prior[0] = ep.LogNormal{Mean: math.Log(v[0]), SD: v[1]}
 	}
 	set := "validation"
 	if *test {

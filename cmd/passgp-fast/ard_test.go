@@ -54,45 +54,12 @@ func TestTrainARD(t *testing.T) {
 	}
 }
 
-// TestTrainFlip: --flip reaches EP (a different model than the probit
-// one, the flip stored in the options) and is checked.
-func TestTrainFlip(t *testing.T) {
+// TestCheckpointResumeARD: a run with --kernel seard+bias interrupted
+// after a batch and resumed from its checkpoint ends with the model of the
+// uninterrupted run (the kernel comes back from the checkpoint).
+func TestCheckpointResumeARD(t *testing.T) {
 	f := newFixture(t)
-	m0, m1 := filepath.Join(f.dir, "f0.pgp"), filepath.Join(f.dir, "f1.pgp")
-	if code, _, e := runCLI(t, append([]string{"train", "--data", f.bin, "--model", m0}, fast...)...); code != 0 {
-		t.Fatalf("train: %d %s", code, e)
-	}
-	if code, _, e := runCLI(t, append([]string{"train", "--data", f.bin, "--model", m1, "--flip", "0.05"}, fast...)...); code != 0 {
-		t.Fatalf("train --flip: %d %s", code, e)
-	}
-	a, err := model.Load(m0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := model.Load(m1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(b.Options), `"flip":0.05`) || strings.Contains(string(a.Options), `"flip"`) {
-		t.Errorf("options %s / %s", a.Options, b.Options)
-	}
-	if slices.Equal(a.Binaries[0].Post.Sites.Tau, b.Binaries[0].Post.Sites.Tau) {
-		t.Error("--flip 0.05 gave the probit sites")
-	}
-	for _, v := range []string{"0.5", "-0.1", "NaN"} {
-		if code, _, e := runCLI(t, append([]string{"train", "--data", f.bin, "--model", m1, "--flip", v}, fast...)...); code != 2 || !strings.Contains(e, "--flip") {
-			t.Errorf("--flip %s: %d %s", v, code, e)
-		}
-	}
-}
-
-// TestCheckpointResumeARDFlip: a run with --kernel seard+bias and --flip
-// interrupted after a batch and resumed from its checkpoint ends with the
-// model of the uninterrupted run (the kernel and ε come back from the
-// checkpoint).
-func TestCheckpointResumeARDFlip(t *testing.T) {
-	f := newFixture(t)
-	args := []string{"train", "--data", f.bin, "--init", "30", "--sub", "3", "--passes", "2", "--kernel", "seard+bias", "--flip", "0.05", "--quiet"}
+	args := []string{"train", "--data", f.bin, "--init", "30", "--sub", "3", "--passes", "2", "--kernel", "seard+bias", "--quiet"}
 	full := filepath.Join(f.dir, "full.pgp")
 	if code, _, e := runCLI(t, append(args, "--model", full)...); code != 0 {
 		t.Fatal(e)

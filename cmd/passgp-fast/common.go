@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -38,7 +39,78 @@ func (d *dataFlags) register(fs *flagSet, required bool) {
 	fs.StringVar(&d.labels, "labels", "", "label `FILE` for IDX images (default: the MNIST sibling labels file)")
 	fs.StringVar(&d.format, "format", "auto", "data format: auto, libsvm, csv, idx or binary")
 	fs.IntVar(&d.labelCol, "label-col", 0, "CSV label column, 0-based; negative counts from the end")
-	fs.Float64Var(&d.maxMemGiB, "max-mem", 16, "memory limit in `GiB` for the data's dense matrix or a model's posteriors")
+	fs.Float64Var(&d.maxMemGiB, "max-mem", 16, "memory limit in `GiB` for the data's dense matrix (predict, eval: a batch of rows) or a model's posteriors")
+}
+
+// stream opens the data file as a stream when it is a binary data file
+// (convert), which training reads without holding it in memory; nil
+// otherwise.
+func (d *dataFlags) stream(ctx context.Context) (*data.BinarySource, error) {
+	if d.path == "" {
+		return nil, errUsage("--data FILE is required")
+	}
+	f, err := data.ParseFormat(d.format)
+	if err != nil {
+		return nil, errUsage("--format: %v", err)
+	}
+	if f, err = data.FormatOf(d.path, f); err != nil || f != data.Binary {
+		return nil, err
+	}
+	src, err := data.OpenBinary(ctx, d.path, data.BinaryOptions{}) // the first pass checks the checksum
+	if err != nil {
+		return nil, err
+	}
+	if src.Len() == 0 {
+		src.Close()
+		return nil, fmt.Errorf("%s: no examples", d.path)
+	}
+	return src, nil
+}
+
+// open opens the data file as a stream of rows (data.OpenSource) for a
+// model of dim features, with load's options: a LIBSVM file may lack the
+// last features.
+func (d *dataFlags) open(ctx context.Context, dim int) (data.Source, error) {
+	f, err := data.ParseFormat(d.format)
+	if err != nil {
+		return nil, errUsage("--format: %v", err)
+	}
+	if !(d.maxMemGiB > 0) {
+		return nil, errUsage("--max-mem must be positive, got %v", d.maxMemGiB)
+	}
+	// MinDim pads a LIBSVM file that lacks the last features.
+	o := data.Options{Format: f, Labels: d.labels, CSV: data.CSVOptions{Label: d.labelCol}, MinDim: dim}
+	src, err := data.OpenSource(ctx, d.path, o)
+	if err != nil {
+		return nil, err
+	}
+	if src.Dim() != dim {
+		src.Close()
+		return nil, fmt.Errorf("%s: %d features, but the model was trained on %d", d.path, src.Dim(), dim)
+	}
+	return src, nil
+}
+
+// maxBatchChunks bounds a batch of predictions at this many
+// passgpfast.PredictChunk blocks of rows: the model is called a block at
+// a time whatever the batch, so larger batches would only take memory.
+const maxBatchChunks = 4
+
+// batchRows is the number of rows a batch of predictions of src's rows by
+// a model of k binary classifiers holds within --max-mem: a row's inputs
+// and label and its predictions (latents, shares, correlations, their
+// gated copies and the probabilities: about 7k numbers), rounded down to
+// a multiple of passgpfast.PredictChunk, so that every row is predicted
+// as in one call on all the rows, bit for bit; at least one block, at
+// most maxBatchChunks and no more than src's rows need where it knows
+// their number.
+func (d *dataFlags) batchRows(src data.Source, k int) int {
+	n := d.maxBytes() / int64(8*(src.Dim()+7*k+3)) / passgpfast.PredictChunk
+	n = min(max(n, 1), maxBatchChunks)
+	if l := src.Len(); l > 0 {
+		n = min(n, int64((l+passgpfast.PredictChunk-1)/passgpfast.PredictChunk))
+	}
+	return int(n) * passgpfast.PredictChunk
 }
 
 // load reads the data file; dim > 0 fixes the number of features (a

@@ -8,8 +8,9 @@ import (
 	"testing"
 )
 
-// convert writes a binary file that trains and predicts exactly as the
-// text file it came from: the same rows, bit for bit, reach the same code.
+// convert writes a binary file that trains exactly as the text file it
+// came from: train streams it, and the same rows, bit for bit, reach the
+// same code.
 // A truncated binary file is a one-line error naming it.
 func TestConvert(t *testing.T) {
 	f := newFixture(t)
@@ -17,15 +18,23 @@ func TestConvert(t *testing.T) {
 	if code, _, e := runCLI(t, "convert", "--data", f.train, "--out", out); code != 0 {
 		t.Fatalf("convert: exit %d: %s", code, e)
 	}
-	models := make([]string, 2)
-	for i, in := range []string{f.train, out} {
-		models[i] = filepath.Join(f.dir, []string{"text.pgp", "bin.pgp"}[i])
-		if code, _, e := runCLI(t, "train", "--quiet", "--threads", "1", "--data", in, "--model", models[i]); code != 0 {
-			t.Fatalf("train on %s: exit %d: %s", in, code, e)
+	// Training streams a binary file: --max-mem, the limit on a dense
+	// copy of the data, would refuse to load it.
+	for _, extra := range [][]string{nil, {"--scale", "standard"}, {"--positive", "1", "--method", "fpassgp", "--m", "40"}} {
+		models := make([]string, 2)
+		for i, in := range []string{f.train, out} {
+			models[i] = filepath.Join(f.dir, []string{"text.pgp", "bin.pgp"}[i])
+			args := append([]string{"train", "--quiet", "--threads", "1", "--data", in, "--model", models[i]}, extra...)
+			if i == 1 {
+				args = append(args, "--max-mem", "1e-6")
+			}
+			if code, _, e := runCLI(t, args...); code != 0 {
+				t.Fatalf("train %v on %s: exit %d: %s", extra, in, code, e)
+			}
 		}
-	}
-	if a, b := predictCSV(t, f, models[0]), predictCSV(t, f, models[1]); a != b {
-		t.Errorf("the model trained on the binary file predicts differently")
+		if a, b := predictCSV(t, f, models[0]), predictCSV(t, f, models[1]); a != b {
+			t.Errorf("train %v: the model trained on the binary file predicts differently", extra)
+		}
 	}
 	raw, err := os.ReadFile(out)
 	if err != nil {

@@ -100,7 +100,7 @@ func TestHelp(t *testing.T) {
 	}
 	trainFlags := []string{"--data", "--labels", "--model", "--positive", "--method", "--kernel", "--degree", "--gamma", "--theta",
 		"--fixed-theta", "--init", "--sub", "--passes", "--p-inc", "--p-del", "--p-exc", "--m", "--hyp-every", "--augment",
-		"--augment-sub", "--augment-passes", "--fitc", "--image", "--seed", "--threads", "--checkpoint", "--resume", "--plots", "--quiet"}
+		"--augment-sub", "--augment-passes", "--image", "--seed", "--threads", "--checkpoint", "--resume", "--plots", "--quiet"}
 	want := map[string][]string{
 		"train":   trainFlags,
 		"predict": {"--model", "--data", "--labels", "--out"},
@@ -269,32 +269,6 @@ func TestBinaryAndPositive(t *testing.T) {
 	}
 }
 
-// TestTrainPrior: --prior reaches the optimiser (a tight prior holds t1 at
-// its mean while without it t1 moves) and is stored in the model's options.
-func TestTrainPrior(t *testing.T) {
-	f := newFixture(t)
-	args := []string{"train", "--data", f.bin, "--kernel", "se", "--init", "30", "--sub", "2", "--passes", "1", "--theta", "4,2,0.01", "--quiet"}
-	t1 := func(extra ...string) float64 {
-		m := filepath.Join(f.dir, "prior.pgp")
-		if code, _, e := runCLI(t, append(append(args, "--model", m), extra...)...); code != 0 {
-			t.Fatalf("train %v: %s", extra, e)
-		}
-		mod, err := model.Load(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(extra) > 0 && !strings.Contains(string(mod.Options), `"prior"`) {
-			t.Errorf("prior not stored in the model options %s", mod.Options)
-		}
-		return mod.Binaries[0].Kernel.Params()[0]
-	}
-	free, held := t1(), t1("--prior", "4:0.001,,")
-	t.Logf("t1 without prior %v, with a tight prior at 4: %v", free, held)
-	if math.Abs(math.Log(held/4)) > 0.01 || math.Abs(math.Log(free/4)) < 0.05 {
-		t.Errorf("t1 = %v with a tight prior at 4 (without: %v)", held, free)
-	}
-}
-
 func TestTrainPlotsAndAugment(t *testing.T) {
 	f := newFixture(t)
 	dir := filepath.Join(f.dir, "figs")
@@ -377,9 +351,6 @@ func TestBadInput(t *testing.T) {
 		{"train bad method", []string{"train", "--data", f.train, "--model", m, "--method", "svm"}, 2, "method"},
 		{"train bad theta", []string{"train", "--data", f.train, "--model", m, "--theta", "1,2"}, 2, "theta"},
 		{"train negative theta", []string{"train", "--data", f.train, "--model", m, "--theta", "1,-2,3"}, 2, "theta"},
-		{"train bad prior", []string{"train", "--data", f.train, "--model", m, "--prior", "4"}, 2, "--prior"},
-		{"train prior count", []string{"train", "--data", f.train, "--model", m, "--prior", "4:2"}, 2, "--prior"},
-		{"train prior negative sd", []string{"train", "--data", f.train, "--model", m, "--prior", "4:-1,,"}, 2, "--prior"},
 		{"train bad p-inc", []string{"train", "--data", f.train, "--model", m, "--p-inc", "1.5"}, 2, "p-inc"},
 		{"train bad kernel", []string{"train", "--data", f.train, "--model", m, "--kernel", "matern"}, 2, "kernel"},
 		{"train bad positive", append([]string{"train", "--data", f.train, "--model", m, "--positive", "9"}, fast...), 1, "positive label 9"},
@@ -834,49 +805,5 @@ func TestProgressFraction(t *testing.T) {
 	r.update(2, half)
 	if !slices.Equal(r.fracs, []float64{1, 1, 0.5}) {
 		t.Errorf("resumed: fractions %v, want [1 1 0.5]", r.fracs)
-	}
-}
-
-// TestFITCCLI: train --fitc stores a FITC posterior for every classifier,
-// and eval predicts from it (its Brier score differs from the same
-// training without the pass); --fitc with --method full or --augment is a
-// usage error.
-func TestFITCCLI(t *testing.T) {
-	f := newFixture(t)
-	var brier []float64
-	for _, fitc := range []bool{false, true} {
-		m := filepath.Join(f.dir, fmt.Sprintf("fitc%v.pgp", fitc))
-		args := append([]string{"train", "--data", f.train, "--model", m, "--method", "fpassgp", "--p-exc", "0.1"}, fast...)
-		if fitc {
-			args = append(args, "--fitc")
-		}
-		if code, _, e := runCLI(t, args...); code != 0 {
-			t.Fatalf("train --fitc=%v: %s", fitc, e)
-		}
-		mod, err := model.Load(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, b := range mod.Binaries {
-			if (b.Sparse != nil) != fitc {
-				t.Fatalf("--fitc=%v: classifier %d has a FITC posterior: %v", fitc, i, b.Sparse != nil)
-			}
-		}
-		var got passgpfast.Metrics
-		code, out, e := runCLI(t, "eval", "--model", m, "--data", f.test, "--json")
-		if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
-			t.Fatalf("eval: %d %v %s", code, err, e)
-		}
-		brier = append(brier, got.Brier)
-	}
-	if brier[0] == brier[1] {
-		t.Errorf("the same Brier score %v with and without --fitc", brier[0])
-	}
-	m := filepath.Join(f.dir, "bad.pgp")
-	for _, extra := range [][]string{{"--method", "full"}, {"--augment", "shift4", "--image", "3x1"}} {
-		args := append(append([]string{"train", "--data", f.bin, "--model", m, "--fitc"}, extra...), "--quiet")
-		if code, _, e := runCLI(t, args...); code != 2 || !strings.Contains(e, "--fitc") {
-			t.Errorf("%v: code %d, stderr %q", extra, code, e)
-		}
 	}
 }

@@ -27,7 +27,9 @@ func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
                     incorrect predictions (paper Figure 5; first model)
   reliability.png   reliability diagram of the binary classifiers' q (first model)
   calibration.png   top-label reliability, raw q against calibrated (first model)
-  trajectory.png    active set size per batch during training (first model)`)
+  trajectory.png    active set size per batch during training (first model)
+  relevance.png     feature relevances of an ARD kernel (seard, seard+bias;
+                    first model)`)
 	var df dataFlags
 	df.register(fs, true)
 	df.registerRaw(fs)
@@ -112,6 +114,13 @@ func plotAll(ctx context.Context, models string, df *dataFlags, out, xAxis strin
 	}
 	if figures.HasHistory(first.m) {
 		files = append(files, "trajectory.png")
+	}
+	wrote, err := figures.Relevance(out, first.m)
+	if err != nil {
+		return nil, err
+	}
+	if wrote {
+		files = append(files, "relevance.png")
 	}
 	if len(paths) == 1 && first.m.Mode == model.OneVsRest {
 		files = append(files, "error_vs_size.png")

@@ -30,17 +30,17 @@ func exitFor(stderr io.Writer, cmd string, err error) int {
 	return fail(stderr, cmd, err)
 }
 
-// loadForPrediction loads the classifier and the data file sized to it.
-func loadForPrediction(modelPath string, df *dataFlags) (*passgpfast.Classifier, *data.Dataset, error) {
+// loadModel loads the classifier for predict, eval and plot.
+func loadModel(modelPath string, df *dataFlags) (*passgpfast.Classifier, error) {
 	if modelPath == "" {
-		return nil, nil, errUsage("--model FILE is required")
+		return nil, errUsage("--model FILE is required")
 	}
 	if df.path == "" {
-		return nil, nil, errUsage("--data FILE is required")
+		return nil, errUsage("--data FILE is required")
 	}
 	clf, err := passgpfast.LoadFile(modelPath, model.LoadOptions{MaxBytes: df.maxBytes()})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	m := clf.Model()
 	switch {
@@ -49,11 +49,34 @@ func loadForPrediction(modelPath string, df *dataFlags) (*passgpfast.Classifier,
 	case m.Calibration == nil && df.notes != nil:
 		fmt.Fprintf(df.notes, "passgp-fast: note: %s has no calibration (format version %d): its probabilities are the raw one-vs-rest q's\n", modelPath, m.FormatVersion)
 	}
+	return clf, nil
+}
+
+// loadForPrediction loads the classifier and the data file sized to it.
+func loadForPrediction(modelPath string, df *dataFlags) (*passgpfast.Classifier, *data.Dataset, error) {
+	clf, err := loadModel(modelPath, df)
+	if err != nil {
+		return nil, nil, err
+	}
 	ds, err := df.load(clf.D())
 	if err != nil {
 		return nil, nil, err
 	}
 	return clf, ds, nil
+}
+
+// openForPrediction loads the classifier and opens the data file as a
+// stream sized to it (dataFlags.open).
+func openForPrediction(ctx context.Context, modelPath string, df *dataFlags) (*passgpfast.Classifier, data.Source, error) {
+	clf, err := loadModel(modelPath, df)
+	if err != nil {
+		return nil, nil, err
+	}
+	src, err := df.open(ctx, clf.D())
+	if err != nil {
+		return nil, nil, err
+	}
+	return clf, src, nil
 }
 
 func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -66,7 +89,9 @@ class is the most probable; far from every active point (beyond about 4
 length scales of an SE kernel) they are the training labels' class shares.
 With --raw, or for a model file of format version 1, they are the
 classifiers' q(y=+1|x) (paper eq. 4), normalised over the classes for
-one-vs-rest models. Labels in the data file are ignored.`)
+one-vs-rest models. Labels in the data file are ignored. The data are
+read and the rows written a batch at a time (--max-mem), so the data file
+(a binary one from convert, say) may be larger than memory.`)
 	var df dataFlags
 	df.register(fs, true)
 	df.registerRaw(fs)
@@ -76,57 +101,79 @@ one-vs-rest models. Labels in the data file are ignored.`)
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
-	clf, ds, err := loadForPrediction(*modelPath, &df)
+	clf, src, err := openForPrediction(ctx, *modelPath, &df)
 	if err != nil {
 		return exitFor(stderr, "predict", err)
 	}
-	p, err := clf.PredictDataset(ctx, ds)
+	defer src.Close()
+	write := func(w io.Writer) error {
+		cw := newCSVWriter(w, clf.Outputs())
+		err := clf.PredictSource(ctx, src, df.batchRows(src, len(clf.Model().Binaries)), func(_ *data.Batch, p *passgpfast.Predictions) error {
+			return cw.rows(p.Prob, p.Decision)
+		})
+		if err != nil {
+			return err
+		}
+		return cw.flush()
+	}
+	if *out == "" {
+		err = write(stdout)
+	} else {
+		// A failed prediction leaves no partial file (nor an old one
+		// overwritten).
+		err = data.WriteFileAtomic(*out, func(f *os.File) error { return write(f) })
+	}
 	if err != nil {
 		return fail(stderr, "predict", err)
-	}
-	w := stdout
-	var f *os.File
-	if *out != "" {
-		f, err = os.Create(*out)
-		if err != nil {
-			return fail(stderr, "predict", err)
-		}
-		w = f
-	}
-	if err := writeCSV(w, clf.Outputs(), p.Prob, p.Decision); err != nil {
-		if f != nil {
-			f.Close()
-		}
-		return fail(stderr, "predict", err)
-	}
-	if f != nil {
-		if err := f.Close(); err != nil {
-			return fail(stderr, "predict", err)
-		}
 	}
 	return exitOK
 }
 
-// writeCSV writes the decisions pred (indices into outs) and the
-// probabilities.
-func writeCSV(w io.Writer, outs []string, prob *mat.Dense, pred []int) error {
-	bw := bufio.NewWriter(w)
-	bw.WriteString("predicted")
+// csvWriter writes predict's CSV a batch of rows at a time.
+type csvWriter struct {
+	bw   *bufio.Writer
+	outs []string
+}
+
+// newCSVWriter writes the header of the outputs outs to w.
+func newCSVWriter(w io.Writer, outs []string) *csvWriter {
+	c := &csvWriter{bw: bufio.NewWriter(w), outs: outs}
+	c.bw.WriteString("predicted")
 	for _, o := range outs {
-		bw.WriteString(",p_" + o)
+		c.bw.WriteString(",p_" + o)
 	}
-	bw.WriteByte('\n')
+	c.bw.WriteByte('\n')
+	return c
+}
+
+// rows writes the decisions pred (indices into outs) and the
+// probabilities.
+func (c *csvWriter) rows(prob *mat.Dense, pred []int) error {
 	n, _ := prob.Dims()
 	for i := 0; i < n; i++ {
 		row := prob.RawRowView(i)
-		bw.WriteString(outs[pred[i]])
+		c.bw.WriteString(c.outs[pred[i]])
 		for _, p := range row {
-			bw.WriteByte(',')
-			bw.WriteString(strconv.FormatFloat(p, 'g', -1, 64))
+			c.bw.WriteByte(',')
+			c.bw.WriteString(strconv.FormatFloat(p, 'g', -1, 64))
 		}
-		bw.WriteByte('\n')
+		if err := c.bw.WriteByte('\n'); err != nil {
+			return err
+		}
 	}
-	return bw.Flush()
+	return nil
+}
+
+func (c *csvWriter) flush() error { return c.bw.Flush() }
+
+// writeCSV writes the decisions pred (indices into outs) and the
+// probabilities, header first.
+func writeCSV(w io.Writer, outs []string, prob *mat.Dense, pred []int) error {
+	c := newCSVWriter(w, outs)
+	if err := c.rows(prob, pred); err != nil {
+		return err
+	}
+	return c.flush()
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -136,7 +183,9 @@ points of the squared distance between the class probability vector and
 the one-hot truth), mean negative log predictive probability of the true
 class, expected calibration error (ECE: 15 equal-width bins of the
 predicted class's probability), per-class error (and, for one-vs-rest models, each binary
-classifier's error: the paper's per-digit error) and the confusion matrix.`)
+classifier's error: the paper's per-digit error) and the confusion matrix.
+The data are read a batch at a time (--max-mem), so the data file (a
+binary one from convert, say) may be larger than memory.`)
 	var df dataFlags
 	df.register(fs, true)
 	df.registerRaw(fs)
@@ -157,12 +206,22 @@ classifier's error: the paper's per-digit error) and the confusion matrix.`)
 	return exitOK
 }
 
+// evaluate scores the model on the labelled data file, read a batch at a
+// time (passgpfast.EvaluateSource).
 func evaluate(ctx context.Context, modelPath string, df *dataFlags) (*passgpfast.Metrics, error) {
-	s, err := score(ctx, modelPath, df)
+	clf, src, err := openForPrediction(ctx, modelPath, df)
 	if err != nil {
 		return nil, err
 	}
-	return s.met, nil
+	defer src.Close()
+	if !src.Labelled() {
+		return nil, errNoLabels(df.path)
+	}
+	return clf.EvaluateSource(ctx, src, df.batchRows(src, len(clf.Model().Binaries)))
+}
+
+func errNoLabels(path string) error {
+	return fmt.Errorf("%s: no labels (give --labels FILE for IDX images)", path)
 }
 
 // scored is a model's predictions on labelled data and their metrics.
@@ -174,14 +233,14 @@ type scored struct {
 }
 
 // score loads the model and the labelled data, predicts and computes the
-// metrics (shared by eval and plot).
+// metrics, keeping every prediction (plot).
 func score(ctx context.Context, modelPath string, df *dataFlags) (*scored, error) {
 	clf, ds, err := loadForPrediction(modelPath, df)
 	if err != nil {
 		return nil, err
 	}
 	if ds.Y == nil {
-		return nil, fmt.Errorf("%s: no labels (give --labels FILE for IDX images)", df.path)
+		return nil, errNoLabels(df.path)
 	}
 	ds.Source = df.path
 	met, p, err := clf.Evaluate(ctx, ds)

@@ -103,12 +103,8 @@ func (p *progress) update(k int, pr passgp.Progress) {
 	if pr.Class != "" {
 		cls = fmt.Sprintf("class %s (%d/%d) ", pr.Class, p.index+1, p.classes)
 	}
-	noise := ""
-	if pr.Noise > 0 || pr.Skipped > 0 {
-		noise = fmt.Sprintf(" noise -%d skip %d", pr.Noise, pr.Skipped)
-	}
-	line := fmt.Sprintf("%spass %d/%d batch %d/%d |A|=%d (+%d -%d%s) logZ=%.4g theta=%s elapsed %s ETA %s",
-		cls, pr.Pass+1, pr.Passes, pr.Batch+1, pr.Batches, pr.Active, pr.Included, pr.Deleted, noise, pr.LogZ, fmtTheta(pr.Theta), fmtDur(elapsed), eta)
+	line := fmt.Sprintf("%spass %d/%d batch %d/%d |A|=%d (+%d -%d) logZ=%.4g theta=%s elapsed %s ETA %s",
+		cls, pr.Pass+1, pr.Passes, pr.Batch+1, pr.Batches, pr.Active, pr.Included, pr.Deleted, pr.LogZ, fmtTheta(pr.Theta), fmtDur(elapsed), eta)
 	if p.tty {
 		pad := ""
 		if n := p.width - len(line); n > 0 {

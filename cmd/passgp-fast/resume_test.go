@@ -14,7 +14,7 @@ import (
 // uninterrupted run: the finished classes' held-out latents travel in the
 // checkpoint, so the multi-class calibration is the same. With θ fixed
 // the run has a class whose pass is kept and one whose is not; with θ
-// free the pass also weighs the search of --fitc-bound-search.
+// free the pass also weighs its θ search.
 func TestCheckpointResumeBoundFITC(t *testing.T) {
 	for _, tc := range []struct {
 		name, want string

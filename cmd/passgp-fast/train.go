@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -24,7 +26,7 @@ type trainFlags struct {
 	cfg                       passgpfast.Config
 	modelOut, positive, augm  string
 	image, checkpoint, resume string
-	plots, test, prior        string
+	plots, test               string
 	maxActive                 string
 	threads, maxClasses       int
 	quiet                     bool
@@ -44,7 +46,6 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.StringVar(&c.Method, "method", c.Method, "active set method: passgp, fpassgp, ivm, random or full")
 	t.kf.register(fs, "", "initial hyperparameters `t1,t2,...` (default: the kernel's start values)")
 	fs.BoolVar(&c.FixedTheta, "fixed-theta", false, "do not optimise the hyperparameters")
-	fs.StringVar(&t.prior, "prior", "", "log-normal hyperprior `MEAN:SD,...` per hyperparameter (MAP-II; empty or -: flat)")
 	fs.IntVar(&c.Init, "init", c.Init, "initial active set size N_init")
 	fs.IntVar(&c.Sub, "sub", c.Sub, "number of batches N_sub")
 	fs.IntVar(&c.Passes, "passes", 0, "passes N_pass over the data (0: 2 for passgp, 4 for fpassgp)")
@@ -56,13 +57,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed (initial active set, batches)")
 	fs.group("Advanced")
 	fs.IntVar(&c.HypEvery, "hyp-every", c.HypEvery, "optimise the hyperparameters on every `K`-th batch")
-	fs.Float64Var(&c.Flip, "flip", 0, "label-flip probability `EPS` of the robust likelihood, in [0, 0.5) (0: probit)")
-	fs.Float64Var(&c.PSkip, "p-skip", 0, "skip points whose probability of their own label is below `P` (0: off)")
-	fs.StringVar(&c.Rank, "rank", "", "order of --max-active and fpassgp's swaps: lowest or boundary")
-	fs.BoolVar(&c.FITC, "fitc", false, "predict from a FITC pass over all points with the active set as inducing inputs")
-	fs.IntVar(&c.FITCSample, "fitc-sample", c.FITCSample, "theta of the FITC pass from `S` random points (0: all)")
 	fs.IntVar(&c.BoundFITC, "fitc-bound", c.BoundFITC, "passgp: where the budget binds, try FITC with `M` inducing inputs (0: off)")
-	fs.BoolVar(&c.BoundSearch, "fitc-bound-search", c.BoundSearch, "passgp: also search theta by a sample's FITC evidence in that trial")
 	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8")
 	fs.IntVar(&c.AugmentSub, "augment-sub", 0, "batches N_sub of the --augment stage (0: --sub)")
 	fs.IntVar(&c.AugmentPasses, "augment-passes", 0, "passes N_pass of the --augment stage (0: --passes)")
@@ -91,71 +86,82 @@ prints a held-out estimate of the test error. Defaults: docs/method.md.`)
 	return code
 }
 
-// prepare checks the flags and loads the data and the checkpoint to
-// resume from (nil: none).
-func (t *trainFlags) prepare() (*data.Dataset, *model.Checkpoint, error) {
+// prepare checks the flags and loads the checkpoint to resume from (nil:
+// none) and the data: a binary data file is opened as a stream (src),
+// any other read into memory (ds).
+func (t *trainFlags) prepare(ctx context.Context) (ds *data.Dataset, src *data.BinarySource, cp *model.Checkpoint, err error) {
+	if err := t.checkFlags(); err != nil {
+		return nil, nil, nil, err
+	}
+	if t.resume != "" {
+		if cp, err = model.LoadCheckpoint(t.resume); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if src, err = t.df.stream(ctx); err != nil || src != nil {
+		return nil, src, cp, err
+	}
+	if ds, err = t.df.load(0); err != nil {
+		return nil, nil, nil, err
+	}
+	if ds.Y == nil {
+		return nil, nil, nil, fmt.Errorf("%s: no labels (give --labels FILE for IDX images)", t.df.path)
+	}
+	if cp != nil {
+		if err := cp.CheckData(ds.N, ds.D, ds.Y); err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %s: %v", t.df.path, t.resume, err)
+		}
+	}
+	ds.Source = t.df.path
+	return ds, nil, cp, nil
+}
+
+// checkFlags checks the flags and resolves them into t.cfg.
+func (t *trainFlags) checkFlags() error {
 	switch {
 	case t.modelOut == "":
-		return nil, nil, errUsage("--model FILE is required")
+		return errUsage("--model FILE is required")
 	case t.df.path == "":
-		return nil, nil, errUsage("--data FILE is required")
+		return errUsage("--data FILE is required")
 	case t.threads < 0:
-		return nil, nil, errUsage("--threads must be >= 0, got %d", t.threads)
+		return errUsage("--threads must be >= 0, got %d", t.threads)
 	}
 	c := &t.cfg
 	c.Kernel, c.Degree, c.Gamma = t.kf.name, t.kf.degree, t.kf.gamma
 	c.Augment = t.augm
 	var err error
 	if c.Theta, err = passgpfast.ParseFloats(t.kf.theta); err != nil {
-		return nil, nil, errUsage("--theta: %v", err)
+		return errUsage("--theta: %v", err)
 	}
 	if t.kf.name != "" {
 		if _, err := passgpfast.NewKernel(t.kf.name, c.Theta, t.kf.degree, t.kf.gamma, 0); err != nil {
-			return nil, nil, err
+			return err
 		}
-	}
-	if c.Prior, err = passgpfast.ParsePrior(t.prior); err != nil {
-		return nil, nil, errUsage("--prior: %v", err)
 	}
 	if t.positive != "" {
 		v, err := passgpfast.ParseFloats(t.positive)
 		if err != nil || len(v) != 1 {
-			return nil, nil, errUsage("--positive: want one label, got %q", t.positive)
+			return errUsage("--positive: want one label, got %q", t.positive)
 		}
 		c.Positive = &v[0]
 	}
 	c.MaxActive = passgpfast.AutoMaxActive
 	if t.maxActive != "auto" {
 		if c.MaxActive, err = strconv.Atoi(t.maxActive); err != nil || c.MaxActive < 0 {
-			return nil, nil, errUsage("--max-active: want auto or an integer >= 0, got %q", t.maxActive)
+			return errUsage("--max-active: want auto or an integer >= 0, got %q", t.maxActive)
 		}
 	}
 	if t.image != "" && c.Augment != "" {
 		if c.ImageW, c.ImageH, err = parseImage(t.image); err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
-	var cp *model.Checkpoint
-	if t.resume != "" {
-		if cp, err = model.LoadCheckpoint(t.resume); err != nil {
-			return nil, nil, err
-		}
-	}
-	ds, err := t.df.load(0)
-	if err != nil {
-		return nil, nil, err
-	}
-	if ds.Y == nil {
-		return nil, nil, fmt.Errorf("%s: no labels (give --labels FILE for IDX images)", t.df.path)
-	}
-	if cp != nil {
-		if err := cp.CheckData(ds.N, ds.D, ds.Y); err != nil {
-			return nil, nil, fmt.Errorf("%s: %s: %v", t.df.path, t.resume, err)
-		}
-	}
-	ds.Source = t.df.path
-	return ds, cp, nil
+	return nil
 }
+
+// streamGCPercent is the garbage collector's target (GOGC) while train
+// streams a binary data file.
+const streamGCPercent = 25
 
 // checkpointEvery throttles checkpoint writes during training.
 var checkpointEvery = passgpfast.DefaultCheckpointEvery
@@ -210,9 +216,23 @@ func reportClassifier(pr *progress, r passgpfast.Report) {
 }
 
 func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, error) {
-	ds, cp, err := t.prepare()
+	ds, src, cp, err := t.prepare(ctx)
 	if err != nil {
 		return 0, err
+	}
+	var dim, n int
+	if src != nil {
+		defer src.Close()
+		dim, n = src.Dim(), src.Len()
+		// A streamed run's heap is mostly long-lived N-vectors (labels,
+		// the batch order): collecting at 25% growth instead of Go's
+		// 100% keeps the peak near them (N = 10⁸: 7.1 GB peak RSS at
+		// 100%) for a few more collections of a heap that changes little.
+		if os.Getenv("GOGC") == "" {
+			defer debug.SetGCPercent(debug.SetGCPercent(streamGCPercent))
+		}
+	} else {
+		dim, n = ds.D, ds.N
 	}
 	if t.threads > 0 {
 		la.SetThreads(t.threads)
@@ -221,7 +241,7 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 	if t.test != "" {
 		tf := t.df
 		tf.path, tf.labels = t.test, ""
-		if test, err = tf.load(ds.D); err != nil {
+		if test, err = tf.load(dim); err != nil {
 			return 0, err
 		}
 		if test.Y == nil {
@@ -236,7 +256,12 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 		restore = la.LimitBLAS(1)
 		opts = append(opts, passgpfast.WithClassesSideBySide())
 	}
-	clf, err := passgpfast.FitDataset(ctx, ds, opts...)
+	var clf *passgpfast.Classifier
+	if src != nil {
+		clf, err = passgpfast.FitBinary(ctx, src, opts...)
+	} else {
+		clf, err = passgpfast.FitDataset(ctx, ds, opts...)
+	}
 	restore()
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
@@ -252,21 +277,26 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 		return 0, err
 	}
 	pr.done()
-	return t.finish(ctx, clf, test, pr, stdout)
+	return t.finish(ctx, clf, n, test, pr, stdout)
 }
 
-// finish writes the model, prints the held-out estimate and evaluates on
-// the test data.
-func (t *trainFlags) finish(ctx context.Context, clf *passgpfast.Classifier, test *data.Dataset, pr *progress, stdout io.Writer) (int, error) {
+// finish writes the model, prints the held-out estimate (of the n
+// training points) and evaluates on the test data.
+func (t *trainFlags) finish(ctx context.Context, clf *passgpfast.Classifier, n int, test *data.Dataset, pr *progress, stdout io.Writer) (int, error) {
 	m := clf.Model()
 	if err := clf.SaveFile(t.modelOut); err != nil {
 		return 0, err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%s, %d classifier(s), active set sizes %v, %s)\n", t.modelOut, m.Mode, len(m.Binaries), activeSizes(m), fmtDur(time.Since(pr.begin)))
 	if est, ok := clf.HeldOut(); ok {
-		fmt.Fprintf(stdout, "held-out estimate on the %d training points (each predicted without its own label): error %.2f%%, Brier %.4f, NLP %.4f, ECE %.4f\n",
-			est.N, 100*est.Error, est.Brier, est.NLP, est.ECE)
+		on := fmt.Sprintf("the %d training points", est.N)
+		if est.N < n {
+			on = fmt.Sprintf("a random %d of the %d training points", est.N, n)
+		}
+		fmt.Fprintf(stdout, "held-out estimate on %s (each predicted without its own label): error %.2f%%, Brier %.4f, NLP %.4f, ECE %.4f\n",
+			on, 100*est.Error, est.Brier, est.NLP, est.ECE)
 	}
+	printRelevance(stdout, clf)
 	if test != nil {
 		test.Source = t.test
 		met, p, err := clf.Evaluate(ctx, test)
@@ -284,6 +314,9 @@ func (t *trainFlags) finish(ctx context.Context, clf *passgpfast.Classifier, tes
 	}
 	if t.plots != "" {
 		if err := figures.Training(t.plots, m); err != nil {
+			return 0, err
+		}
+		if _, err := figures.Relevance(t.plots, m); err != nil {
 			return 0, err
 		}
 		fmt.Fprintf(stdout, "figures written to %s\n", filepath.Clean(t.plots))

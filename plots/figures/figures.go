@@ -1,10 +1,12 @@
 // Package figures draws the PNG figures of a classifier: its training
-// trajectory and, on labelled test data, its per-class errors, the
-// densities of its predictive probabilities (paper Figure 5) and its
-// reliability diagrams. The command's train, demo and plot write them.
+// trajectory, the feature relevances of an ARD kernel and, on labelled
+// test data, its per-class errors, the densities of its predictive
+// probabilities (paper Figure 5) and its reliability diagrams. The
+// command's train, demo and plot write them.
 package figures
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 
@@ -143,4 +145,25 @@ func Training(dir string, m *model.Model) error {
 		series = append(series, s)
 	}
 	return plots.Lines(filepath.Join(dir, "trajectory.png"), "Active set size during training", "batch", "|A|", series...)
+}
+
+// Relevance writes relevance.png, the feature relevances of a model whose
+// kernel has a length scale per feature (passgpfast.Relevances: 1/ℓ² in
+// the model's scaled inputs, normalised to the most relevant feature and,
+// for one-vs-rest, averaged over the classes). written is false, and
+// nothing is drawn, for other kernels.
+func Relevance(dir string, m *model.Model) (written bool, err error) {
+	r, ok := passgpfast.NewClassifier(m).Relevances()
+	if !ok {
+		return false, nil
+	}
+	ylabel := "relevance 1/ℓ² (max 1)"
+	if len(r.Raw) > 1 {
+		ylabel = fmt.Sprintf("mean of %d classifiers' 1/ℓ² (each max 1)", len(r.Raw))
+	}
+	title := "Feature relevance (ARD)"
+	if r.Scale != "" {
+		title += ", " + r.Scale + "-scaled inputs"
+	}
+	return true, plots.Relevance(filepath.Join(dir, "relevance.png"), title, ylabel, r.Mean)
 }

@@ -1,0 +1,81 @@
+package passgp
+
+import (
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// CrossFitFolds is the number of folds of CrossFit.
+const CrossFitFolds = 5
+
+// CrossFit returns, for each of CrossFitFolds folds of the held-out points
+// (rows of z and rho, with classes truth), the rows in the fold and the
+// calibration of the same kind as c (one slope or a slope per class,
+// c.Slopes) fitted on the other folds. Scoring each fold with its own
+// calibration gives an estimate of test performance in which no point
+// scores a map that was fitted on it: fitting the calibration and scoring
+// it on the same latents, as the held-out estimate otherwise would, is
+// optimistic by the map's fit to those points. The folds are a seeded
+// random partition (seed), stratified by class so that every fit sees
+// every class.
+func CrossFit(c *Calibration, z, rho *mat.Dense, truth []int, seed uint64) (folds [][]int, cals []*Calibration, err error) {
+	n, _ := z.Dims()
+	folds = stratifiedFolds(truth, CrossFitFolds, seed)
+	in := make([]int, n)
+	for f, rows := range folds {
+		for _, i := range rows {
+			in[i] = f
+		}
+	}
+	cals = make([]*Calibration, len(folds))
+	for f := range folds {
+		var rest []int
+		for i := range n {
+			if in[i] != f {
+				rest = append(rest, i)
+			}
+		}
+		zr, rr := gatherMatRows(z, rest), gatherMatRows(rho, rest)
+		if cals[f], err = fitCalibration(zr, rr, gather(truth, rest), c.Slopes != nil); err != nil {
+			return nil, nil, err
+		}
+	}
+	return folds, cals, nil
+}
+
+// stratifiedFolds deals the points of each class, in a seeded random
+// order, to k folds in turn, and returns each fold's points in ascending
+// order.
+func stratifiedFolds(truth []int, k int, seed uint64) [][]int {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9b05688c2b3e6c1f))
+	byClass := map[int][]int{}
+	maxClass := 0
+	for i, t := range truth {
+		byClass[t] = append(byClass[t], i)
+		maxClass = max(maxClass, t)
+	}
+	in := make([]int, len(truth))
+	next := 0
+	for c := 0; c <= maxClass; c++ {
+		rows := byClass[c]
+		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		for _, i := range rows {
+			in[i] = next % k
+			next++
+		}
+	}
+	folds := make([][]int, k)
+	for i, f := range in {
+		folds[f] = append(folds[f], i)
+	}
+	return folds
+}
+
+// gatherMatRows returns the rows idx of m as a new matrix (nil m: nil).
+func gatherMatRows(m *mat.Dense, idx []int) *mat.Dense {
+	if m == nil {
+		return nil
+	}
+	return gatherRows(m, idx)
+}

@@ -1,0 +1,92 @@
+package passgp
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestCrossFit: the folds partition the points, stratified by class; each
+// fold's calibration is the one a brute-force loop fits on the other
+// folds; and scoring each fold through its own calibration is no more
+// optimistic than scoring every point through the calibration fitted on
+// all of them.
+func TestCrossFit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 5))
+	for _, k := range []int{1, 3} {
+		n := 600
+		z, rho := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
+		truth := make([]int, n)
+		classes := max(k, 2)
+		for i := range n {
+			truth[i] = rng.IntN(classes)
+			for j := range k {
+				s := -1.0
+				if truth[i] == j || k == 1 && truth[i] == 1 {
+					s = 1
+				}
+				z.Set(i, j, s+1.5*rng.NormFloat64())
+				rho.Set(i, j, rng.Float64()*0.3)
+			}
+		}
+		all, err := fitCalibration(z, rho, truth, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		folds, cals, err := CrossFit(all, z, rho, truth, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seen []int
+		for f, rows := range folds {
+			seen = append(seen, rows...)
+			counts := make([]int, classes)
+			for _, i := range rows {
+				counts[truth[i]]++
+			}
+			for c := range classes {
+				if d := counts[c]*CrossFitFolds - countOf(truth, c); d > CrossFitFolds || d < -CrossFitFolds {
+					t.Errorf("K=%d fold %d: %d of class %d's %d points", k, f, counts[c], c, countOf(truth, c))
+				}
+			}
+			var rest []int
+			for i := range n {
+				if !slices.Contains(rows, i) {
+					rest = append(rest, i)
+				}
+			}
+			want, err := fitCalibration(gatherRows(z, rest), gatherRows(rho, rest), gather(truth, rest), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(want, cals[f]) {
+				t.Errorf("K=%d fold %d: calibration differs from the brute-force fit", k, f)
+			}
+		}
+		slices.Sort(seen)
+		if !slices.Equal(seen, span(0, n)) {
+			t.Fatalf("K=%d: the folds do not partition the points", k)
+		}
+		var cross float64
+		for f, rows := range folds {
+			cross += cals[f].MeanNLL(gatherRows(z, rows), gatherRows(rho, rows), gather(truth, rows)) * float64(len(rows))
+		}
+		cross /= float64(n)
+		if in := all.MeanNLL(z, rho, truth); !(cross >= in) {
+			t.Errorf("K=%d: cross-fitted NLL %.5f below the in-sample %.5f", k, cross, in)
+		}
+	}
+}
+
+func countOf(v []int, c int) int {
+	n := 0
+	for _, x := range v {
+		if x == c {
+			n++
+		}
+	}
+	return n
+}

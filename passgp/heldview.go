@@ -1,0 +1,116 @@
+package passgp
+
+import (
+	"math/rand/v2"
+	"slices"
+)
+
+// HeldOutMax bounds the training points whose held-out latents the
+// calibration is fitted on and the held-out estimate reports: beyond it, a
+// random sample of HeldOutMax points (HeldOutRows). Why: the held-out
+// pass costs O(|A|²) per point, the largest cost of training at large N
+// (N = 10⁷ at |A| = 2000: 4·10¹³ flops, against about 4·10¹¹ for one
+// budgeted pass of PASS-GP), while what it estimates needs no more points:
+// the calibration has at most K+3 parameters, and the standard error of an
+// estimated error rate p from n points, √(p(1−p)/n), is below 0.12
+// percentage points at n = 2·10⁵ for any p. No data set of the development
+// suite or of docs/results.md's tables except the 10⁶- and 10⁷-point
+// scaling runs has more training points, so for them nothing changes.
+const HeldOutMax = 200000
+
+// HeldOutRows returns the training points, of n, whose held-out latents
+// training computes (Result.HeldOut, in the same order): nil for all of
+// them when n <= HeldOutMax, else a random sample of HeldOutMax drawn from
+// seed (Options.Seed), in ascending order.
+func HeldOutRows(seed uint64, n int) []int {
+	return sampleSorted(seed, 0x510e527fade682d1, n, heldOutMax)
+}
+
+// sampleSorted returns m distinct indices of [0, n) in ascending order,
+// each m-subset equally likely, drawn from seed and the stream salt by
+// selection sampling (Knuth, TAOCP vol. 2, 3.4.2, Algorithm S): O(n)
+// draws and O(m) memory, where a permutation of [0, n) would take O(n)
+// memory at n = 10⁸. nil when m >= n.
+func sampleSorted(seed, salt uint64, n, m int) []int {
+	if m >= n {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(seed, seed^salt))
+	out := make([]int, 0, m)
+	for i := 0; i < n && len(out) < m; i++ {
+		if rng.IntN(n-i) < m-len(out) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// heldOutMax is HeldOutMax; tests lower it.
+var heldOutMax = HeldOutMax
+
+// subsetRows is the rows rows of x.
+type subsetRows struct {
+	x    Rows
+	rows []int
+}
+
+func (s subsetRows) Dims() (n, d int) {
+	_, d = s.x.Dims()
+	return len(s.rows), d
+}
+
+func (s subsetRows) Err() error { return s.x.Err() }
+
+func (s subsetRows) RowsTo(dst []float64, idx []int) {
+	orig := make([]int, len(idx))
+	for k, i := range idx {
+		orig[k] = s.rows[i]
+	}
+	s.x.RowsTo(dst, orig)
+}
+
+// heldView is the held-out stage's view of the training data: the rows
+// held (nil: all) of x and y and the classifier b with its active points
+// numbered among them (-1 for those not held). The last pass's scores
+// last are numbered so already (trainer.keepScores).
+func heldView(x Rows, y []float64, b *Binary, last *lastScores, held []int) (Rows, []float64, *Binary, *lastScores) {
+	if held == nil {
+		return x, y, b, last
+	}
+	bh := *b
+	bh.Active = make([]int, len(b.Active))
+	for k, a := range b.Active {
+		bh.Active[k] = position(held, a)
+	}
+	return subsetRows{x, held}, gather(y, held), &bh, last
+}
+
+// position returns the position of a in the ascending rows, or -1.
+func position(rows []int, a int) int {
+	if p, ok := slices.BinarySearch(rows, a); ok {
+		return p
+	}
+	return -1
+}
+
+// HeldOutRows is the package's HeldOutRows for a run with options o
+// (nil: defaults) on n points: all of them (nil) in the invariance stage
+// (Augment), whose held-out latents leave out groups of translated images.
+func (o *Options) HeldOutRows(n int) []int {
+	if o == nil {
+		return HeldOutRows(0, n)
+	}
+	if o.Augment != 0 {
+		return nil
+	}
+	return HeldOutRows(o.Seed, n)
+}
+
+// Gather returns v[rows] (v itself when rows is nil), as HeldOutRows
+// numbers the held-out latents.
+func Gather[T any](v []T, rows []int) []T {
+	if rows == nil {
+		return v
+	}
+	return gather(v, rows)
+}

@@ -1,0 +1,149 @@
+package passgp
+
+import (
+	"fmt"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Rows is random access to the N×D inputs of a training set. Training
+// reads them only through Rows, a batch, the active set or a chunk of the
+// held-out pass at a time, so that the inputs need not be in memory: a
+// binary data file serves them from disk (package data), and PASS-GP's
+// memory is O(M² + batch·D) beyond a few N-vectors (labels, the batches'
+// order and the held-out latents).
+//
+// RowsTo must be safe for concurrent use: scoring reads chunks on several
+// goroutines. A read error is sticky, as in bufio.Scanner: RowsTo then
+// fills what it cannot read with zeros, and Err returns the first error;
+// training checks Err after each stage that reads and returns it.
+type Rows interface {
+	// Dims returns the number of rows N and features D.
+	Dims() (n, d int)
+	// RowsTo copies the rows idx, in that order, into dst (len(idx)·D
+	// values, row-major). It panics when an index is out of range or dst
+	// is too short.
+	RowsTo(dst []float64, idx []int)
+	// Err returns the first read error, or nil.
+	Err() error
+}
+
+// DenseRows returns the rows of x, in memory.
+func DenseRows(x *mat.Dense) Rows { return denseRows{x} }
+
+type denseRows struct{ x *mat.Dense }
+
+func (r denseRows) Dims() (n, d int) { return r.x.Dims() }
+func (denseRows) Err() error         { return nil }
+
+func (r denseRows) RowsTo(dst []float64, idx []int) {
+	_, d := r.x.Dims()
+	raw := r.x.RawMatrix()
+	for k, i := range idx {
+		copy(dst[k*d:(k+1)*d], raw.Data[i*raw.Stride:i*raw.Stride+d])
+	}
+}
+
+// readRows returns the rows idx of x as a new matrix (nil when idx is
+// empty), or x's read error.
+func readRows(x Rows, idx []int) (*mat.Dense, error) {
+	if len(idx) == 0 {
+		return nil, x.Err()
+	}
+	_, d := x.Dims()
+	out := mat.NewDense(len(idx), d, nil)
+	x.RowsTo(out.RawMatrix().Data, idx)
+	if err := x.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// asDense returns every row of x as one matrix: x's own when it is in
+// memory, a copy read in order otherwise. The methods that call it hold
+// O(N) rows or O(N·M) kernel values anyway (full EP, IVM's kernel
+// columns, the FITC pass over all points, the invariance stage's shifted
+// images), so for them streaming would save nothing.
+func asDense(x Rows) (*mat.Dense, error) {
+	if r, ok := x.(denseRows); ok {
+		return r.x, nil
+	}
+	n, _ := x.Dims()
+	out, err := readRows(x, span(0, n))
+	if err != nil {
+		return nil, fmt.Errorf("passgp: reading the training inputs: %w", err)
+	}
+	return out, nil
+}
+
+// span returns lo, lo+1, ..., hi-1.
+func span(lo, hi int) []int {
+	s := make([]int, hi-lo)
+	for i := range s {
+		s[i] = lo + i
+	}
+	return s
+}
+
+// spanTo sets dst to lo, ..., hi-1 in dst's storage (grown if needed).
+func spanTo(dst []int, lo, hi int) []int {
+	dst = dst[:0]
+	for i := lo; i < hi; i++ {
+		dst = append(dst, i)
+	}
+	return dst
+}
+
+// rowsOf returns the rows sub of x as a matrix, or all of them when sub is
+// nil (asDense).
+func rowsOf(x Rows, sub []int) (*mat.Dense, error) {
+	if sub == nil {
+		return asDense(x)
+	}
+	return readRows(x, sub)
+}
+
+// RowReader reads rows by index and can fail, as a data file on disk
+// (data.BinarySource). Its RowsTo must be safe for concurrent use.
+type RowReader interface {
+	Len() int
+	Dim() int
+	RowsTo(dst []float64, idx []int) error
+}
+
+// ReaderRows returns the rows of r, with r's errors kept as Rows's
+// sticky error.
+func ReaderRows(r RowReader) Rows { return &readerRows{r: r} }
+
+type readerRows struct {
+	r   RowReader
+	mu  sync.Mutex
+	err error
+}
+
+func (x *readerRows) Dims() (n, d int) { return x.r.Len(), x.r.Dim() }
+
+// ChecksFinite reports whether r's reads fail on a value that is not
+// finite.
+func (x *readerRows) ChecksFinite() bool {
+	c, ok := x.r.(finiteChecker)
+	return ok && c.ChecksFinite()
+}
+
+func (x *readerRows) RowsTo(dst []float64, idx []int) {
+	if err := x.r.RowsTo(dst, idx); err != nil {
+		clear(dst[:len(idx)*x.r.Dim()])
+		x.mu.Lock()
+		if x.err == nil {
+			x.err = err
+		}
+		x.mu.Unlock()
+	}
+}
+
+func (x *readerRows) Err() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.err
+}
