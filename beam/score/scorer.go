@@ -13,12 +13,12 @@ import (
 )
 
 // Align is the row granularity of the shards and of the workers'
-// scoring: the chunk in which passgpfast.Classifier.Predict scores
-// (4096 rows; a multiple of package passgp's scoring chunk). A block
-// that starts at a multiple of Align and is scored in pieces of Align
-// rows goes through the chunks that Predict on the whole data uses, so
-// its results are bit for bit those of Predict (serving view).
-const Align = 4096
+// scoring: passgpfast.PredictChunk, the blocks in which Predict scores (a
+// multiple of package passgp's scoring chunk). A block that starts at a
+// multiple of Align and is scored in pieces of Align rows goes through
+// the blocks that Predict on the whole data uses, so its results are bit
+// for bit those of Predict (serving view).
+const Align = passgpfast.PredictChunk
 
 // Scorer scores blocks of rows with one model: the workers' function.
 // It holds the serving view of the model decoded once from its bytes,
