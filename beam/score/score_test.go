@@ -19,11 +19,20 @@ import (
 
 func TestMain(m *testing.M) {
 	beam.Init()
-	code := m.Run()
-	if fix.dir != "" {
-		os.RemoveAll(fix.dir)
+	os.Exit(runInTempDir(m))
+}
+
+// runInTempDir runs the tests with TMPDIR a directory of their own,
+// removed afterwards: Beam's loopback runs leave an empty file there
+// each (a placeholder worker binary), and the fixture's files go there.
+func runInTempDir(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "score-test-")
+	if err != nil {
+		panic(err)
 	}
-	os.Exit(code)
+	defer os.RemoveAll(dir)
+	os.Setenv("TMPDIR", dir)
+	return m.Run()
 }
 
 // fix is the tests' model and data files: a three-class one-vs-rest
@@ -53,7 +62,7 @@ func fixture(t *testing.T) (modelPath, dataPath string) {
 			fix.err = err
 			return
 		}
-		if fix.dir, fix.err = os.MkdirTemp("", "score-test-"); fix.err != nil {
+		if fix.dir, fix.err = os.MkdirTemp("", "fixture-"); fix.err != nil {
 			return
 		}
 		fix.model, fix.data = filepath.Join(fix.dir, "m.model"), filepath.Join(fix.dir, "x.pgd")

@@ -21,7 +21,20 @@ import (
 
 func TestMain(m *testing.M) {
 	beam.Init()
-	os.Exit(m.Run())
+	os.Exit(runInTempDir(m))
+}
+
+// runInTempDir runs the tests with TMPDIR a directory of their own,
+// removed afterwards: Beam's loopback runs leave an empty file there
+// each (a placeholder worker binary), and so do the shard directories.
+func runInTempDir(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "passgp-fast-beam-test-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv("TMPDIR", dir)
+	return m.Run()
 }
 
 // files writes a binary model (trained on 200 generated points, 3
