@@ -109,13 +109,13 @@ func (c *Config) augment(o *passgp.Options, d int) error {
 	}
 	switch {
 	case c.AugmentSub < 0 || c.AugmentPasses < 0:
-		return configErr("--augment-sub and --augment-passes must be >= 0, got %d and %d", c.AugmentSub, c.AugmentPasses)
+		return configErr("augment_sub and augment_passes must be >= 0, got %d and %d", c.AugmentSub, c.AugmentPasses)
 	case shifts == 0 && (c.AugmentSub != 0 || c.AugmentPasses != 0):
-		return configErr("--augment-sub and --augment-passes need --augment")
+		return configErr("augment_sub and augment_passes need --augment")
 	}
 	if shifts != 0 {
 		if c.ImageW*c.ImageH != d {
-			return configErr("--image %dx%d does not match the %d features", c.ImageW, c.ImageH, d)
+			return configErr("--augment: image %dx%d does not match the %d features", c.ImageW, c.ImageH, d)
 		}
 		o.Augment = &passgp.Augmentation{Shifts: shifts, ImageW: c.ImageW, ImageH: c.ImageH,
 			Sub: c.AugmentSub, Passes: c.AugmentPasses}
