@@ -174,4 +174,3 @@ func (k *kernelFlags) register(fs *flagSet, def, thetaHelp string) {
 	fs.Float64Var(&k.gamma, "gamma", 0, "input scale g of the poly kernel (default 1/d, as LIBSVM)")
 	fs.StringVar(&k.theta, "theta", "", thetaHelp)
 }
-

@@ -20,9 +20,9 @@ import (
 
 // trainFlags holds the command line of train.
 type trainFlags struct {
-	df                        dataFlags
-	kf                        kernelFlags
-	cfg                       passgpfast.Config
+	df                       dataFlags
+	kf                       kernelFlags
+	cfg                      passgpfast.Config
 	modelOut, positive, augm string
 	checkpoint, resume       string
 	plots, test              string
