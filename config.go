@@ -22,13 +22,15 @@ type Config struct {
 	// Augment is the invariance stage: "", "shift4" or "shift8".
 	Augment string `json:"augment,omitempty"`
 	// AugmentSub and AugmentPasses are N_sub and N_pass of the invariance
-	// stage (0: Sub and Passes).
+	// stage (0: Sub and Passes, the paper's and train's).
+	// ImageW×ImageH is the images' geometry (0: the data set's, or square;
+	// stored resolved).
 	AugmentSub    int `json:"augment_sub,omitempty"`
 	AugmentPasses int `json:"augment_passes,omitempty"`
+	ImageW        int `json:"image_w,omitempty"`
+	ImageH        int `json:"image_h,omitempty"`
 	// BoundFITC is passgp.Options.BoundFITC.
 	BoundFITC int    `json:"fitc_bound,omitempty"`
-	ImageW    int    `json:"image_w,omitempty"`
-	ImageH    int    `json:"image_h,omitempty"`
 	Seed      uint64 `json:"seed"`
 	// MaxActive is PASS-GP's budget (0: none; AutoMaxActive:
 	// passgp.SqrtBudget(N), stored resolved).

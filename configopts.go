@@ -97,27 +97,28 @@ func (c *Config) checkSchedule() error {
 
 // augment sets the invariance stage (paper Section 6.3).
 func (c *Config) augment(o *passgp.Options, d int) error {
+	var shifts int
 	switch c.Augment {
 	case "":
 	case "shift4":
-		o.Augment = 4
+		shifts = 4
 	case "shift8":
-		o.Augment = 8
+		shifts = 8
 	default:
 		return configErr("--augment: want shift4 or shift8, got %q", c.Augment)
 	}
 	switch {
 	case c.AugmentSub < 0 || c.AugmentPasses < 0:
-		return configErr("--augment-sub and --augment-passes must be >= 0, got %d and %d", c.AugmentSub, c.AugmentPasses)
-	case o.Augment == 0 && (c.AugmentSub != 0 || c.AugmentPasses != 0):
-		return configErr("--augment-sub and --augment-passes need --augment")
+		return configErr("augment_sub and augment_passes must be >= 0, got %d and %d", c.AugmentSub, c.AugmentPasses)
+	case shifts == 0 && (c.AugmentSub != 0 || c.AugmentPasses != 0):
+		return configErr("augment_sub and augment_passes need --augment")
 	}
-	if o.Augment != 0 {
-		o.AugmentSub, o.AugmentPasses = c.AugmentSub, c.AugmentPasses
+	if shifts != 0 {
 		if c.ImageW*c.ImageH != d {
-			return configErr("--image %dx%d does not match the %d features", c.ImageW, c.ImageH, d)
+			return configErr("--augment: image %dx%d does not match the %d features", c.ImageW, c.ImageH, d)
 		}
-		o.ImageW, o.ImageH = c.ImageW, c.ImageH
+		o.Augment = &passgp.Augmentation{Shifts: shifts, ImageW: c.ImageW, ImageH: c.ImageH,
+			Sub: c.AugmentSub, Passes: c.AugmentPasses}
 	}
 	return nil
 }
@@ -130,7 +131,7 @@ func (c *Config) boundFITC(o *passgp.Options) error {
 	if c.BoundFITC < 0 {
 		return configErr("--fitc-bound must be >= 0, got %d", c.BoundFITC)
 	}
-	if o.Method != passgp.PASSGP || o.Augment != 0 {
+	if o.Method != passgp.PASSGP || o.Augment != nil {
 		c.BoundFITC = 0 // PASS-GP's pass only
 	}
 	o.BoundFITC = c.BoundFITC

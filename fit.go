@@ -85,7 +85,7 @@ type prepared struct {
 // inputs, which may be on disk (FitBinary).
 func (s *settings) prepare(ds *data.Dataset, st func() *data.Stats) (*prepared, error) {
 	if s.maxClasses < 2 {
-		return nil, configErr("--max-classes must be at least 2, got %d", s.maxClasses)
+		return nil, configErr("WithMaxClasses: want at least 2, got %d", s.maxClasses)
 	}
 	p := &prepared{cfg: s.cfg, Checkpoint: s.resume}
 	c := &p.cfg
@@ -150,7 +150,7 @@ func imageGeometry(c *Config, ds *data.Dataset) error {
 	} else if s := int(math.Round(math.Sqrt(float64(ds.D)))); s*s == ds.D {
 		c.ImageW, c.ImageH = s, s
 	} else {
-		return configErr("--augment needs --image WxH for %d features", ds.D)
+		return configErr("--augment needs square images or an IDX file's geometry, got %d features", ds.D)
 	}
 	return nil
 }

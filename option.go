@@ -74,7 +74,7 @@ func WithThreads(n int) Option { return func(s *settings) { s.threads = n } }
 func WithMaxClasses(k int) Option { return func(s *settings) { s.maxClasses = k } }
 
 // WithClassesSideBySide trains the classes of a one-vs-rest run at the
-// same time on la.Threads() workers (passgp.Options.ClassWorkers), not
+// same time on la.Threads() workers (passgp.Options.Multi.ClassWorkers), not
 // one after another; checkpoints are not written then. The classifiers
 // are the same. It pays where each worker's BLAS calls run on one thread,
 // which is the caller's process-wide setting (la.LimitBLAS), not Fit's.

@@ -223,7 +223,7 @@ func (r *recorder) trainMulti(ctx context.Context, x passgp.Rows, labels []float
 		names[strconv.FormatFloat(c, 'g', -1, 64)] = k
 	}
 	var err error
-	if o.Finished, err = finished(cp); err != nil {
+	if o.Multi.Finished, err = finished(cp); err != nil {
 		return err
 	}
 	if cp.State != nil {
@@ -232,17 +232,17 @@ func (r *recorder) trainMulti(ctx context.Context, x passgp.Rows, labels []float
 		o.Resume = &s
 	}
 	o.Progress = func(p passgp.Progress) { r.progress(names[p.Class], p) }
-	o.ClassWorkers = 1
+	o.Multi.ClassWorkers = 1
 	o.Checkpoint = r.snapshots(func(s *passgp.State) { r.batch(index[s.Class], s) })
-	o.ClassDone = func(c float64, res *passgp.Result) { r.done(index[c], res) }
-	if r.s.sideBySide && r.s.ckPath == "" && cp.State == nil && len(cp.Done) == 0 && o.Method != passgp.Full && o.Augment == 0 {
+	o.Multi.ClassDone = func(c float64, res *passgp.Result) { r.done(index[c], res) }
+	if r.s.sideBySide && r.s.ckPath == "" && cp.State == nil && len(cp.Done) == 0 && o.Method != passgp.Full && o.Augment == nil {
 		// Full EP and the invariance stage hold posteriors of thousands
 		// of points per class: one class at a time.
 		// The classes are independent and seeded alike, so the
 		// classifiers are the ones trained one after another.
-		o.ClassWorkers = 0
+		o.Multi.ClassWorkers = 0
 		o.Checkpoint = nil
-		o.ClassDone = func(c float64, res *passgp.Result) { r.doneAny(index[c], res) }
+		o.Multi.ClassDone = func(c float64, res *passgp.Result) { r.doneAny(index[c], res) }
 	}
 	mr, err := passgp.TrainMultiRows(ctx, x, labels, &o)
 	if err == nil {
@@ -256,7 +256,7 @@ func (r *recorder) trainMulti(ctx context.Context, x passgp.Rows, labels []float
 }
 
 // finished returns the checkpoint's finished classifiers for
-// passgp.Options.Finished.
+// passgp.Options.Multi.Finished.
 func finished(cp *model.Checkpoint) (map[float64]*passgp.Result, error) {
 	f := make(map[float64]*passgp.Result, len(cp.Done))
 	for i := range cp.Done {

@@ -43,8 +43,9 @@ func BenchmarkUSPSExperiment(b *testing.B) {
 		o.Seed = uint64(v)
 	}
 	if s := os.Getenv("PASSGP_AUGMENT"); s != "" {
-		o.Augment, _ = strconv.Atoi(s)
-		o.ImageW, o.ImageH = 16, 16
+		if shifts, _ := strconv.Atoi(s); shifts != 0 {
+			o.Augment = &passgp.Augmentation{Shifts: shifts, ImageW: 16, ImageH: 16}
+		}
 	}
 	if s := os.Getenv("PASSGP_THETA"); s != "" {
 		var th []float64

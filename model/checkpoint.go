@@ -29,7 +29,7 @@ type Checkpoint struct {
 	// Held holds finished classifiers' held-out latents of the training
 	// points, by class (none in checkpoints written before they were
 	// stored), so that a resumed run calibrates as the uninterrupted one
-	// (passgp.Options.Finished).
+	// (passgp.Options.Multi.Finished).
 	Held []HeldOut
 	// Current is the index of the classifier in progress; State its
 	// snapshot (nil: start it afresh).

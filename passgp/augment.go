@@ -68,10 +68,10 @@ func AugmentShifts(x *mat.Dense, y []float64, w, h, dirs int) (*mat.Dense, []flo
 
 // TrainAugmented runs the invariance stage of paper Section 6.3 on a
 // trained binary classifier b (from Train or TrainMulti): b's active
-// images and their o.Augment (4 or 8) one-pixel translations form a new
-// training set of (1+o.Augment)·|A| points, on which PASS-GP continues
+// images and their o.Augment.Shifts (4 or 8) one-pixel translations form
+// a new training set of (1+Shifts)·|A| points, on which PASS-GP continues
 // from b's active set and sites with b's θ fixed and p_inc =
-// o.AugmentPInc, in o.AugmentSub batches and o.AugmentPasses passes
+// o.Augment.PInc, in o.Augment.Sub batches and o.Augment.Passes passes
 // (zero: o.Sub and o.Passes; Seed, Threads, EP
 // and Progress as in Train). o.Method, Kernel and FixedTheta are ignored
 // (the stage is PASS-GP at b's kernel and θ); o.Checkpoint and o.Resume
@@ -85,8 +85,8 @@ func AugmentShifts(x *mat.Dense, y []float64, w, h, dirs int) (*mat.Dense, []flo
 // the held-out latent of each of b's active images taken without the
 // sites of its translations too (groupHeldOut).
 func TrainAugmented(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Options) (*Result, error) {
-	if o == nil || o.Augment == 0 {
-		return nil, errors.New("passgp: TrainAugmented needs Options.Augment (4 or 8)")
+	if o == nil || o.Augment == nil {
+		return nil, errors.New("passgp: TrainAugmented needs Options.Augment")
 	}
 	if o.Checkpoint != nil || o.Resume != nil {
 		return nil, errors.New("passgp: TrainAugmented does not checkpoint or resume")
@@ -115,16 +115,17 @@ func TrainAugmented(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o
 }
 
 // augmentStage is the second stage of TrainAugmented, with c's
-// AugmentSub, AugmentPasses, AugmentPInc and image geometry.
+// invariance stage (c.Augment: schedule, p_inc and image geometry).
 func augmentStage(ctx context.Context, b *Binary, c *config, r *runner, class string) (*Result, error) {
 	m := len(b.Active)
-	xa, ya := AugmentShifts(b.X, b.Y, c.ImageW, c.ImageH, c.Augment)
+	a := c.Augment
+	xa, ya := AugmentShifts(b.X, b.Y, a.ImageW, a.ImageH, a.Shifts)
 	c2 := *c
 	c2.Method, c2.FixedTheta, c2.Kernel = PASSGP, true, b.Kernel
 	c2.Checkpoint, c2.Resume = nil, nil
-	c2.Sub, c2.Passes = c.AugmentSub, c.AugmentPasses
+	c2.Sub, c2.Passes = a.Sub, a.Passes
 	t := newTrainer(DenseRows(xa), ya, &c2, r, class)
-	t.pinc, t.stage2 = c.AugmentPInc, true
+	t.pinc, t.stage2 = a.PInc, true
 	rng := rand.New(rand.NewPCG(c.Seed+1, c.Seed^0x2545f4914f6cdd1d))
 	na, _ := xa.Dims()
 	perm, bounds := splitBatches(rng, na, c2.Sub)
@@ -171,10 +172,10 @@ type shiftGeom struct{ w, h, dirs int }
 
 // geom returns c's invariance geometry, or nil without one.
 func (c *config) geom() *shiftGeom {
-	if c.Augment == 0 {
+	if c.Augment == nil {
 		return nil
 	}
-	return &shiftGeom{c.ImageW, c.ImageH, c.Augment}
+	return &shiftGeom{c.Augment.ImageW, c.Augment.ImageH, c.Augment.Shifts}
 }
 
 // translationGroups finds the training points of x (N×w·h) whose

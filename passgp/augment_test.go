@@ -42,12 +42,12 @@ func TestTrainAugmented(t *testing.T) {
 		t.Fatal(err)
 	}
 	both := o
-	both.Augment, both.ImageW, both.ImageH, both.AugmentPInc = 4, 4, 4, 0.95
+	both.Augment = &Augmentation{Shifts: 4, ImageW: 4, ImageH: 4, PInc: 0.95}
 	want, err := Train(context.Background(), x, y, &both)
 	if err != nil {
 		t.Fatal(err)
 	}
-	second := Options{Sub: 2, Seed: 5, Threads: 1, Augment: 4, ImageW: 4, ImageH: 4, AugmentPInc: 0.95}
+	second := Options{Sub: 2, Seed: 5, Threads: 1, Augment: &Augmentation{Shifts: 4, ImageW: 4, ImageH: 4, PInc: 0.95}}
 	got, err := TrainAugmented(context.Background(), first.Model, x, y, &second)
 	if err != nil {
 		t.Fatal(err)
@@ -84,9 +84,9 @@ func TestTrainAugmented(t *testing.T) {
 		t.Error("labels of the wrong length accepted")
 	}
 	for _, bad := range []Options{
-		{Sub: 2},                           // no Augment
-		{Augment: 4, ImageW: 3, ImageH: 3}, // wrong geometry
-		{Augment: 4, ImageW: 4, ImageH: 4, Resume: &State{}},
+		{Sub: 2}, // no Augment
+		{Augment: &Augmentation{Shifts: 4, ImageW: 3, ImageH: 3}}, // wrong geometry
+		{Augment: &Augmentation{Shifts: 4, ImageW: 4, ImageH: 4}, Resume: &State{}},
 	} {
 		if _, err := TrainAugmented(context.Background(), first.Model, x, y, &bad); err == nil {
 			t.Errorf("%+v accepted", bad)
@@ -105,7 +105,7 @@ func TestCancelInStages(t *testing.T) {
 		o     Options
 		after int // progress calls before the cancellation
 	}{
-		{"invariance stage", Options{Init: 20, Sub: 2, Seed: 5, Threads: 1, Augment: 4, ImageW: 4, ImageH: 4, AugmentPInc: 0.95}, 5},
+		{"invariance stage", Options{Init: 20, Sub: 2, Seed: 5, Threads: 1, Augment: &Augmentation{Shifts: 4, ImageW: 4, ImageH: 4, PInc: 0.95}}, 5},
 		{"final optimisation", Options{Init: 20, Sub: 2, Passes: 1, Seed: 5, Threads: 1}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -146,7 +146,7 @@ func TestAugmentedHeldOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o2 := Options{Sub: 3, Seed: 2, Threads: 1, Augment: 8, ImageW: w, ImageH: w, AugmentPInc: 0.95}
+	o2 := Options{Sub: 3, Seed: 2, Threads: 1, Augment: &Augmentation{Shifts: 8, ImageW: w, ImageH: w, PInc: 0.95}}
 	res, err := TrainAugmented(context.Background(), first.Model, x, y, &o2)
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +231,7 @@ func TestAugmentedHeldOut(t *testing.T) {
 }
 
 // TestAugmentedHeldOutFinished: a multi-class run with invariances whose
-// classes come back from a checkpoint (Options.Finished) recomputes their
+// classes come back from a checkpoint (Options.Multi.Finished) recomputes their
 // held-out latents with the same leave-group-out latents, so that the
 // calibration equals that of the uninterrupted run.
 func TestAugmentedHeldOutFinished(t *testing.T) {
@@ -248,12 +248,12 @@ func TestAugmentedHeldOutFinished(t *testing.T) {
 		labels[i] = float64(slices.Index(s, slices.Max(s)))
 	}
 	o := Options{Kernel: kernel.SE{Var: 4, Len2: 12, Jitter: 0.01}, Init: 15, Sub: 2, FixedTheta: true, Seed: 3, Threads: 1,
-		Augment: 4, ImageW: w, ImageH: w, AugmentPInc: 0.95}
+		Augment: &Augmentation{Shifts: 4, ImageW: w, ImageH: w, PInc: 0.95}}
 	want, err := TrainMulti(context.Background(), x, labels, &o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.Finished = map[float64]*Result{0: {Model: want.Model.Models[0]}, 1: {Model: want.Model.Models[1]}}
+	o.Multi.Finished = map[float64]*Result{0: {Model: want.Model.Models[0]}, 1: {Model: want.Model.Models[1]}}
 	got, err := TrainMulti(context.Background(), x, labels, &o)
 	if err != nil {
 		t.Fatal(err)
@@ -310,7 +310,7 @@ func TestAugmentNoBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.Augment, o.ImageW, o.ImageH, o.AugmentPInc = 4, 5, 5, 0.95
+	o.Augment = &Augmentation{Shifts: 4, ImageW: 5, ImageH: 5, PInc: 0.95}
 	both, err := Train(context.Background(), x, y, &o)
 	if err != nil {
 		t.Fatal(err)
@@ -320,15 +320,15 @@ func TestAugmentNoBudget(t *testing.T) {
 	}
 }
 
-// TestAugmentBatching checks that AugmentSub and AugmentPasses set the
+// TestAugmentBatching checks that Augmentation.Sub and Passes set the
 // invariance stage's batches apart from the first stage's, in Train and
 // TrainAugmented alike, and that zero keeps the first stage's.
 func TestAugmentBatching(t *testing.T) {
 	x, y := toyImages(120)
 	o := Options{Init: 20, Sub: 4, Seed: 5, Threads: 1,
-		Augment: 4, ImageW: 4, ImageH: 4, AugmentPInc: 0.95}
+		Augment: &Augmentation{Shifts: 4, ImageW: 4, ImageH: 4, PInc: 0.95}}
 	first := o
-	first.Augment = 0
+	first.Augment = nil
 	stage1, err := Train(context.Background(), x, y, &first)
 	if err != nil {
 		t.Fatal(err)
@@ -340,35 +340,39 @@ func TestAugmentBatching(t *testing.T) {
 		{3, 1, 3 * 1},
 	} {
 		a := o
-		a.AugmentSub, a.AugmentPasses = c.sub, c.passes
+		aug := *o.Augment
+		aug.Sub, aug.Passes = c.sub, c.passes
+		a.Augment = &aug
 		both, err := Train(context.Background(), x, y, &a)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := len(both.Batches) - len(stage1.Batches); got != c.want {
-			t.Errorf("AugmentSub %d, AugmentPasses %d: Train's second stage has %d batches, want %d", c.sub, c.passes, got, c.want)
+			t.Errorf("Augment.Sub %d, Augment.Passes %d: Train's second stage has %d batches, want %d", c.sub, c.passes, got, c.want)
 		}
 		second, err := TrainAugmented(context.Background(), stage1.Model, x, y, &a)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(second.Batches) != c.want {
-			t.Errorf("AugmentSub %d, AugmentPasses %d: TrainAugmented ran %d batches, want %d", c.sub, c.passes, len(second.Batches), c.want)
+			t.Errorf("Augment.Sub %d, Augment.Passes %d: TrainAugmented ran %d batches, want %d", c.sub, c.passes, len(second.Batches), c.want)
 		}
 		if !slices.Equal(second.Model.Active, both.Model.Active) {
-			t.Errorf("AugmentSub %d, AugmentPasses %d: Train and TrainAugmented end with different active sets", c.sub, c.passes)
+			t.Errorf("Augment.Sub %d, Augment.Passes %d: Train and TrainAugmented end with different active sets", c.sub, c.passes)
 		}
 		wantPasses := c.passes
 		if wantPasses == 0 {
 			wantPasses = 2
 		}
 		if last := second.Batches[len(second.Batches)-1]; last.Pass+1 != wantPasses {
-			t.Errorf("AugmentSub %d, AugmentPasses %d: last batch in pass %d, want %d", c.sub, c.passes, last.Pass+1, wantPasses)
+			t.Errorf("Augment.Sub %d, Augment.Passes %d: last batch in pass %d, want %d", c.sub, c.passes, last.Pass+1, wantPasses)
 		}
 	}
 	bad := o
-	bad.AugmentSub = -1
+	badAug := *o.Augment
+	badAug.Sub = -1
+	bad.Augment = &badAug
 	if _, err := Train(context.Background(), x, y, &bad); err == nil {
-		t.Error("AugmentSub −1 accepted")
+		t.Error("Augment.Sub −1 accepted")
 	}
 }

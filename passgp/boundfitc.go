@@ -86,7 +86,7 @@ func (c *config) boundSearch() bool {
 // boundFITC reports whether Options.BoundFITC applies: PASS-GP without
 // Augment.
 func (c *config) boundFITC() bool {
-	return c.BoundFITC > 0 && c.Method == PASSGP && c.Augment == 0
+	return c.BoundFITC > 0 && c.Method == PASSGP && c.Augment == nil
 }
 
 // boundPass is Options.BoundFITC: for a classifier whose budget bound

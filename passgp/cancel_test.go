@@ -97,7 +97,7 @@ func TestCancelAugmentStage(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	calls, stage2 := 0, 0
-	o := &Options{Init: 20, Sub: 2, Seed: 5, Threads: 1, Augment: 4, ImageW: 4, ImageH: 4, AugmentPInc: 0.95,
+	o := &Options{Init: 20, Sub: 2, Seed: 5, Threads: 1, Augment: &Augmentation{Shifts: 4, ImageW: 4, ImageH: 4, PInc: 0.95},
 		Progress: func(Progress) {
 			calls++
 			if calls == 5 { // the first batch of the second stage (2 passes × 2 batches before it)

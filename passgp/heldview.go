@@ -100,7 +100,7 @@ func (o *Options) HeldOutRows(n int) []int {
 	if o == nil {
 		return HeldOutRows(0, n)
 	}
-	if o.Augment != 0 {
+	if o.Augment != nil {
 		return nil
 	}
 	return HeldOutRows(o.Seed, n)

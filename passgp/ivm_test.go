@@ -195,7 +195,7 @@ func TestShiftImage(t *testing.T) {
 func TestAugmentTrain(t *testing.T) {
 	n := 120
 	x, y := toyImages(n)
-	res, err := Train(context.Background(), x, y, &Options{Init: 20, Sub: 2, Augment: 4, ImageW: 4, ImageH: 4})
+	res, err := Train(context.Background(), x, y, &Options{Init: 20, Sub: 2, Augment: &Augmentation{Shifts: 4, ImageW: 4, ImageH: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -93,10 +93,10 @@ type MultiResult struct {
 // or OPENBLAS_NUM_THREADS=1), classes are trained concurrently on
 // min(Threads, classes) goroutines, each scoring with Threads/workers
 // goroutines; otherwise one after another, each using the cores through
-// BLAS (Options.ClassWorkers overrides this). The result does not depend
-// on Threads. Progress, Checkpoint and ClassDone calls are serialised;
+// BLAS (Options.Multi.ClassWorkers overrides this). The result does not depend
+// on Threads. Progress, Checkpoint and Multi.ClassDone calls are serialised;
 // State.Class tells the class. A run resumes from the classifiers of
-// Options.Finished and the snapshot Options.Resume of class Resume.Class.
+// Options.Multi.Finished and the snapshot Options.Resume of class Resume.Class.
 // When ctx ends, the classes in progress stop at their next batch and
 // TrainMulti returns the error of the first class that did not finish
 // (wrapping ctx's), or the model with ctx's error if every class has one.
@@ -199,8 +199,8 @@ func (m *multiRun) workers() (workers, per int) {
 	if la.BLASThreads() > 1 {
 		workers = 1
 	}
-	if m.base.ClassWorkers > 0 {
-		workers = min(m.base.ClassWorkers, len(m.classes))
+	if m.base.Multi.ClassWorkers > 0 {
+		workers = min(m.base.Multi.ClassWorkers, len(m.classes))
 	}
 	return workers, max(m.base.threads/workers, 1)
 }
@@ -233,12 +233,12 @@ func (m *multiRun) runAll(ctx context.Context) {
 	wg.Wait()
 }
 
-// runClass trains class j on r, or takes it from Options.Finished.
+// runClass trains class j on r, or takes it from Options.Multi.Finished.
 func (m *multiRun) runClass(ctx context.Context, j int, r *runner) {
 	base := &m.base
 	c := m.base
 	cls := m.classes[j]
-	if f := base.Finished[cls]; f != nil {
+	if f := base.Multi.Finished[cls]; f != nil {
 		n, _ := m.x.Dims()
 		if nh := heldCount(m.base, n); f.Model == nil || f.HeldOut != nil && (len(f.HeldOut) != nh || len(f.HeldOutShare) != nh) {
 			m.errs[j] = fmt.Errorf("passgp: finished class %v: no model, or %d/%d held-out latents for %d points", cls,
@@ -270,10 +270,10 @@ func (m *multiRun) runClass(ctx context.Context, j int, r *runner) {
 		}
 	}
 	m.results[j], m.errs[j] = train(ctx, m.x, m.ys[j], &c, r, name)
-	if m.errs[j] == nil && base.ClassDone != nil {
+	if m.errs[j] == nil && base.Multi.ClassDone != nil {
 		m.mu.Lock()
 		defer m.mu.Unlock()
-		base.ClassDone(cls, m.results[j])
+		base.Multi.ClassDone(cls, m.results[j])
 	}
 }
 
@@ -304,7 +304,7 @@ func (m *multiRun) collect(ctx context.Context) (*MultiResult, error) {
 }
 
 // calibration fits the multi-class calibration on every class's
-// held-out latents (computed here for classes given in Options.Finished),
+// held-out latents (computed here for classes given in Options.Multi.Finished),
 // all of the same points (HeldOutRows).
 func (m *multiRun) calibration(ctx context.Context, labels []float64, mr *MultiResult) (*Calibration, error) {
 	n, _ := m.x.Dims()

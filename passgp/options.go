@@ -82,7 +82,7 @@ type Options struct {
 	// includes from then on start EP at the sites of their own scores
 	// (one ADF step; see adfSites), which saves EP sweeps.
 	// The invariance stage (Augment) keeps the paper's rule, without a
-	// budget: its training set, (1+Augment)·|A| points, is bounded by the
+	// budget: its training set, (1+Augment.Shifts)·|A| points, is bounded by the
 	// first stage's active set, and MNIST's second-stage active sets reach
 	// 15000 points (paper Table 1). SqrtBudget gives train's default.
 	// With a budget, p_del also leaves at least Init/10 of a batch's
@@ -97,19 +97,9 @@ type Options struct {
 	// default tolerance or tighter).
 	EP ep.Options
 
-	// Augment adds 0, 4 or 8 one-pixel translations of every active image
-	// and retrains at fixed θ (paper Section 6.3). ImageW×ImageH must equal
-	// the number of features (row-major pixels).
-	Augment        int
-	ImageW, ImageH int
-	// AugmentPInc is p_inc of the retraining with invariances (0 -> 0.99).
-	AugmentPInc float64
-	// AugmentSub and AugmentPasses are N_sub and N_pass of the retraining
-	// (0 -> Sub and Passes, as the paper). Every batch costs one EP run on
-	// the augmented active set, which reaches 15000 points on MNIST, so
-	// a first stage's many small batches (MNIST's N_sub = 100) make a slow
-	// second stage; bench/repro uses 5 batches and one pass there.
-	AugmentSub, AugmentPasses int
+	// Augment, if not nil, adds the invariance stage (paper Section 6.3)
+	// after the first.
+	Augment *Augmentation
 
 	// BoundFITC, if positive, adds a FITC pass where PASS-GP's budget
 	// (MaxActive) bound (without Augment): EP on all N training
@@ -150,8 +140,33 @@ type Options struct {
 	// it continues class Resume.Class.
 	Resume *State
 
-	// The fields below are TrainMulti's.
+	// Multi controls TrainMulti's run (the zero value: its defaults).
+	Multi MultiControl
+}
 
+// Augmentation configures the invariance stage of paper Section 6.3:
+// PASS-GP retrains at fixed θ on the active images and their one-pixel
+// translations. A nil *Augmentation in Options means no such stage.
+type Augmentation struct {
+	// Shifts is the number of one-pixel translations of every active
+	// image: 4 or 8.
+	Shifts int
+	// ImageW×ImageH must equal the number of features (row-major pixels).
+	ImageW, ImageH int
+	// PInc is p_inc of the retraining (0 -> DefaultAugmentPInc).
+	PInc float64
+	// Sub and Passes are N_sub and N_pass of the retraining (0 ->
+	// Options.Sub and Options.Passes, as the paper). Every batch costs
+	// one EP run on the augmented active set, which reaches 15000 points
+	// on MNIST, so a first stage's many small batches (MNIST's N_sub =
+	// 100) make a slow second stage; bench/repro uses 5 batches and one
+	// pass there.
+	Sub, Passes int
+}
+
+// MultiControl holds TrainMulti's run controls: resumption, a callback
+// per finished class and the number of classes trained at once.
+type MultiControl struct {
 	// Finished holds classes already trained, by class label, as Train
 	// returned them: TrainMulti returns them as they are instead of
 	// training them, so that a run can be resumed. The multi-class
@@ -291,6 +306,10 @@ func resolve(o *Options, d int) (config, error) {
 	if c.Fixed != nil && len(c.Fixed) != len(c.Kernel.Params()) {
 		return c, fmt.Errorf("passgp: Fixed has %d entries, kernel %s has %d hyperparameters", len(c.Fixed), c.Kernel.Name(), len(c.Kernel.Params()))
 	}
+	if c.Augment != nil {
+		a := *c.Augment // setDefaults fills in the copy, not the caller's
+		c.Augment = &a
+	}
 	c.setDefaults()
 	if err := c.validate(d); err != nil {
 		return c, err
@@ -335,14 +354,16 @@ func (c *config) setDefaults() {
 	if c.HypEvery == 0 {
 		c.HypEvery = 1
 	}
-	if c.AugmentPInc == 0 {
-		c.AugmentPInc = DefaultAugmentPInc
-	}
-	if c.AugmentSub == 0 {
-		c.AugmentSub = c.Sub
-	}
-	if c.AugmentPasses == 0 {
-		c.AugmentPasses = c.Passes
+	if a := c.Augment; a != nil {
+		if a.PInc == 0 {
+			a.PInc = DefaultAugmentPInc
+		}
+		if a.Sub == 0 {
+			a.Sub = c.Sub
+		}
+		if a.Passes == 0 {
+			a.Passes = c.Passes
+		}
 	}
 	c.threads = c.Threads
 	if c.threads <= 0 {
@@ -353,24 +374,38 @@ func (c *config) setDefaults() {
 // validate checks the resolved options for d features.
 func (c *config) validate(d int) error {
 	switch {
-	case c.Init < 0, c.Sub < 0, c.Passes < 0, c.M < 0, c.HypEvery < 0, c.AugmentSub < 0, c.AugmentPasses < 0:
-		return fmt.Errorf("passgp: Init, Sub, Passes, M, HypEvery, AugmentSub and AugmentPasses must be >= 0")
-	case !(c.PInc > 0 && c.PInc <= 1), !(c.PDel > 0 && c.PDel <= 1), !(c.PExc > 0 && c.PExc <= 1), !(c.AugmentPInc > 0 && c.AugmentPInc <= 1):
-		return fmt.Errorf("passgp: PInc, PDel, PExc and AugmentPInc must lie in (0, 1]")
+	case c.Init < 0, c.Sub < 0, c.Passes < 0, c.M < 0, c.HypEvery < 0:
+		return fmt.Errorf("passgp: Init, Sub, Passes, M and HypEvery must be >= 0")
+	case !(c.PInc > 0 && c.PInc <= 1), !(c.PDel > 0 && c.PDel <= 1), !(c.PExc > 0 && c.PExc <= 1):
+		return fmt.Errorf("passgp: PInc, PDel and PExc must lie in (0, 1]")
 	case c.MaxActive < 0:
 		return fmt.Errorf("passgp: MaxActive must be >= 0, got %d", c.MaxActive)
 	case c.Lower != nil && len(c.Lower) != len(c.Kernel.Params()), c.Upper != nil && len(c.Upper) != len(c.Kernel.Params()):
 		return fmt.Errorf("passgp: Lower and Upper need %d entries for kernel %s", len(c.Kernel.Params()), c.Kernel.Name())
 	case c.BoundFITC < 0:
 		return fmt.Errorf("passgp: BoundFITC must be >= 0, got %d", c.BoundFITC)
-	case c.Augment != 0 && c.Augment != 4 && c.Augment != 8:
-		return fmt.Errorf("passgp: Augment must be 0, 4 or 8, got %d", c.Augment)
-	case c.Augment != 0 && (c.ImageW <= 0 || c.ImageH <= 0 || c.ImageW*c.ImageH != d):
-		return fmt.Errorf("passgp: Augment needs ImageW×ImageH (%d×%d) equal to the number of features %d", c.ImageW, c.ImageH, d)
 	case c.Method == FPASSGP && math.Round(c.PExc*float64(c.M)) < 1:
 		// The swap rule exchanges round(PExc·M) points per batch: with
 		// none, fPASS-GP would never change its random initial set.
 		return fmt.Errorf("passgp: fPASS-GP exchanges round(PExc·M) = round(%g·%d) = 0 points per batch, so the active set would never change; raise PExc or M", c.PExc, c.M)
+	}
+	if c.Augment != nil {
+		return c.Augment.validate(d)
+	}
+	return nil
+}
+
+// validate checks a resolved invariance stage for d features.
+func (a *Augmentation) validate(d int) error {
+	switch {
+	case a.Sub < 0, a.Passes < 0:
+		return fmt.Errorf("passgp: Augment.Sub and Augment.Passes must be >= 0")
+	case !(a.PInc > 0 && a.PInc <= 1):
+		return fmt.Errorf("passgp: Augment.PInc must lie in (0, 1]")
+	case a.Shifts != 4 && a.Shifts != 8:
+		return fmt.Errorf("passgp: Augment.Shifts must be 4 or 8, got %d", a.Shifts)
+	case a.ImageW <= 0 || a.ImageH <= 0 || a.ImageW*a.ImageH != d:
+		return fmt.Errorf("passgp: Augment needs ImageW×ImageH (%d×%d) equal to the number of features %d", a.ImageW, a.ImageH, d)
 	}
 	return nil
 }

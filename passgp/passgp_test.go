@@ -37,8 +37,10 @@ func TestOptionErrors(t *testing.T) {
 	x, y := toy(20, 1)
 	for _, o := range []Options{
 		{PInc: 1.5},
-		{Augment: 3},
-		{Augment: 4, ImageW: 3, ImageH: 3},
+		{Augment: &Augmentation{Shifts: 3, ImageW: 2, ImageH: 1}},
+		{Augment: &Augmentation{Shifts: 4, ImageW: 3, ImageH: 3}},
+		{Augment: &Augmentation{Shifts: 4, ImageW: 2, ImageH: 1, PInc: 1.5}},
+		{Augment: &Augmentation{Shifts: 4, ImageW: 2, ImageH: 1, Sub: -1}},
 		{Fixed: []bool{true}},
 		{Method: Method(9)},
 	} {
@@ -508,14 +510,14 @@ func TestResumeCraftedState(t *testing.T) {
 
 // TestTrainMultiResume: TrainMulti resumed from finished classifiers and
 // one class's snapshot gives the classifiers of an uninterrupted run, and
-// reports each class it trains through ClassDone, in order.
+// reports each class it trains through Multi.ClassDone, in order.
 func TestTrainMultiResume(t *testing.T) {
 	x, y := toy(240, 25)
 	labels := make([]float64, len(y))
 	for i := range labels {
 		labels[i] = float64(i % 3)
 	}
-	base := Options{Init: 20, Sub: 3, Passes: 1, Seed: 4, ClassWorkers: 1}
+	base := Options{Init: 20, Sub: 3, Passes: 1, Seed: 4, Multi: MultiControl{ClassWorkers: 1}}
 	var snap *State
 	var order []float64
 	o := base
@@ -525,7 +527,7 @@ func TestTrainMultiResume(t *testing.T) {
 			snap = &c
 		}
 	}
-	o.ClassDone = func(c float64, r *Result) { order = append(order, c) }
+	o.Multi.ClassDone = func(c float64, r *Result) { order = append(order, c) }
 	full, err := TrainMulti(context.Background(), x, labels, &o)
 	if err != nil {
 		t.Fatal(err)
@@ -535,9 +537,9 @@ func TestTrainMultiResume(t *testing.T) {
 	}
 	order = nil
 	o = base
-	o.Finished = map[float64]*Result{0: full.PerClass[0]}
+	o.Multi.Finished = map[float64]*Result{0: full.PerClass[0]}
 	o.Resume = snap
-	o.ClassDone = func(c float64, r *Result) { order = append(order, c) }
+	o.Multi.ClassDone = func(c float64, r *Result) { order = append(order, c) }
 	res, err := TrainMulti(context.Background(), x, labels, &o)
 	if err != nil {
 		t.Fatal(err)
@@ -558,15 +560,15 @@ func TestTrainMultiResume(t *testing.T) {
 	}
 	// Held-out latents that do not fit the data are refused.
 	o.Resume = nil
-	o.Finished = map[float64]*Result{0: {Model: full.Model.Models[0], HeldOut: full.PerClass[0].HeldOut[1:], HeldOutShare: full.PerClass[0].HeldOutShare}}
+	o.Multi.Finished = map[float64]*Result{0: {Model: full.Model.Models[0], HeldOut: full.PerClass[0].HeldOut[1:], HeldOutShare: full.PerClass[0].HeldOutShare}}
 	if _, err := TrainMulti(context.Background(), x, labels, &o); err == nil {
 		t.Error("held-out latents of another length were accepted")
 	}
-	o.Finished = map[float64]*Result{0: {}}
+	o.Multi.Finished = map[float64]*Result{0: {}}
 	if _, err := TrainMulti(context.Background(), x, labels, &o); err == nil {
 		t.Error("a finished class without a model was accepted")
 	}
-	o.Finished = map[float64]*Result{0: full.PerClass[0]}
+	o.Multi.Finished = map[float64]*Result{0: full.PerClass[0]}
 	o.Resume = &State{Class: 7}
 	if _, err := TrainMulti(context.Background(), x, labels, &o); err == nil {
 		t.Error("a snapshot of a class the labels lack was accepted")

@@ -265,7 +265,7 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 	case Full:
 		res, err = trainFull(ctx, x, y, c, r)
 	}
-	if err == nil && c.Augment != 0 {
+	if err == nil && c.Augment != nil {
 		res, err = augmentRetrain(ctx, c, r, class, res)
 	}
 	// The last pass's scores (N-vectors) go to calibrate, not to the

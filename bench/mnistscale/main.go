@@ -119,7 +119,7 @@ func main() {
 		if !*shifts {
 			continue
 		}
-		o2 := passgp.Options{Augment: 8, ImageW: 28, ImageH: 28, AugmentPInc: 0.9, Sub: *sub2, Passes: *passes2, Seed: *seed, Threads: *threads}
+		o2 := passgp.Options{Augment: &passgp.Augmentation{Shifts: 8, ImageW: 28, ImageH: 28, PInc: 0.9}, Sub: *sub2, Passes: *passes2, Seed: *seed, Threads: *threads}
 		t0 = time.Now()
 		res2, err := passgp.TrainAugmented(context.Background(), res.Model, x, y, &o2)
 		if err != nil {

@@ -22,7 +22,7 @@ import (
 // held-out latents of every training point under the second-stage
 // classifier, for the calibration.
 func augmentStage(ctx context.Context, b *passgp.Binary, x *mat.Dense, y []float64, w, h, dirs int, pinc float64, sub, passes int, seed uint64, threads int) (*passgp.Result, error) {
-	o := passgp.Options{Augment: dirs, ImageW: w, ImageH: h, AugmentPInc: pinc, AugmentSub: sub, AugmentPasses: passes, Seed: seed, Threads: threads}
+	o := passgp.Options{Augment: &passgp.Augmentation{Shifts: dirs, ImageW: w, ImageH: h, PInc: pinc, Sub: sub, Passes: passes}, Seed: seed, Threads: threads}
 	return passgp.TrainAugmented(ctx, b, x, y, &o)
 }
 

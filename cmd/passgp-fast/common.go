@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/data"
@@ -175,19 +173,4 @@ func (k *kernelFlags) register(fs *flagSet, def, thetaHelp string) {
 	fs.IntVar(&k.degree, "degree", 9, "polynomial degree p of the poly kernel")
 	fs.Float64Var(&k.gamma, "gamma", 0, "input scale g of the poly kernel (default 1/d, as LIBSVM)")
 	fs.StringVar(&k.theta, "theta", "", thetaHelp)
-}
-
-// parseImage parses WxH.
-func parseImage(s string) (w, h int, err error) {
-	a, b, ok := strings.Cut(strings.ToLower(s), "x")
-	if ok {
-		w, err = strconv.Atoi(a)
-		if err == nil {
-			h, err = strconv.Atoi(b)
-		}
-	}
-	if !ok || err != nil || w <= 0 || h <= 0 {
-		return 0, 0, errUsage("--image: want WxH (e.g. 16x16), got %q", s)
-	}
-	return w, h, nil
 }

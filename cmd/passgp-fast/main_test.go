@@ -100,7 +100,7 @@ func TestHelp(t *testing.T) {
 	}
 	trainFlags := []string{"--data", "--labels", "--model", "--positive", "--method", "--kernel", "--degree", "--gamma", "--theta",
 		"--fixed-theta", "--init", "--sub", "--passes", "--p-inc", "--p-del", "--p-exc", "--m", "--hyp-every", "--augment",
-		"--augment-sub", "--augment-passes", "--image", "--seed", "--threads", "--checkpoint", "--resume", "--plots", "--quiet"}
+		"--seed", "--threads", "--checkpoint", "--resume", "--plots", "--quiet"}
 	want := map[string][]string{
 		"train":   trainFlags,
 		"predict": {"--model", "--data", "--labels", "--out"},
@@ -285,9 +285,11 @@ func TestTrainPlotsAndAugment(t *testing.T) {
 			t.Errorf("train --plots: %v", err)
 		}
 	}
-	// --augment with the features read as a 3×1 image.
+	// --augment with the 4 features read as a square 2×2 image.
+	sq := filepath.Join(f.dir, "square.libsvm")
+	writeLIBSVM(t, sq, synth.Bands(13, 160, 2, 4, synth.BandsNoise))
 	ma := filepath.Join(f.dir, "aug.pgp")
-	code, _, e = runCLI(t, append([]string{"train", "--data", f.bin, "--model", ma, "--augment", "shift4", "--image", "3x1"}, fast...)...)
+	code, _, e = runCLI(t, append([]string{"train", "--data", sq, "--model", ma, "--augment", "shift4"}, fast...)...)
 	if code != 0 {
 		t.Fatalf("train --augment: %d %s", code, e)
 	}
@@ -304,22 +306,10 @@ func TestTrainPlotsAndAugment(t *testing.T) {
 	if aug == 0 {
 		t.Errorf("augmented model has no shifted points among %d active", len(mod.Binaries[0].Active))
 	}
-	// The invariance stage's batching: by default fast's 3 batches × 1
-	// pass in both stages; with the flags, 2 batches × 2 passes.
+	// The invariance stage's batching: fast's 3 batches × 1 pass in both
+	// stages.
 	if got := len(mod.History[0]); got != 3+3 {
 		t.Errorf("--augment: %d batches in the history, want 3 + 3", got)
-	}
-	mb := filepath.Join(f.dir, "augsub.pgp")
-	code, _, e = runCLI(t, append(append([]string{"train", "--data", f.bin, "--model", mb, "--augment", "shift4", "--image", "3x1"}, fast...),
-		"--augment-sub", "2", "--augment-passes", "2")...)
-	if code != 0 {
-		t.Fatalf("train --augment-sub: %d %s", code, e)
-	}
-	if mod, err = model.Load(mb); err != nil {
-		t.Fatal(err)
-	}
-	if got := len(mod.History[0]); got != 3+4 {
-		t.Errorf("--augment-sub 2 --augment-passes 2: %d batches in the history, want 3 + 4", got)
 	}
 }
 
@@ -354,10 +344,8 @@ func TestBadInput(t *testing.T) {
 		{"train bad p-inc", []string{"train", "--data", f.train, "--model", m, "--p-inc", "1.5"}, 2, "p-inc"},
 		{"train bad kernel", []string{"train", "--data", f.train, "--model", m, "--kernel", "matern"}, 2, "kernel"},
 		{"train bad positive", append([]string{"train", "--data", f.train, "--model", m, "--positive", "9"}, fast...), 1, "positive label 9"},
-		{"train augment bad image", []string{"train", "--data", f.train, "--model", m, "--augment", "shift4", "--image", "2x2"}, 2, "image"},
+		{"train augment not square", []string{"train", "--data", f.train, "--model", m, "--augment", "shift4"}, 2, "square"},
 		{"train augment bad kind", []string{"train", "--data", f.train, "--model", m, "--augment", "rotate"}, 2, "augment"},
-		{"train augment-sub without augment", []string{"train", "--data", f.train, "--model", m, "--augment-sub", "5"}, 2, "need --augment"},
-		{"train augment-passes negative", []string{"train", "--data", f.train, "--model", m, "--augment", "shift4", "--image", "3x1", "--augment-passes", "-1"}, 2, ">= 0"},
 		{"train stray argument", []string{"train", "--data", f.train, "--model", m, "extra"}, 2, "extra"},
 		{"train resume missing", []string{"train", "--data", f.train, "--model", m, "--resume", missing}, 1, "missing.libsvm"},
 		{"train resume not checkpoint", []string{"train", "--data", f.train, "--model", m, "--resume", notModel}, 1, "magic"},

@@ -107,7 +107,7 @@ func TestTrainScale(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--scale", "standard", "--augment", "shift4", "--image", "3x1"}, "--augment"},
+		{[]string{"--scale", "standard", "--augment", "shift4"}, "--augment"},
 		{[]string{"--scale", "zscore"}, "--scale"},
 	} {
 		code, _, e := runCLI(t, append(append([]string{"train", "--data", p("raw.svm"), "--model", p("x.pgp")}, args...), c.args...)...)

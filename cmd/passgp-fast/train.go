@@ -15,21 +15,20 @@ import (
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/model"
-	"github.com/passgp-fast/passgp-fast/passgp"
 	"github.com/passgp-fast/passgp-fast/plots/figures"
 )
 
 // trainFlags holds the command line of train.
 type trainFlags struct {
-	df                        dataFlags
-	kf                        kernelFlags
-	cfg                       passgpfast.Config
-	modelOut, positive, augm  string
-	image, checkpoint, resume string
-	plots, test               string
-	maxActive                 string
-	threads, maxClasses       int
-	quiet                     bool
+	df                       dataFlags
+	kf                       kernelFlags
+	cfg                      passgpfast.Config
+	modelOut, positive, augm string
+	checkpoint, resume       string
+	plots, test              string
+	maxActive                string
+	threads                  int
+	quiet                    bool
 }
 
 func (t *trainFlags) register(fs *flagSet) {
@@ -58,12 +57,8 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.group("Advanced")
 	fs.IntVar(&c.HypEvery, "hyp-every", c.HypEvery, "optimise the hyperparameters on every `K`-th batch")
 	fs.IntVar(&c.BoundFITC, "fitc-bound", c.BoundFITC, "passgp: where the budget binds, try FITC with `M` inducing inputs (0: off)")
-	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images: shift4 or shift8")
-	fs.IntVar(&c.AugmentSub, "augment-sub", 0, "batches N_sub of the --augment stage (0: --sub)")
-	fs.IntVar(&c.AugmentPasses, "augment-passes", 0, "passes N_pass of the --augment stage (0: --passes)")
-	fs.StringVar(&t.image, "image", "", "image geometry `WxH` for --augment (default: from IDX files, or square)")
+	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images (IDX files, or square images): shift4 or shift8")
 	fs.IntVar(&t.threads, "threads", 0, "worker and BLAS threads (0: all cores)")
-	fs.IntVar(&t.maxClasses, "max-classes", passgp.DefaultMaxClasses, "refuse data with more distinct labels than `K`")
 	fs.StringVar(&t.checkpoint, "checkpoint", "", "write a resumable checkpoint `FILE` during training and on Ctrl-C")
 	fs.StringVar(&t.resume, "resume", "", "continue training from checkpoint `FILE` (options are taken from it)")
 	fs.BoolVar(&t.quiet, "quiet", false, "no progress output")
@@ -151,11 +146,6 @@ func (t *trainFlags) checkFlags() error {
 			return errUsage("--max-active: want auto or an integer >= 0, got %q", t.maxActive)
 		}
 	}
-	if t.image != "" && c.Augment != "" {
-		if c.ImageW, c.ImageH, err = parseImage(t.image); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
@@ -175,7 +165,7 @@ var testHook func(event string, k int)
 // progress display pr.
 func (t *trainFlags) fitOptions(cp *model.Checkpoint, pr *progress) []passgpfast.Option {
 	opts := []passgpfast.Option{passgpfast.WithConfig(t.cfg), passgpfast.WithThreads(t.threads),
-		passgpfast.WithMaxClasses(t.maxClasses), passgpfast.WithScaleInPlace(),
+		passgpfast.WithScaleInPlace(),
 		passgpfast.WithProgress(func(p passgpfast.Progress) { pr.update(p.Classifier, p.Progress) }),
 		passgpfast.WithReport(func(r passgpfast.Report) { reportClassifier(pr, r) }),
 		passgpfast.WithStart(func(p passgpfast.Plan) { pr.start(p, t.df.path) }),
