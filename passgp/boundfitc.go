@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/passgp-fast/passgp-fast/ep"
 )
 
@@ -168,12 +166,13 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 		return err
 	}
 	truth := binaryTruth(y)
-	cal, err := FitCalibration(mat.NewDense(n, 1, z), mat.NewDense(n, 1, rho), truth)
-	if err != nil {
+	var cal *Calibration
+	if ch.FITCNLL, cal, err = calibratedNLL(z, rho, truth, nil); err != nil {
 		return err
 	}
-	ch.FITCNLL = cal.MeanNLL(mat.NewDense(n, 1, z), mat.NewDense(n, 1, rho), truth)
-	ch.ActiveNLL = res.Calibration.MeanNLL(mat.NewDense(n, 1, res.HeldOut), mat.NewDense(n, 1, res.HeldOutShare), truth)
+	if ch.ActiveNLL, _, err = calibratedNLL(res.HeldOut, res.HeldOutShare, truth, nil); err != nil {
+		return err
+	}
 	if err := searchCandidate(ctx, c, r, ch, b, x, y, xm, idx, sub, nil, truth, &nb, &z, &rho, &lost, &cal); err != nil {
 		return err
 	}
@@ -188,9 +187,9 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	return nil
 }
 
-// calibratedNLL returns the mean NLL of the labels truth under the held-out
-// latents (z, rho) on the rows sub (nil: all), through a calibration fitted
-// there; and that calibration when it is the one of every row (sub nil).
+// calibratedNLL returns the mean cross-fitted NLL of the labels truth under
+// the held-out latents (z, rho) on the rows sub (nil: all)
+// (calibratedNLLs); and the calibration fitted on every row (sub nil).
 func calibratedNLL(z, rho []float64, truth, sub []int) (float64, *Calibration, error) {
 	each, _, c, err := calibratedNLLs(z, rho, truth, sub)
 	if err != nil {

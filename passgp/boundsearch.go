@@ -169,8 +169,10 @@ func searchScreen(f0 *ep.FITC, sample []int) func(*ep.FITC) bool {
 
 // calibratedNLLs fits a calibration to the held-out latents (z, rho) of
 // the rows sub (nil: all) and returns the per-point NLLs of the labels
-// truth there, the per-point errors (1 or 0) of its decisions, and the
-// calibration when it is the one of every row (sub nil).
+// truth there and the per-point errors (1 or 0) of the decisions, both
+// cross-fitted (CrossFit: each point through a calibration fitted on the
+// other folds, so that a posterior's score is not its calibration's fit to
+// the same points), and the calibration of all the rows (sub nil).
 func calibratedNLLs(z, rho []float64, truth, sub []int) (nll, errs []float64, cal *Calibration, err error) {
 	if sub != nil {
 		z, rho, truth = gather(z, sub), gather(rho, sub), gather(truth, sub)
@@ -181,11 +183,22 @@ func calibratedNLLs(z, rho []float64, truth, sub []int) (nll, errs []float64, ca
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	folds, cals, err := CrossFit(c, zm, rm, truth, crossFitSeed)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	nll, errs = make([]float64, m), make([]float64, m)
-	c.NLLTo(nll, zm, rm, truth)
-	for i := range m {
-		if c.Decide(z[i:i+1], rho[i:i+1]) != truth[i] {
-			errs[i] = 1
+	for f, rows := range folds {
+		if len(rows) == 0 {
+			continue
+		}
+		each := make([]float64, len(rows))
+		cals[f].NLLTo(each, gatherRows(zm, rows), gatherRows(rm, rows), gather(truth, rows))
+		for a, i := range rows {
+			nll[i] = each[a]
+			if cals[f].Decide(z[i:i+1], rho[i:i+1]) != truth[i] {
+				errs[i] = 1
+			}
 		}
 	}
 	if sub != nil {
@@ -193,6 +206,9 @@ func calibratedNLLs(z, rho []float64, truth, sub []int) (nll, errs []float64, ca
 	}
 	return nll, errs, c, nil
 }
+
+// crossFitSeed draws the folds of the choices' cross-fitted scores.
+const crossFitSeed = 1
 
 // searchPoints returns, when n exceeds limit, a random sample (drawn from
 // seed) of limit of the n training points in ascending order, else nil
