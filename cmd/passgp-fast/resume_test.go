@@ -31,7 +31,7 @@ func TestCheckpointResumeBoundFITC(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
 			args := append([]string{"train", "--data", f.train, "--kernel", "se", "--init", "30", "--sub", "3", "--passes", "2",
-				"--theta", "4,2,0.01", "--max-active", "20", "--fitc-bound", "10"}, tc.extra...)
+				"--theta", "4,2,0.01", "--max-active", "25", "--fitc-bound", "10"}, tc.extra...)
 			full := filepath.Join(f.dir, "full.pgp")
 			code, _, e := runCLI(t, append(args, "--model", full, "--checkpoint", filepath.Join(f.dir, "full.ck"))...)
 			if code != 0 {
