@@ -120,9 +120,9 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	}
 	t0 := time.Now()
 	b := res.Model
-	// The pass works on the held-out stage's points (HeldOutRows): its EP
+	// The pass works on the held-out stage's points (calibrate's): its EP
 	// runs on some of them, and the comparison scores them.
-	held := HeldOutRows(c.Seed, len(y))
+	held := res.HeldOutRows
 	x, y, bv, _ := heldView(x, y, b, nil, held)
 	// The active set's held-out correlations with the active inputs, as
 	// its calibration used them: the same inputs and θ as the FITC

@@ -21,11 +21,7 @@ const len2Floor = 20
 func medianSqDist(x Rows, seed uint64) (float64, error) {
 	n, d := x.Dims()
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	p := perm32(rng, n)[:min(n, 200)] // rng.Perm(n)'s, in half the memory
-	idx := make([]int, len(p))
-	for k, i := range p {
-		idx[k] = int(i)
-	}
+	idx := permPrefix(rng, n, 200)
 	xs, err := readRows(x, idx)
 	if err != nil || xs == nil {
 		return 0, err

@@ -308,10 +308,7 @@ func (m *multiRun) collect(ctx context.Context) (*MultiResult, error) {
 // all of the same points (HeldOutRows).
 func (m *multiRun) calibration(ctx context.Context, labels []float64, mr *MultiResult) (*Calibration, error) {
 	n, _ := m.x.Dims()
-	var held []int
-	if m.base.geom() == nil {
-		held = HeldOutRows(m.base.Seed, n)
-	}
+	held := m.base.HeldOutRows(n)
 	nh := heldCount(m.base, n)
 	k := len(m.classes)
 	z, rho := mat.NewDense(nh, k, nil), mat.NewDense(nh, k, nil)

@@ -252,9 +252,13 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 	}
 	var res *Result
 	var err error
+	n, _ := x.Dims()
+	held := c.HeldOutRows(n)
 	switch c.Method {
 	case PASSGP, FPASSGP:
-		res, err = newTrainer(x, y, c, r, class).run(ctx)
+		t := newTrainer(x, y, c, r, class)
+		t.held = held
+		res, err = t.run(ctx)
 	case IVM:
 		var xd *mat.Dense
 		if xd, err = asDense(x); err == nil {
@@ -279,11 +283,6 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 	}
 	if err != nil {
 		return res, err
-	}
-	var held []int
-	if g := c.geom(); g == nil {
-		n, _ := x.Dims()
-		held = HeldOutRows(c.Seed, n)
 	}
 	err = calibrate(ctx, r, res, x, y, c.geom(), last, held)
 	if err == nil {
@@ -333,18 +332,14 @@ type trainer struct {
 	theta0 []float64
 	// (nil: none).
 	// held numbers the held-out points, whose last scores keepScores
-	// keeps (HeldOutRows; nil: all).
+	// keeps (Options.HeldOutRows, set by train; nil: all).
 	held []int
 }
 
 func newTrainer(x Rows, y []float64, c *config, r *runner, class string) *trainer {
 	n, d := x.Dims()
-	t := &trainer{c: c, r: r, x: x, y: y, n: n, d: d, class: class,
+	return &trainer{c: c, r: r, x: x, y: y, n: n, d: d, class: class,
 		method: c.Method, pinc: c.PInc, fixed: c.FixedTheta, k: c.Kernel}
-	if c.geom() == nil {
-		t.held = HeldOutRows(c.Seed, n)
-	}
-	return t
 }
 
 // initState draws the initial active set and the batches from the seed.
@@ -363,18 +358,24 @@ func (t *trainer) initialActive(rng *rand.Rand) []int {
 	if t.method == FPASSGP {
 		size = t.c.M
 	}
-	p := perm32(rng, t.n)[:min(size, t.n)]
-	a := make([]int, len(p))
-	for k, i := range p {
-		a[k] = int(i)
-	}
-	return a
+	return permPrefix(rng, t.n, size)
 }
 
 // initRNG returns the generator of a run's initial active set (its first
 // draw) and batches.
 func initRNG(seed uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))
+}
+
+// permPrefix returns rng.Perm(n)[:min(k, n)] without holding a []int
+// permutation of n (perm32).
+func permPrefix(rng *rand.Rand, n, k int) []int {
+	p := perm32(rng, n)[:min(k, n)]
+	out := make([]int, len(p))
+	for j, i := range p {
+		out[j] = int(i)
+	}
+	return out
 }
 
 // perm32 is rng.Perm(n) (the same permutation for the same rng) in
