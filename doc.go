@@ -33,6 +33,7 @@
 // documentation gives this serving policy and its one process-wide
 // alternative, which is the application's to choose.
 //
-// Imports point one way: the command (cmd/passgp-fast) uses this package,
+// Imports point one way: the command line (internal/cli, the program
+// cmd/passgp-fast) uses this package,
 // which uses passgp, model and data, which use ep and la.
 package passgpfast

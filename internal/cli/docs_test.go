@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ func cliDoc() string {
 const cliDocHead = `# passgp-fast command line reference
 
 Generated from the commands' ` + "`--help`" + ` output (regenerate with
-` + "`UPDATE_DOCS=1 go test ./cmd/passgp-fast -run TestCLIDoc`" + `; the test fails
+` + "`UPDATE_DOCS=1 go test ./internal/cli -run TestCLIDoc`" + `; the test fails
 when this page and the program disagree).
 
 Conventions: flags may be written ` + "`--flag value`, `--flag=value` or `-flag value`" + `.
@@ -95,6 +95,6 @@ func TestCLIDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	if string(got) != want {
-		t.Fatalf("docs/cli.md is out of date: run UPDATE_DOCS=1 go test ./cmd/passgp-fast -run TestCLIDoc")
+		t.Fatalf("docs/cli.md is out of date: run UPDATE_DOCS=1 go test ./internal/cli -run TestCLIDoc")
 	}
 }

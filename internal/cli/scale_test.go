@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"github.com/passgp-fast/passgp-fast/synth"

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -36,7 +36,7 @@ func buildBinary(t *testing.T) string {
 			return
 		}
 		builtBin = filepath.Join(dir, "passgp-fast")
-		if out, err := exec.Command("go", "build", "-o", builtBin, "-ldflags", "-X "+blasinitHooks, ".").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", builtBin, "-ldflags", "-X "+blasinitHooks, "github.com/passgp-fast/passgp-fast/cmd/passgp-fast").CombinedOutput(); err != nil {
 			buildErr = errors.New(string(out))
 		}
 	})
