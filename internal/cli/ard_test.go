@@ -24,7 +24,7 @@ func TestTrainARD(t *testing.T) {
 	}{
 		{"seard", nil, 3 + 2},
 		{"seard+bias", nil, 3 + 3},
-		{"seard", []string{"--theta", "4,1,2,3,0.01", "--fixed-theta"}, 3 + 2},
+		{"seard", []string{"--theta", "4,1,2,3,0.01", "--hyp-every", "0"}, 3 + 2},
 	} {
 		m := filepath.Join(f.dir, "ard.pgp")
 		args := append([]string{"train", "--data", f.bin, "--model", m, "--kernel", c.kern, "--init", "30", "--sub", "3", "--passes", "1", "--quiet"}, c.extra...)

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
+	"strings"
 
 	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/data"
@@ -11,9 +14,9 @@ import (
 
 // dataFlags are the flags that select a data file.
 type dataFlags struct {
-	path, labels, format string
-	labelCol             int
-	maxMemGiB            float64
+	dataURI
+	labels    string
+	maxMemGiB float64
 	// raw ignores the model's calibration (registerRaw); notes receives
 	// the one-line notes of loading a model.
 	raw   bool
@@ -33,10 +36,8 @@ func (d *dataFlags) register(fs *flagSet, required bool) {
 	if required {
 		req = " (required)"
 	}
-	fs.StringVar(&d.path, "data", "", "data `FILE`: LIBSVM, CSV, MNIST IDX images or binary (convert); plain, .gz or .bz2"+req)
+	fs.Var(&d.dataURI, "data", "data `FILE`: LIBSVM, CSV, MNIST IDX images or binary (convert); plain, .gz or .bz2"+req+dataURIHelp)
 	fs.StringVar(&d.labels, "labels", "", "label `FILE` for IDX images (default: the MNIST sibling labels file)")
-	fs.StringVar(&d.format, "format", "auto", "data format: auto, libsvm, csv, idx or binary")
-	fs.IntVar(&d.labelCol, "label-col", 0, "CSV label column, 0-based; negative counts from the end")
 	fs.Float64Var(&d.maxMemGiB, "max-mem", 16, "memory limit in `GiB` for the data's dense matrix (predict, eval: a batch of rows) or a model's posteriors")
 }
 
@@ -47,9 +48,9 @@ func (d *dataFlags) stream(ctx context.Context) (*data.BinarySource, error) {
 	if d.path == "" {
 		return nil, errUsage("--data FILE is required")
 	}
-	f, err := data.ParseFormat(d.format)
+	f, err := d.dataFormat()
 	if err != nil {
-		return nil, errUsage("--format: %v", err)
+		return nil, err
 	}
 	if f, err = data.FormatOf(d.path, f); err != nil || f != data.Binary {
 		return nil, err
@@ -69,9 +70,9 @@ func (d *dataFlags) stream(ctx context.Context) (*data.BinarySource, error) {
 // model of dim features, with load's options: a LIBSVM file may lack the
 // last features.
 func (d *dataFlags) open(ctx context.Context, dim int) (data.Source, error) {
-	f, err := data.ParseFormat(d.format)
+	f, err := d.dataFormat()
 	if err != nil {
-		return nil, errUsage("--format: %v", err)
+		return nil, err
 	}
 	if !(d.maxMemGiB > 0) {
 		return nil, errUsage("--max-mem must be positive, got %v", d.maxMemGiB)
@@ -117,9 +118,9 @@ func (d *dataFlags) load(dim int) (*data.Dataset, error) {
 	if d.path == "" {
 		return nil, errUsage("--data FILE is required")
 	}
-	f, err := data.ParseFormat(d.format)
+	f, err := d.dataFormat()
 	if err != nil {
-		return nil, errUsage("--format: %v", err)
+		return nil, err
 	}
 	if !(d.maxMemGiB > 0) {
 		return nil, errUsage("--max-mem must be positive, got %v", d.maxMemGiB)
@@ -156,21 +157,44 @@ func errUsage(format string, args ...any) error {
 
 // kernelFlags select a covariance function.
 type kernelFlags struct {
-	name   string
-	degree int
-	gamma  float64
-	theta  string
+	spec  string // --kernel: a name, or poly:DEGREE[:GAMMA]
+	theta string
 }
 
 // register adds the kernel flags; def is --kernel's default ("" for the
 // training method's own, passgp.DefaultKernel).
 func (k *kernelFlags) register(fs *flagSet, def, thetaHelp string) {
-	help := "kernel: " + passgpfast.KernelNames
+	help := "kernel: " + passgpfast.KernelNames + "; poly:DEGREE[:GAMMA] sets the polynomial degree p (default 9) and input scale g (default 1/d, as LIBSVM)"
 	if def == "" {
 		help += " (default: se+bias, se for fpassgp, random, full)"
 	}
-	fs.StringVar(&k.name, "kernel", def, help)
-	fs.IntVar(&k.degree, "degree", 9, "polynomial degree p of the poly kernel")
-	fs.Float64Var(&k.gamma, "gamma", 0, "input scale g of the poly kernel (default 1/d, as LIBSVM)")
+	fs.StringVar(&k.spec, "kernel", def, help)
 	fs.StringVar(&k.theta, "theta", "", thetaHelp)
+}
+
+// defaultDegree is the poly kernel's degree when --kernel does not give
+// one: the paper's p = 9 for MNIST (Section 6.3).
+const defaultDegree = 9
+
+// parse splits the kernel spec into the kernel's name, polynomial degree
+// and input scale (0: 1/d): poly:DEGREE[:GAMMA] for the poly kernel, a
+// bare name otherwise.
+func (k *kernelFlags) parse() (name string, degree int, gamma float64, err error) {
+	parts := strings.Split(k.spec, ":")
+	name, degree = parts[0], defaultDegree
+	if len(parts) == 1 {
+		return name, degree, 0, nil
+	}
+	if name != "poly" || len(parts) > 3 {
+		return "", 0, 0, errUsage("--kernel %q: want a kernel name, or poly:DEGREE[:GAMMA] (e.g. poly:9)", k.spec)
+	}
+	if degree, err = strconv.Atoi(parts[1]); err != nil || degree < 1 {
+		return "", 0, 0, errUsage("--kernel %q: the degree must be a positive integer, got %q", k.spec, parts[1])
+	}
+	if len(parts) == 3 {
+		if gamma, err = strconv.ParseFloat(parts[2], 64); err != nil || !(gamma > 0) || math.IsInf(gamma, 0) {
+			return "", 0, 0, errUsage("--kernel %q: the input scale must be a positive number, got %q", k.spec, parts[2])
+		}
+	}
+	return name, degree, gamma, nil
 }

@@ -11,7 +11,7 @@ import (
 // runConvert writes a data file as a checksummed binary data file
 // (docs/data-format.md), streaming it row block by row block, so that
 // files larger than memory convert and later passes read it quickly.
-func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func runConvert(ctx context.Context, _ invocation, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("convert", "--data FILE --out FILE.pgd [flags]",
 		"Writes the data as a binary data file that every command reads like the original, faster.")
 	var d dataFlags
@@ -32,9 +32,9 @@ func convert(ctx context.Context, d *dataFlags, out string, f32 bool) error {
 	if d.path == "" || out == "" {
 		return errUsage("--data FILE and --out FILE are required")
 	}
-	f, err := data.ParseFormat(d.format)
+	f, err := d.dataFormat()
 	if err != nil {
-		return errUsage("--format: %v", err)
+		return err
 	}
 	src, err := data.OpenSource(ctx, d.path, data.Options{Format: f, Labels: d.labels, CSV: data.CSVOptions{Label: d.labelCol}})
 	if err != nil {

@@ -20,7 +20,7 @@ func TestConvert(t *testing.T) {
 	}
 	// Training streams a binary file: --max-mem, the limit on a dense
 	// copy of the data, would refuse to load it.
-	for _, extra := range [][]string{nil, {"--scale", "standard"}, {"--positive", "1", "--method", "fpassgp", "--m", "40"}} {
+	for _, extra := range [][]string{nil, {"--scale", "standard"}, {"--positive", "1", "--method", "fpassgp", "--max-active", "40"}} {
 		models := make([]string, 2)
 		for i, in := range []string{f.train, out} {
 			models[i] = filepath.Join(f.dir, []string{"text.pgp", "bin.pgp"}[i])

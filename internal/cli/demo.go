@@ -20,7 +20,7 @@ type demoResult struct {
 	passgpfast.Metrics
 }
 
-func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func runDemo(ctx context.Context, _ invocation, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("demo", "[--classes K] [--dim D] [--n N] [--method M] [--plots DIR] [--json]",
 		`Generates a seeded multi-class problem (K curved, overlapping bands in D
 dimensions), trains one PASS-GP classifier per class (one against the

@@ -22,7 +22,7 @@ import (
 func TestPredictFarField(t *testing.T) {
 	f := newFixture(t)
 	m := filepath.Join(f.dir, "far.pgp")
-	args := []string{"train", "--data", f.train, "--model", m, "--kernel", "se+bias", "--theta", "4,2,0.01,4", "--init", "30", "--sub", "3", "--passes", "1", "--fixed-theta", "--quiet"}
+	args := []string{"train", "--data", f.train, "--model", m, "--kernel", "se+bias", "--theta", "4,2,0.01,4", "--init", "30", "--sub", "3", "--passes", "1", "--hyp-every", "0", "--quiet"}
 	if code, _, e := runCLI(t, args...); code != 0 {
 		t.Fatalf("train: %s", e)
 	}

@@ -24,7 +24,13 @@ import (
 // SIGINT and SIGTERM for the whole process (the first cancels the command,
 // whose training saves its partial model; a second, or signalGrace
 // without the command returning, exits the process).
-func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+//
+// engines are the training engines of train --engine besides the built-in
+// local one (nil: none); an entry named local is a programmer error.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer, engines map[string]Engine) int {
+	if _, ok := engines[LocalEngine]; ok {
+		panic("cli: engine " + LocalEngine + " is built in")
+	}
 	// OpenBLAS on a virtual machine that hides the CPU model may load
 	// kernels several times slower than the CPU allows; this restarts the
 	// program once with the right ones (docs/blas.md).
@@ -43,7 +49,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	go handleSignals(sigs, cancel, stderr, os.Exit, time.After)
-	code := runContext(ctx, args, stdout, stderr)
+	code := runWith(ctx, invocation{engines: engines, line: args}, stdout, stderr)
 	signalMu.Lock()
 	cause := context.Cause(ctx)
 	signalMu.Unlock()
@@ -60,6 +66,11 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // before the cancellation, and main would exit with the failure's code
 // instead of the signal's (TestSignalEval/predict_terminated, once in CI).
 var signalMu sync.Mutex
+
+// signalForward, set under signalMu while train runs another program
+// (execEngine), receives every signal handleSignals gets; that program
+// then says it is stopping.
+var signalForward func(os.Signal)
 
 // signalGrace is how long a command may take to stop after the first
 // signal (training writes its partial model in that time) before the
@@ -98,12 +109,21 @@ func signalExit(cause error) (int, bool) {
 func handleSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, stderr io.Writer, exit func(int), after func(time.Duration) <-chan time.Time) {
 	s := <-sigs
 	signalMu.Lock()
-	fmt.Fprintf(stderr, "\npassgp-fast: %v: stopping (training saves its partial model; a second signal ends it at once)\n", s)
+	if signalForward != nil {
+		signalForward(s)
+	} else {
+		fmt.Fprintf(stderr, "\npassgp-fast: %v: stopping (training saves its partial model; a second signal ends it at once)\n", s)
+	}
 	cancel(signalError{s})
 	signalMu.Unlock()
 	code, _ := signalExit(signalError{s})
 	select {
 	case s2 := <-sigs:
+		signalMu.Lock()
+		if signalForward != nil {
+			signalForward(s2)
+		}
+		signalMu.Unlock()
 		code, _ = signalExit(signalError{s2})
 	case <-after(signalGrace):
 		fmt.Fprintf(stderr, "passgp-fast: still running %v after %v; exiting\n", signalGrace, s)
@@ -121,7 +141,17 @@ const (
 // command is one subcommand.
 type command struct {
 	name, summary string
-	run           func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+	run           func(ctx context.Context, in invocation, args []string, stdout, stderr io.Writer) int
+}
+
+// invocation is what a command needs of the program's command line
+// besides its own flags.
+type invocation struct {
+	// engines are the registered training engines (Main).
+	engines map[string]Engine
+	// line is the whole command line, without the program name, which
+	// train passes on to the program of an engine it runs (execEngine).
+	line []string
 }
 
 var commands []command
@@ -137,13 +167,16 @@ func init() {
 	}
 }
 
-// run executes the command line args (without the program name) and
-// returns the exit code; output goes to stdout and stderr.
-func run(args []string, stdout, stderr io.Writer) int {
-	return runContext(context.Background(), args, stdout, stderr)
+// runContext executes the command line args (without the program name)
+// with no engines but the local one and returns the exit code; output
+// goes to stdout and stderr.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runWith(ctx, invocation{line: args}, stdout, stderr)
 }
 
-func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// runWith executes the command line in.line.
+func runWith(ctx context.Context, in invocation, stdout, stderr io.Writer) int {
+	args := in.line
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage
@@ -151,7 +184,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
 		if len(args) > 1 && args[0] == "help" {
-			return runContext(ctx, []string{args[1], "--help"}, stdout, stderr)
+			return runWith(ctx, invocation{engines: in.engines, line: []string{args[1], "--help"}}, stdout, stderr)
 		}
 		usage(stdout)
 		return exitOK
@@ -168,7 +201,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 					return fail(stderr, c.name, err)
 				}
 			}
-			return c.run(ctx, args[1:], stdout, stderr)
+			return c.run(ctx, in, args[1:], stdout, stderr)
 		}
 	}
 	fmt.Fprintf(stderr, "passgp-fast: unknown command %q (run 'passgp-fast --help')\n", args[0])

@@ -91,16 +91,16 @@ func newFixture(t *testing.T) *fixture {
 }
 
 // small training settings: fast, fixed θ.
-var fast = []string{"--kernel", "se", "--init", "30", "--sub", "3", "--passes", "1", "--theta", "4,2,0.01", "--fixed-theta", "--quiet"}
+var fast = []string{"--kernel", "se", "--init", "30", "--sub", "3", "--passes", "1", "--theta", "4,2,0.01", "--hyp-every", "0", "--quiet"}
 
 func TestHelp(t *testing.T) {
 	code, out, _ := runCLI(t, "--help")
 	if code != 0 || !strings.Contains(out, "Commands:") {
 		t.Fatalf("--help: code %d, output %q", code, out)
 	}
-	trainFlags := []string{"--data", "--labels", "--model", "--positive", "--method", "--kernel", "--degree", "--gamma", "--theta",
-		"--fixed-theta", "--init", "--sub", "--passes", "--p-inc", "--p-del", "--p-exc", "--m", "--hyp-every", "--augment",
-		"--seed", "--threads", "--checkpoint", "--resume", "--plots", "--quiet"}
+	trainFlags := []string{"--data", "--labels", "--model", "--positive", "--method", "--kernel", "--theta",
+		"--init", "--sub", "--passes", "--p-inc", "--p-del", "--p-exc", "--max-active", "--paper", "--hyp-every",
+		"--engine", "--seed", "--threads", "--checkpoint", "--resume", "--quiet"}
 	want := map[string][]string{
 		"train":   trainFlags,
 		"predict": {"--model", "--data", "--labels", "--out"},
@@ -245,7 +245,7 @@ func TestTrainPredictEvalMulticlass(t *testing.T) {
 func TestBinaryAndPositive(t *testing.T) {
 	f := newFixture(t)
 	m := filepath.Join(f.dir, "b.pgp")
-	if code, _, e := runCLI(t, append([]string{"train", "--data", f.bin, "--model", m, "--method", "fpassgp", "--m", "40"}, fast...)...); code != 0 {
+	if code, _, e := runCLI(t, append([]string{"train", "--data", f.bin, "--model", m, "--method", "fpassgp", "--max-active", "40"}, fast...)...); code != 0 {
 		t.Fatalf("train binary: %d %s", code, e)
 	}
 	mod, err := model.Load(m)
@@ -269,47 +269,26 @@ func TestBinaryAndPositive(t *testing.T) {
 	}
 }
 
-func TestTrainPlotsAndAugment(t *testing.T) {
+// TestTrainTestAndPlot: train --test evaluates the model after training,
+// and plot draws the figures that train itself does not.
+func TestTrainTestAndPlot(t *testing.T) {
 	f := newFixture(t)
 	dir := filepath.Join(f.dir, "figs")
 	m := filepath.Join(f.dir, "m.pgp")
-	code, out, e := runCLI(t, append([]string{"train", "--data", f.train, "--model", m, "--test", f.test, "--plots", dir}, fast...)...)
+	code, out, e := runCLI(t, append([]string{"train", "--data", f.train, "--model", m, "--test", f.test}, fast...)...)
 	if code != 0 {
-		t.Fatalf("train --plots: %d %s", code, e)
+		t.Fatalf("train --test: %d %s", code, e)
 	}
-	if !strings.Contains(out, "test error") {
+	if !strings.Contains(out, "test error") || !strings.Contains(out, "evaluation on "+f.test+":") {
 		t.Errorf("train --test output: %s", out)
+	}
+	if code, _, e := runCLI(t, "plot", "--model", m, "--data", f.test, "--out", dir); code != 0 {
+		t.Fatalf("plot: %d %s", code, e)
 	}
 	for _, n := range []string{"per_class.png", "densities.png", "reliability.png", "calibration.png", "trajectory.png", "error_vs_size.png"} {
 		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
-			t.Errorf("train --plots: %v", err)
+			t.Errorf("plot: %v", err)
 		}
-	}
-	// --augment with the 4 features read as a square 2×2 image.
-	sq := filepath.Join(f.dir, "square.libsvm")
-	writeLIBSVM(t, sq, synth.Bands(13, 160, 2, 4, synth.BandsNoise))
-	ma := filepath.Join(f.dir, "aug.pgp")
-	code, _, e = runCLI(t, append([]string{"train", "--data", sq, "--model", ma, "--augment", "shift4"}, fast...)...)
-	if code != 0 {
-		t.Fatalf("train --augment: %d %s", code, e)
-	}
-	mod, err := model.Load(ma)
-	if err != nil {
-		t.Fatal(err)
-	}
-	aug := 0
-	for _, a := range mod.Binaries[0].Active {
-		if a == -1 {
-			aug++
-		}
-	}
-	if aug == 0 {
-		t.Errorf("augmented model has no shifted points among %d active", len(mod.Binaries[0].Active))
-	}
-	// The invariance stage's batching: fast's 3 batches × 1 pass in both
-	// stages.
-	if got := len(mod.History[0]); got != 3+3 {
-		t.Errorf("--augment: %d batches in the history, want 3 + 3", got)
 	}
 }
 
@@ -344,8 +323,6 @@ func TestBadInput(t *testing.T) {
 		{"train bad p-inc", []string{"train", "--data", f.train, "--model", m, "--p-inc", "1.5"}, 2, "p-inc"},
 		{"train bad kernel", []string{"train", "--data", f.train, "--model", m, "--kernel", "matern"}, 2, "kernel"},
 		{"train bad positive", append([]string{"train", "--data", f.train, "--model", m, "--positive", "9"}, fast...), 1, "positive label 9"},
-		{"train augment not square", []string{"train", "--data", f.train, "--model", m, "--augment", "shift4"}, 2, "square"},
-		{"train augment bad kind", []string{"train", "--data", f.train, "--model", m, "--augment", "rotate"}, 2, "augment"},
 		{"train stray argument", []string{"train", "--data", f.train, "--model", m, "extra"}, 2, "extra"},
 		{"train resume missing", []string{"train", "--data", f.train, "--model", m, "--resume", missing}, 1, "missing.libsvm"},
 		{"train resume not checkpoint", []string{"train", "--data", f.train, "--model", m, "--resume", notModel}, 1, "magic"},
@@ -392,7 +369,7 @@ func interruptAt(event string, k, n int) (context.Context, context.CancelFunc) {
 
 func TestCheckpointResume(t *testing.T) {
 	f := newFixture(t)
-	args := []string{"train", "--data", f.train, "--kernel", "se", "--init", "30", "--sub", "3", "--passes", "2", "--theta", "4,2,0.01", "--fixed-theta", "--quiet"}
+	args := []string{"train", "--data", f.train, "--kernel", "se", "--init", "30", "--sub", "3", "--passes", "2", "--theta", "4,2,0.01", "--hyp-every", "0", "--quiet"}
 	full := filepath.Join(f.dir, "full.pgp")
 	// The uninterrupted run writes a checkpoint too: with one, classes are
 	// trained one after another on multi-threaded BLAS, without one side by
@@ -586,7 +563,7 @@ func TestTrainWarnsAtBound(t *testing.T) {
 	if !strings.Contains(e, "warning: classifier 1: the hyperparameter search stopped at a bound (") {
 		t.Errorf("no bound warning on stderr: %q", e)
 	}
-	code, _, e = runCLI(t, "train", "--data", path, "--model", m, "--method", "full", "--theta", "4,2,0.01", "--fixed-theta", "--quiet")
+	code, _, e = runCLI(t, "train", "--data", path, "--model", m, "--method", "full", "--theta", "4,2,0.01", "--hyp-every", "0", "--quiet")
 	if code != 0 || strings.Contains(e, "warning") {
 		t.Errorf("fixed θ: code %d, stderr %q", code, e)
 	}
@@ -651,7 +628,10 @@ func TestCLIMatchesLibrary(t *testing.T) {
 	}
 	for _, method := range []string{"ivm", "passgp"} {
 		m := filepath.Join(f.dir, method+".pgp")
-		args := []string{"train", "--data", f.bin, "--model", m, "--method", method, "--m", "30", "--init", "20", "--sub", "3", "--passes", "2", "--seed", "5", "--quiet", "--threads", "1", "--scale", "none"}
+		args := []string{"train", "--data", f.bin, "--model", m, "--method", method, "--init", "20", "--sub", "3", "--passes", "2", "--seed", "5", "--quiet", "--threads", "1", "--scale", "none"}
+		if method == "ivm" {
+			args = append(args, "--max-active", "30") // IVM's fixed size; PASS-GP's budget never binds here
+		}
 		if code, _, e := runCLI(t, args...); code != 0 {
 			t.Fatalf("%s: train: %s", method, e)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
@@ -48,7 +49,7 @@ func TestTrainSelectionFlags(t *testing.T) {
 	if o := string(load("--max-active", "auto").Options); !strings.Contains(o, budget) {
 		t.Errorf("--max-active auto: options %s, want %s", o, budget)
 	}
-	fp := load("--method", "fpassgp", "--m", "20", "--p-exc", "0.1")
+	fp := load("--method", "fpassgp", "--max-active", "20", "--p-exc", "0.1")
 	b := load("--max-active", "1000")
 	if o := string(b.Options); !strings.Contains(o, `"max_active":1000`) {
 		t.Errorf("options %s", o)
@@ -61,9 +62,9 @@ func TestTrainSelectionFlags(t *testing.T) {
 	if _, _, e := runCLI(t, append(a, "--quiet=false")...); strings.Contains(e, "--max-active bound") || strings.Contains(e, "FITC pass") {
 		t.Errorf("a note on a budget that never bound, or a FITC pass:\n%s", e)
 	}
-	// Where it bound, the FITC pass of --fitc-bound (default 300, here
+	// Where it bound, the FITC pass (Config.BoundFITC: default 300, here
 	// all 20 active points) is tried and reported, and stored in the
-	// options; --fitc-bound 0 turns it off.
+	// options; BoundFITC 0 and --paper turn it off.
 	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--quiet=false")...); !regexp.MustCompile(`FITC pass \(20 inducing, \d+ points, \d+ sweeps, [^)]*\) (not )?kept: held-out NLL`).MatchString(e) {
 		t.Errorf("no FITC pass where the budget bound:\n%s", e)
 	}
@@ -72,17 +73,20 @@ func TestTrainSelectionFlags(t *testing.T) {
 	}
 	// The θ search of that pass runs where θ is not fixed, and is
 	// reported.
-	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--fixed-theta=false", "--quiet=false")...); !regexp.MustCompile(`(at the theta of the FITC evidence \[[^]]+\] \d\.\d{4} \(SE of the difference \d\.\d{4}\), held-out error \d+\.\d\d% against \d+\.\d\d% \(SE \d+\.\d\d%\): (not )?clearly better|the search of the FITC evidence stopped at \[[^]]+\]: not clearly better on its sample)`).MatchString(e) {
+	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--hyp-every", "1", "--quiet=false")...); !regexp.MustCompile(`(at the theta of the FITC evidence \[[^]]+\] \d\.\d{4} \(SE of the difference \d\.\d{4}\), held-out error \d+\.\d\d% against \d+\.\d\d% \(SE \d+\.\d\d%\): (not )?clearly better|the search of the FITC evidence stopped at \[[^]]+\]: not clearly better on its sample)`).MatchString(e) {
 		t.Errorf("no report of the FITC evidence's θ:\n%s", e)
 	}
 	if o := string(fp.Options); strings.Contains(o, `fitc_bound`) {
 		t.Errorf("fpassgp options %s: fitc_bound is PASS-GP's", o)
 	}
-	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--fitc-bound", "0", "--quiet=false")...); strings.Contains(e, "FITC pass") {
-		t.Errorf("a FITC pass with --fitc-bound 0:\n%s", e)
+	testConfig = func(c *passgpfast.Config) { c.BoundFITC = 0 }
+	_, _, e := runCLI(t, append(a, "--max-active", "20", "--quiet=false")...)
+	testConfig = nil
+	if strings.Contains(e, "FITC pass") {
+		t.Errorf("a FITC pass with BoundFITC 0:\n%s", e)
 	}
-	if code, _, e := runCLI(t, "train", "--data", f.bin, "--model", m, "--fitc-bound", "-1"); code != 2 || !strings.Contains(e, "--fitc-bound must be >= 0") {
-		t.Errorf("--fitc-bound -1: exit %d, %s", code, e)
+	if o := string(load("--paper").Options); strings.Contains(o, "fitc_bound") || strings.Contains(o, "max_active") || !strings.Contains(o, `"kernel":"se"`) {
+		t.Errorf("--paper: options %s, want no budget, no FITC pass and the SE kernel", o)
 	}
 	s := load("--max-active", "40")
 	for _, h := range s.History[0] {
@@ -133,8 +137,8 @@ func TestTrainWarnsUselessClassifier(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, e)
 	}
 	// fpassgp (θ held, so that it stays useless): the warning.
-	fa := []string{"train", "--data", data, "--model", m, "--method", "fpassgp", "--m", "10", "--init", "10", "--sub", "3", "--p-exc", "0.1",
-		"--theta", "4,1e-8,0.01", "--fixed-theta"}
+	fa := []string{"train", "--data", data, "--model", m, "--method", "fpassgp", "--max-active", "10", "--init", "10", "--sub", "3", "--p-exc", "0.1",
+		"--theta", "4,1e-8,0.01", "--hyp-every", "0"}
 	code, _, e = runCLI(t, fa...)
 	if code != 0 || !strings.Contains(e, "no better than always predicting the larger class") {
 		t.Errorf("fpassgp: exit %d, stderr %q", code, e)

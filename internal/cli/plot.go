@@ -15,7 +15,7 @@ import (
 	"github.com/passgp-fast/passgp-fast/plots/figures"
 )
 
-func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func runPlot(ctx context.Context, _ invocation, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("plot", "--model M[,M2,...] --data FILE [--labels FILE] --out DIR",
 		`Draws PNG figures for one or more models on labelled test data:
   per_class.png     error and active set size per class

@@ -79,7 +79,7 @@ func openForPrediction(ctx context.Context, modelPath string, df *dataFlags) (*p
 	return clf, src, nil
 }
 
-func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func runPredict(ctx context.Context, _ invocation, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("predict", "--model M --data FILE [--labels FILE] [--out FILE]",
 		`Writes one CSV row per data point: the predicted class and the
 probability of every class (header: predicted,p_<class>,...). The
@@ -176,7 +176,7 @@ func writeCSV(w io.Writer, outs []string, prob *mat.Dense, pred []int) error {
 	return c.flush()
 }
 
-func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func runEval(ctx context.Context, _ invocation, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("eval", "--model M --data FILE [--labels FILE] [--json]",
 		`Evaluates a model on labelled data: test error, Brier score (mean over
 points of the squared distance between the class probability vector and

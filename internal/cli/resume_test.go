@@ -2,13 +2,15 @@ package cli
 
 import (
 	"os"
+
+	passgpfast "github.com/passgp-fast/passgp-fast"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestCheckpointResumeBoundFITC: with a budget that binds and the FITC
-// pass of --fitc-bound, a run interrupted anywhere (at the end of the
+// TestCheckpointResumeBoundFITC: with a budget that binds and a FITC
+// pass of 10 inducing inputs (Config.BoundFITC, set through testConfig), a run interrupted anywhere (at the end of the
 // binding pass, before its trial; after a finished class; after a trial
 // that was not kept) and resumed predicts byte for byte as the
 // uninterrupted run: the finished classes' held-out latents travel in the
@@ -21,7 +23,7 @@ func TestCheckpointResumeBoundFITC(t *testing.T) {
 		extra      []string
 		ok         func(e string) bool
 	}{
-		{"fixed θ", "a class whose FITC pass is kept and one whose is not", []string{"--fixed-theta"}, func(e string) bool {
+		{"fixed θ", "a class whose FITC pass is kept and one whose is not", []string{"--hyp-every", "0"}, func(e string) bool {
 			return strings.Contains(e, ") kept: held-out NLL") && strings.Contains(e, "not kept: held-out NLL")
 		}},
 		{"search", "a FITC pass with the search", nil, func(e string) bool {
@@ -29,9 +31,11 @@ func TestCheckpointResumeBoundFITC(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			testConfig = func(c *passgpfast.Config) { c.BoundFITC = 10 }
+			defer func() { testConfig = nil }()
 			f := newFixture(t)
 			args := append([]string{"train", "--data", f.train, "--kernel", "se", "--init", "30", "--sub", "3", "--passes", "2",
-				"--theta", "4,2,0.01", "--max-active", "25", "--fitc-bound", "10"}, tc.extra...)
+				"--theta", "4,2,0.01", "--max-active", "25"}, tc.extra...)
 			full := filepath.Join(f.dir, "full.pgp")
 			code, _, e := runCLI(t, append(args, "--model", full, "--checkpoint", filepath.Join(f.dir, "full.ck"))...)
 			if code != 0 {

@@ -20,8 +20,7 @@ import (
 // trained with --scale none on the training file scaled beforehand, at
 // the scaled test file, byte for byte. Data already in [-1, 1] are left
 // as they are; a test value that the scaling would overflow is an error
-// naming the file; --augment refuses an explicit scaling, and an unknown
-// mode is a usage error.
+// naming the file; an unknown mode is a usage error.
 func TestTrainScale(t *testing.T) {
 	dir := t.TempDir()
 	p := func(n string) string { return filepath.Join(dir, n) }
@@ -107,7 +106,6 @@ func TestTrainScale(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--scale", "standard", "--augment", "shift4"}, "--augment"},
 		{[]string{"--scale", "zscore"}, "--scale"},
 	} {
 		code, _, e := runCLI(t, append(append([]string{"train", "--data", p("raw.svm"), "--model", p("x.pgp")}, args...), c.args...)...)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -244,14 +245,23 @@ func signalFIFO(t *testing.T, bin string, args []string, fifo string, sig syscal
 // code of the signal.
 func TestHandleSignals(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		second os.Signal // nil: the grace period expires
-		code   int
+		name    string
+		second  os.Signal // nil: the grace period expires
+		code    int
+		forward bool // another program runs (execEngine)
 	}{
-		{"second signal", syscall.SIGINT, 130},
-		{"grace", nil, 143},
+		{"second signal", syscall.SIGINT, 130, false},
+		{"grace", nil, 143, false},
+		{"forwarded", syscall.SIGINT, 130, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			var forwarded []os.Signal
+			if tc.forward {
+				signalMu.Lock()
+				signalForward = func(s os.Signal) { forwarded = append(forwarded, s) }
+				signalMu.Unlock()
+				defer func() { signalMu.Lock(); signalForward = nil; signalMu.Unlock() }()
+			}
 			sigs := make(chan os.Signal, 2)
 			ctx, cancel := context.WithCancelCause(context.Background())
 			grace := make(chan time.Time, 1)
@@ -264,8 +274,9 @@ func TestHandleSignals(t *testing.T) {
 			}()
 			sigs <- syscall.SIGTERM
 			<-ctx.Done()
-			if !strings.Contains(stderr.String(), "stopping") {
-				t.Errorf("context done before the stopping message: %q", stderr.String())
+			// A program signals are forwarded to says it is stopping itself.
+			if strings.Contains(stderr.String(), "stopping") == tc.forward {
+				t.Errorf("context done, forwarding %v: stopping message %q", tc.forward, stderr.String())
 			}
 			if c, ok := signalExit(context.Cause(ctx)); !ok || c != 143 {
 				t.Errorf("cause %v: code %d, %v", context.Cause(ctx), c, ok)
@@ -279,6 +290,9 @@ func TestHandleSignals(t *testing.T) {
 				t.Errorf("exit code %d, want %d", c, tc.code)
 			}
 			<-done
+			if want := []os.Signal{syscall.SIGTERM, tc.second}; tc.forward && !slices.Equal(forwarded, want) {
+				t.Errorf("forwarded %v, want %v", forwarded, want)
+			}
 		})
 	}
 	if _, ok := signalExit(context.Canceled); ok {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -15,20 +14,20 @@ import (
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/model"
-	"github.com/passgp-fast/passgp-fast/plots/figures"
+	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
 // trainFlags holds the command line of train.
 type trainFlags struct {
-	df                       dataFlags
-	kf                       kernelFlags
-	cfg                      passgpfast.Config
-	modelOut, positive, augm string
-	checkpoint, resume       string
-	plots, test              string
-	maxActive                string
-	threads                  int
-	quiet                    bool
+	df                 dataFlags
+	kf                 kernelFlags
+	cfg                passgpfast.Config
+	modelOut, positive string
+	checkpoint, resume string
+	test               dataURI
+	maxActive, engine  string
+	threads            int
+	paper, quiet       bool
 }
 
 func (t *trainFlags) register(fs *flagSet) {
@@ -39,42 +38,51 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.StringVar(&t.modelOut, "model", "", "output model `FILE` (required)")
 	fs.StringVar(&t.positive, "positive", "", "train the binary task `LABEL` against the rest")
 	fs.StringVar(&c.Scale, "scale", c.Scale, "input scaling stored in the model: auto, minmax, standard or none")
-	fs.StringVar(&t.test, "test", "", "labelled test data `FILE`: evaluate after training")
-	fs.StringVar(&t.plots, "plots", "", "write PNG figures to `DIR`")
+	fs.Var(&t.test, "test", "labelled test data `FILE` (options after ? as --data's): evaluate after training")
 	fs.group("Method")
 	fs.StringVar(&c.Method, "method", c.Method, "active set method: passgp, fpassgp, ivm, random or full")
 	t.kf.register(fs, "", "initial hyperparameters `t1,t2,...` (default: the kernel's start values)")
-	fs.BoolVar(&c.FixedTheta, "fixed-theta", false, "do not optimise the hyperparameters")
 	fs.IntVar(&c.Init, "init", c.Init, "initial active set size N_init")
 	fs.IntVar(&c.Sub, "sub", c.Sub, "number of batches N_sub")
 	fs.IntVar(&c.Passes, "passes", 0, "passes N_pass over the data (0: 2 for passgp, 4 for fpassgp)")
 	fs.Float64Var(&c.PInc, "p-inc", c.PInc, "passgp: include a point whose predictive probability is below `P`")
 	fs.Float64Var(&c.PDel, "p-del", c.PDel, "passgp: delete an active point whose cavity probability exceeds `P`")
 	fs.Float64Var(&c.PExc, "p-exc", c.PExc, "fpassgp: fraction of the active set exchanged per batch")
-	fs.IntVar(&c.M, "m", 0, "active set size of fpassgp, ivm and random (0: --init)")
-	fs.StringVar(&t.maxActive, "max-active", "auto", "passgp: active set budget `M` (auto: 12 sqrt(N), at most 2000; 0: none)")
+	fs.StringVar(&t.maxActive, "max-active", "auto", "active set size `M`: passgp's budget (auto: 12 sqrt(N), at most 2000; 0: none); fpassgp, ivm, random: the fixed size (auto: --init)")
+	fs.BoolVar(&t.paper, "paper", false, "the paper's rules (Algorithm 1): SE kernel unless --kernel, no budget, no FITC pass; the calibration is still fitted (predict --raw: paper eq. 4)")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed (initial active set, batches)")
 	fs.group("Advanced")
-	fs.IntVar(&c.HypEvery, "hyp-every", c.HypEvery, "optimise the hyperparameters on every `K`-th batch")
-	fs.IntVar(&c.BoundFITC, "fitc-bound", c.BoundFITC, "passgp: where the budget binds, try FITC with `M` inducing inputs (0: off)")
-	fs.StringVar(&t.augm, "augment", "", "retrain with one-pixel shifts of the active images (IDX files, or square images): shift4 or shift8")
+	fs.IntVar(&c.HypEvery, "hyp-every", c.HypEvery, "optimise the hyperparameters on every `K`-th batch (0: never, keep the initial ones)")
+	fs.StringVar(&t.engine, "engine", LocalEngine, "where training runs: local (this process) or beam (Apache Beam, through passgp-fast-beam; a binary data file)")
 	fs.IntVar(&t.threads, "threads", 0, "worker and BLAS threads (0: all cores)")
 	fs.StringVar(&t.checkpoint, "checkpoint", "", "write a resumable checkpoint `FILE` during training and on Ctrl-C")
 	fs.StringVar(&t.resume, "resume", "", "continue training from checkpoint `FILE` (options are taken from it)")
 	fs.BoolVar(&t.quiet, "quiet", false, "no progress output")
 }
 
-func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func runTrain(ctx context.Context, in invocation, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("train", "--data FILE [--labels FILE] --model OUT [flags]",
 		`Trains a Gaussian process classifier (PASS-GP by default; two labels:
 binary, more: one per class against the rest), writes a model file and
-prints a held-out estimate of the test error. Defaults: docs/method.md.`)
+prints a held-out estimate of the test error. Defaults: docs/method.md.
+Figures of the model: passgp-fast plot.`)
 	var t trainFlags
 	t.register(fs)
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
-	code, err := train(ctx, &t, stdout, stderr)
+	eng, ok := selectEngine(t.engine, in.engines)
+	if !ok {
+		if t.engine != BeamEngine {
+			return usageErr(stderr, "train", "--engine: unknown engine %q (want %s)", t.engine, engineNames(in.engines))
+		}
+		path, err := findProgram(beamProgram)
+		if err != nil {
+			return fail(stderr, "train", err)
+		}
+		return execEngine(ctx, path, in.line, stdout, stderr)
+	}
+	code, err := train(ctx, &t, eng, stdout, stderr)
 	if err != nil {
 		return exitFor(stderr, "train", err)
 	}
@@ -83,10 +91,16 @@ prints a held-out estimate of the test error. Defaults: docs/method.md.`)
 
 // prepare checks the flags and loads the checkpoint to resume from (nil:
 // none) and the data: a binary data file is opened as a stream (src),
-// any other read into memory (ds).
-func (t *trainFlags) prepare(ctx context.Context) (ds *data.Dataset, src *data.BinarySource, cp *model.Checkpoint, err error) {
+// any other read into memory (ds). An engine other than the local one
+// (streamed) needs a binary data file.
+func (t *trainFlags) prepare(ctx context.Context, streamed bool) (ds *data.Dataset, src *data.BinarySource, cp *model.Checkpoint, err error) {
 	if err := t.checkFlags(); err != nil {
 		return nil, nil, nil, err
+	}
+	if streamed {
+		if err := needBinary(t.engine, &t.df); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	if t.resume != "" {
 		if cp, err = model.LoadCheckpoint(t.resume); err != nil {
@@ -120,18 +134,16 @@ func (t *trainFlags) checkFlags() error {
 		return errUsage("--data FILE is required")
 	case t.threads < 0:
 		return errUsage("--threads must be >= 0, got %d", t.threads)
+	case t.cfg.HypEvery < 0:
+		return errUsage("--hyp-every must be >= 0, got %d", t.cfg.HypEvery)
 	}
 	c := &t.cfg
-	c.Kernel, c.Degree, c.Gamma = t.kf.name, t.kf.degree, t.kf.gamma
-	c.Augment = t.augm
-	var err error
-	if c.Theta, err = passgpfast.ParseFloats(t.kf.theta); err != nil {
-		return errUsage("--theta: %v", err)
+	if c.HypEvery == 0 {
+		// θ is never optimised; the schedule is stored as the default's.
+		c.FixedTheta, c.HypEvery = true, passgpfast.DefaultConfig().HypEvery
 	}
-	if t.kf.name != "" {
-		if _, err := passgpfast.NewKernel(t.kf.name, c.Theta, t.kf.degree, t.kf.gamma, 0); err != nil {
-			return err
-		}
+	if err := t.checkKernel(); err != nil {
+		return err
 	}
 	if t.positive != "" {
 		v, err := passgpfast.ParseFloats(t.positive)
@@ -140,11 +152,75 @@ func (t *trainFlags) checkFlags() error {
 		}
 		c.Positive = &v[0]
 	}
-	c.MaxActive = passgpfast.AutoMaxActive
+	if err := t.checkSize(); err != nil {
+		return err
+	}
+	if testConfig != nil {
+		testConfig(c)
+	}
+	return nil
+}
+
+// testConfig, if set, edits the configuration of every checked command
+// line: tests set options of the library's Config that train has no flag
+// for (Config.BoundFITC).
+var testConfig func(*passgpfast.Config)
+
+// checkKernel resolves --kernel (the SE kernel with --paper when it is
+// not given) and --theta.
+func (t *trainFlags) checkKernel() error {
+	c := &t.cfg
+	name, degree, gamma, err := t.kf.parse()
+	if err != nil {
+		return err
+	}
+	if name == "" && t.paper {
+		name = "se" // the paper's covariance (Section 2)
+	}
+	c.Kernel, c.Degree, c.Gamma = name, degree, gamma
+	if c.Theta, err = passgpfast.ParseFloats(t.kf.theta); err != nil {
+		return errUsage("--theta: %v", err)
+	}
+	if name != "" {
+		if _, err := passgpfast.NewKernel(name, c.Theta, degree, gamma, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkSize resolves --max-active and --paper: the budget of passgp (and
+// full, which ignores it), or the fixed size of fpassgp, ivm and random.
+func (t *trainFlags) checkSize() error {
+	c := &t.cfg
+	size := passgpfast.AutoMaxActive
 	if t.maxActive != "auto" {
-		if c.MaxActive, err = strconv.Atoi(t.maxActive); err != nil || c.MaxActive < 0 {
+		v, err := strconv.Atoi(t.maxActive)
+		if err != nil || v < 0 {
 			return errUsage("--max-active: want auto or an integer >= 0, got %q", t.maxActive)
 		}
+		size = v
+	}
+	m, err := passgp.ParseMethod(c.Method)
+	if err != nil {
+		return errUsage("--method: want passgp, fpassgp, ivm, random or full, got %q", c.Method)
+	}
+	switch m {
+	case passgp.FPASSGP, passgp.IVM, passgp.Random:
+		if size == 0 {
+			return errUsage("--max-active: %s keeps a fixed active set of size M >= 1 (auto: --init), got 0", m)
+		}
+		c.M = max(size, 0) // 0: --init
+	default:
+		if t.paper && size > 0 {
+			return errUsage("--paper has no active set budget; drop --max-active %s", t.maxActive)
+		}
+		c.MaxActive = size
+	}
+	if t.paper {
+		// Algorithm 1 grows the active set without bound, and so has no
+		// budget to bind and no FITC pass.
+		c.MaxActive, c.BoundFITC = 0, 0
 	}
 	return nil
 }
@@ -205,8 +281,10 @@ func reportClassifier(pr *progress, r passgpfast.Report) {
 	}
 }
 
-func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, error) {
-	ds, src, cp, err := t.prepare(ctx)
+// train runs the training of the command line t, on the engine eng (nil:
+// the local one).
+func train(ctx context.Context, t *trainFlags, eng Engine, stdout, stderr io.Writer) (code int, err error) {
+	ds, src, cp, err := t.prepare(ctx, eng != nil)
 	if err != nil {
 		return 0, err
 	}
@@ -228,18 +306,26 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 		la.SetThreads(t.threads)
 	}
 	var test *data.Dataset
-	if t.test != "" {
+	if t.test.path != "" {
 		tf := t.df
-		tf.path, tf.labels = t.test, ""
+		tf.dataURI, tf.labels = t.test, ""
 		if test, err = tf.load(dim); err != nil {
 			return 0, err
 		}
 		if test.Y == nil {
-			return 0, fmt.Errorf("%s: no labels", t.test)
+			return 0, fmt.Errorf("%s: no labels", t.test.path)
 		}
 	}
 	pr := newProgress(stderr, t.quiet, 1)
 	opts := t.fitOptions(cp, pr)
+	if eng != nil {
+		eopts, closeFn, serr := startEngine(ctx, t.engine, eng, t.df.path, t.threads)
+		if serr != nil {
+			return 0, serr
+		}
+		defer closeEngine(t.engine, closeFn, &err, stderr)
+		opts = append(opts, eopts...)
+	}
 	restore := func() {}
 	if t.sideBySide() {
 		// Restored for the evaluation that follows.
@@ -261,7 +347,7 @@ func train(ctx context.Context, t *trainFlags, stdout, stderr io.Writer) (int, e
 				return 130, nil
 			}
 			fmt.Fprintf(stderr, "passgp-fast train: interrupted; checkpoint written to %s (continue with: passgp-fast train --resume %s --data %s --model %s)\n",
-				t.checkpoint, t.checkpoint, t.df.path, t.modelOut)
+				t.checkpoint, t.checkpoint, t.df.String(), t.modelOut)
 			return 130, nil
 		}
 		return 0, err
@@ -288,28 +374,13 @@ func (t *trainFlags) finish(ctx context.Context, clf *passgpfast.Classifier, n i
 	}
 	printRelevance(stdout, clf)
 	if test != nil {
-		test.Source = t.test
-		met, p, err := clf.Evaluate(ctx, test)
+		test.Source = t.test.path
+		met, _, err := clf.Evaluate(ctx, test)
 		if err != nil {
 			return 0, err
 		}
-		fmt.Fprintf(stdout, "\nevaluation on %s:\n", t.test)
+		fmt.Fprintf(stdout, "\nevaluation on %s:\n", t.test.path)
 		met.Report(stdout)
-		if t.plots != "" {
-			truth, _ := clf.Truth(test.Y, t.test)
-			if err := figures.Test(t.plots, m, p, truth, met); err != nil {
-				return 0, err
-			}
-		}
-	}
-	if t.plots != "" {
-		if err := figures.Training(t.plots, m); err != nil {
-			return 0, err
-		}
-		if _, err := figures.Relevance(t.plots, m); err != nil {
-			return 0, err
-		}
-		fmt.Fprintf(stdout, "figures written to %s\n", filepath.Clean(t.plots))
 	}
 	return exitOK, nil
 }
