@@ -99,5 +99,5 @@ func atBound(res *passgp.Result) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("the hyperparameter search stopped at a bound (%s): the evidence still rises beyond it; "+
-		"hold the component with --theta and --fixed-theta if that is not wanted", strings.Join(at, ", "))}
+		"hold the component with --theta and --hyp-every 0 if that is not wanted", strings.Join(at, ", "))}
 }

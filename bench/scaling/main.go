@@ -61,7 +61,7 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 	svmMax := fs.Int("svm-max", 100000, "run LIBSVM up to this N")
 	svmTimeout := fs.Duration("svm-timeout", 30*time.Minute, "give up LIBSVM's final training after this long")
 	gridSub := fs.Int("grid-sub", 5000, "LIBSVM's grid cross-validates on a subsample of this many training points")
-	extra := fs.String("train-args", "", "flags for passgp-fast train, space-separated (empty: the CLI's defaults; --max-active 0: the paper's rules)")
+	extra := fs.String("train-args", "", "flags for passgp-fast train, space-separated (empty: the CLI's defaults; --paper: the paper's rules)")
 	render := fs.Bool("render", false, "only rewrite scaling.md and scaling.png from the --out directory's scaling.json")
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -70,12 +70,17 @@ same model as an uninterrupted run.
 
 var cliExamples = map[string]string{
 	"train": `# USPS, one classifier per digit, PASS-GP with the paper's settings
-passgp-fast train --data ../shared/data/usps.train.bz2 --model usps.pgp --test ../shared/data/usps.test.bz2 --plots figs
+passgp-fast train --data ../shared/data/usps.train.bz2 --model usps.pgp --test ../shared/data/usps.test.bz2
+# the paper's Algorithm 1 as published: SE kernel, no budget, no FITC pass
+passgp-fast train --data ../shared/data/usps.train.bz2 --model usps-paper.pgp --paper
 # MNIST (IDX; labels found next to the images), the paper's fPASS-GP alone, poly kernel p=9 on input scale 3/784
-passgp-fast train --data train-images-idx3-ubyte.gz --model mnist.pgp --method fpassgp --m 2000 \
-    --kernel poly --degree 9 --gamma 0.003827 --theta 1,0.01 --sub 100 --hyp-every 10
+passgp-fast train --data train-images-idx3-ubyte.gz --model mnist.pgp --method fpassgp --max-active 2000 \
+    --kernel poly:9:0.003827 --theta 1,0.01 --sub 100 --hyp-every 10
 # IJCNN1, fPASS-GP with fixed theta = [1, 1/8, 1/16]
-passgp-fast train --data ijcnn1.train.bz2 --model ijcnn.pgp --method fpassgp --m 500 --theta 1,0.125,0.0625 --fixed-theta`,
+passgp-fast train --data ijcnn1.train.bz2 --model ijcnn.pgp --method fpassgp --max-active 500 --theta 1,0.125,0.0625 --hyp-every 0
+# CSV with the label in the last column, trained on Apache Beam (passgp-fast-beam) from a binary data file
+passgp-fast convert --data 'train.csv?label_column=-1' --out train.pgd
+passgp-fast train --data train.pgd --model m.pgp --engine beam`,
 	"predict": `passgp-fast predict --model usps.pgp --data ../shared/data/usps.test.bz2 --out usps-probs.csv`,
 	"eval":    `passgp-fast eval --model usps.pgp --data ../shared/data/usps.test.bz2 --json`,
 	"demo":    `passgp-fast demo --plots demo-figs`,
