@@ -47,6 +47,29 @@ func engineNames(engines map[string]Engine) string {
 	return strings.Join(names, ", ")
 }
 
+// engineArg returns the value of --engine in the flags args ("" when not
+// given), read before they are parsed: the flags of an engine's own
+// program (Beam's) are not train's.
+func engineArg(args []string) string {
+	name := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		switch {
+		case a == "-engine" || a == "--engine":
+			if i+1 < len(args) {
+				i++
+				name = args[i]
+			}
+		case strings.HasPrefix(a, "-engine=") || strings.HasPrefix(a, "--engine="):
+			_, name, _ = strings.Cut(a, "=")
+		}
+	}
+	return name
+}
+
 // selectEngine resolves --engine: a registered engine (nil for local), or
 // ok false when the name is not registered.
 func selectEngine(name string, engines map[string]Engine) (e Engine, ok bool) {

@@ -68,19 +68,20 @@ prints a held-out estimate of the test error. Defaults: docs/method.md.
 Figures of the model: passgp-fast plot.`)
 	var t trainFlags
 	t.register(fs)
-	if code, ok := fs.parse(args, stdout, stderr); !ok {
-		return code
-	}
-	eng, ok := selectEngine(t.engine, in.engines)
-	if !ok {
-		if t.engine != BeamEngine {
-			return usageErr(stderr, "train", "--engine: unknown engine %q (want %s)", t.engine, engineNames(in.engines))
-		}
+	if name := engineArg(args); name == BeamEngine && in.engines[name] == nil && !wantsHelp(args) {
+		// The Beam program reads the command line, Beam's flags too.
 		path, err := findProgram(beamProgram)
 		if err != nil {
 			return fail(stderr, "train", err)
 		}
 		return execEngine(ctx, path, in.line, stdout, stderr)
+	}
+	if code, ok := fs.parse(args, stdout, stderr); !ok {
+		return code
+	}
+	eng, ok := selectEngine(t.engine, in.engines)
+	if !ok {
+		return usageErr(stderr, "train", "--engine: unknown engine %q (want %s)", t.engine, engineNames(in.engines))
 	}
 	code, err := train(ctx, &t, eng, stdout, stderr)
 	if err != nil {

@@ -5,6 +5,12 @@
 //
 //	passgp-fast-beam predict --model M --data F.pgd --out P.csv [--runner R ...]
 //
+// Every other command is passgp-fast's (package internal/cli, cli.Main),
+// with Beam's flags taken out of its command line first and the training
+// engines of engines() registered for train --engine:
+//
+//	passgp-fast-beam train --data F.pgd --model M --engine NAME [--runner R ...]
+//
 // The same binary is the pipeline's worker: a runner that starts it with
 // Beam's worker flags (and no command) gets the worker (beam.Init).
 package main
@@ -20,6 +26,8 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+
+	"github.com/passgp-fast/passgp-fast/internal/cli"
 )
 
 // Exit codes, as passgp-fast's.
@@ -30,20 +38,61 @@ const (
 )
 
 const usage = `usage: passgp-fast-beam predict --model M --data F.pgd [--out P.csv] [flags] [Beam flags]
+       passgp-fast-beam COMMAND [passgp-fast flags] [Beam flags]
 
 predict writes one CSV row per row of the binary data file (passgp-fast
 convert): the predicted class and the probability of every class, in the
 format of passgp-fast predict. Beam's flags (--runner and the runner's
 own) choose where the pipeline runs; without --runner it runs on Beam's
 Prism runner in this process. Run passgp-fast-beam predict --help for
-every flag.
+every flag. Every other COMMAND (train, eval, convert, ...) is
+passgp-fast's; Beam's flags among its flags go to Beam (passgp-fast's
+--labels stays passgp-fast's).
 `
 
 func main() {
+	args := os.Args[1:]
+	if !ownCommand(args) {
+		os.Exit(runCLI(args, os.Stdout, os.Stderr))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := run(ctx, args, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// engines returns the training engines of train --engine in this program,
+// besides cli's built-in local one. The Beam engine registers here, as
+// the one entry
+//
+//	cli.BeamEngine: <its cli.Engine>,
+//
+// Until it does, train --engine beam in this program fails with a
+// one-line error (cli does not run this program from itself).
+func engines() map[string]cli.Engine {
+	return map[string]cli.Engine{}
+}
+
+// ownCommand reports whether args are this program's own command line:
+// predict, help or none (Beam's worker, or flags alone); any other
+// command is passgp-fast's (runCLI).
+func ownCommand(args []string) bool {
+	if len(args) == 0 || len(args[0]) == 0 || args[0][0] == '-' {
+		return true
+	}
+	return args[0] == "predict" || args[0] == "help"
+}
+
+// runCLI runs a passgp-fast command: Beam's flags in args go to the
+// process's flag set and Beam starts (beam.Init, as run), the rest go to
+// cli.Main with engines(). cli.Main handles the signals.
+func runCLI(args []string, stdout, stderr io.Writer) int {
+	beamArgs, cliArgs := splitArgs(flag.CommandLine, passgpFirst, args)
+	flag.CommandLine.SetOutput(stderr)
+	flag.CommandLine.Usage = func() {} // a bad Beam flag: its one-line error, exit status 2
+	flag.CommandLine.Parse(beamArgs)
+	beam.Init()
+	return cli.Main(context.Background(), cliArgs, stdout, stderr, engines())
 }
 
 // run parses the command line into the process's flag set, which holds
