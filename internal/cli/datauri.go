@@ -93,3 +93,15 @@ func (u *dataURI) dataFormat() (data.Format, error) {
 	}
 	return f, nil
 }
+
+// shellWord quotes s for a POSIX shell where it holds more than letters,
+// digits and the characters of plain paths (a data URI's '?' and '&').
+func shellWord(s string) string {
+	plain := strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:=@%", r))
+	}) < 0
+	if plain && s != "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

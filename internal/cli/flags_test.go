@@ -111,3 +111,18 @@ func TestDataURI(t *testing.T) {
 		t.Errorf("bad data URI: code %d, %q", code, e)
 	}
 }
+
+// TestShellWord: a plain path stays as it is; anything else is quoted so
+// that a POSIX shell reads it back as one word.
+func TestShellWord(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"data/train.pgd", "data/train.pgd"},
+		{"train.csv?format=csv&label_column=-1", "'train.csv?format=csv&label_column=-1'"},
+		{"it's here", `'it'\''s here'`},
+		{"", "''"},
+	} {
+		if got := shellWord(c.in); got != c.want {
+			t.Errorf("shellWord(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}

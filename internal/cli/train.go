@@ -347,8 +347,12 @@ func train(ctx context.Context, t *trainFlags, eng Engine, stdout, stderr io.Wri
 				fmt.Fprintln(stderr, "passgp-fast train: interrupted (no --checkpoint given, nothing saved)")
 				return 130, nil
 			}
-			fmt.Fprintf(stderr, "passgp-fast train: interrupted; checkpoint written to %s (continue with: passgp-fast train --resume %s --data %s --model %s)\n",
-				t.checkpoint, t.checkpoint, t.df.String(), t.modelOut)
+			engine := ""
+			if t.engine != LocalEngine {
+				engine = " --engine " + t.engine
+			}
+			fmt.Fprintf(stderr, "passgp-fast train: interrupted; checkpoint written to %s (continue with: passgp-fast train --resume %s --data %s --model %s%s)\n",
+				t.checkpoint, t.checkpoint, shellWord(t.df.String()), t.modelOut, engine)
 			return 130, nil
 		}
 		return 0, err
