@@ -56,13 +56,22 @@ func execEngine(ctx context.Context, path string, line []string, stdout, stderr 
 	cmd := exec.Command(path, line...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
 	ownProcessGroup(cmd)
-	if err := cmd.Start(); err != nil {
+	if ctx.Err() != nil {
+		return fail(stderr, "train", context.Cause(ctx))
+	}
+	// Started under signalMu, so that a signal that arrives meanwhile is
+	// forwarded once the program runs.
+	signalMu.Lock()
+	err := cmd.Start()
+	if err == nil {
+		p := cmd.Process
+		signalForward = func(s os.Signal) { p.Signal(s) }
+	}
+	signalMu.Unlock()
+	if err != nil {
 		return fail(stderr, "train", err)
 	}
 	p := cmd.Process
-	signalMu.Lock()
-	signalForward = func(s os.Signal) { p.Signal(s) }
-	signalMu.Unlock()
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -75,7 +84,7 @@ func execEngine(ctx context.Context, path string, line []string, stdout, stderr 
 		case <-done:
 		}
 	}()
-	err := cmd.Wait()
+	err = cmd.Wait()
 	close(done)
 	signalMu.Lock()
 	signalForward = nil
