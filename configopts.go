@@ -80,7 +80,7 @@ func (c *Config) checkSchedule() error {
 	case c.Passes < 0:
 		return configErr("--passes must be >= 0, got %d", c.Passes)
 	case c.M < 0:
-		return configErr("--m must be >= 0, got %d", c.M)
+		return configErr("Config.M must be >= 0, got %d", c.M)
 	case c.HypEvery < 1:
 		return configErr("--hyp-every must be at least 1, got %d", c.HypEvery)
 	}
@@ -105,17 +105,17 @@ func (c *Config) augment(o *passgp.Options, d int) error {
 	case "shift8":
 		shifts = 8
 	default:
-		return configErr("--augment: want shift4 or shift8, got %q", c.Augment)
+		return configErr("Config.Augment: want shift4 or shift8, got %q", c.Augment)
 	}
 	switch {
 	case c.AugmentSub < 0 || c.AugmentPasses < 0:
 		return configErr("augment_sub and augment_passes must be >= 0, got %d and %d", c.AugmentSub, c.AugmentPasses)
 	case shifts == 0 && (c.AugmentSub != 0 || c.AugmentPasses != 0):
-		return configErr("augment_sub and augment_passes need --augment")
+		return configErr("Config.AugmentSub and AugmentPasses need Config.Augment")
 	}
 	if shifts != 0 {
 		if c.ImageW*c.ImageH != d {
-			return configErr("--augment: image %dx%d does not match the %d features", c.ImageW, c.ImageH, d)
+			return configErr("Config.Augment: image %dx%d does not match the %d features", c.ImageW, c.ImageH, d)
 		}
 		o.Augment = &passgp.Augmentation{Shifts: shifts, ImageW: c.ImageW, ImageH: c.ImageH,
 			Sub: c.AugmentSub, Passes: c.AugmentPasses}
@@ -129,7 +129,7 @@ type kernelT = kernel.Kernel
 // it where it does not apply (the stored options say so).
 func (c *Config) boundFITC(o *passgp.Options) error {
 	if c.BoundFITC < 0 {
-		return configErr("--fitc-bound must be >= 0, got %d", c.BoundFITC)
+		return configErr("Config.BoundFITC must be >= 0, got %d", c.BoundFITC)
 	}
 	if o.Method != passgp.PASSGP || o.Augment != nil {
 		c.BoundFITC = 0 // PASS-GP's pass only

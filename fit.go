@@ -150,7 +150,7 @@ func imageGeometry(c *Config, ds *data.Dataset) error {
 	} else if s := int(math.Round(math.Sqrt(float64(ds.D)))); s*s == ds.D {
 		c.ImageW, c.ImageH = s, s
 	} else {
-		return configErr("--augment needs square images or an IDX file's geometry, got %d features", ds.D)
+		return configErr("Config.Augment needs square images or an IDX file's geometry, got %d features", ds.D)
 	}
 	return nil
 }

@@ -30,10 +30,10 @@ func NewKernel(name string, theta []float64, degree int, gamma float64, d int) (
 		return nil, configErr("--kernel: unknown kernel %q (want %s)", name, KernelNames)
 	}
 	if degree < 1 {
-		return nil, configErr("--degree must be a positive integer, got %d", degree)
+		return nil, configErr("the poly kernel's degree must be a positive integer, got %d", degree)
 	}
 	if gamma < 0 || math.IsNaN(gamma) || math.IsInf(gamma, 0) {
-		return nil, configErr("--gamma must be >= 0, got %v", gamma)
+		return nil, configErr("the poly kernel's gamma must be >= 0, got %v", gamma)
 	}
 	k, err := kernel.New(name, theta, degree, gamma)
 	if err != nil {

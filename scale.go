@@ -42,7 +42,7 @@ func resolveScale(mode string, st func() *data.Stats, augment bool) (string, err
 		return "minmax", nil
 	case "standard", "minmax":
 		if augment {
-			return "", configErr("--scale %s cannot be combined with --augment, whose pixel shifts need the images as they are", mode)
+			return "", configErr("--scale %s cannot be combined with Config.Augment, whose pixel shifts need the images as they are", mode)
 		}
 		return mode, nil
 	case "none", "":
