@@ -66,6 +66,10 @@ func summarise(runs []Run) (mean, sd Run) {
 		mean.Brier += r.Brier / n
 		mean.NLP += r.NLP / n
 		mean.ECE += r.ECE / n
+		mean.HeldOut += r.HeldOut / n
+		if r.Within > 0 {
+			mean.Within++
+		}
 	}
 	mean.Setting = runs[0].Setting
 	if len(runs) > 1 {
@@ -83,6 +87,23 @@ type Run struct {
 	Seconds, GridSeconds, MaxRSSGiB float64
 	Error, Brier, NLP, ECE          float64
 	Setting                         string
+	// HeldOut is passgp-fast's held-out estimate of the error on the
+	// training split (-1: none), and Within the number of splits on which
+	// it lies within two standard errors of the test error (heldOutWithin).
+	HeldOut float64 `json:",omitempty"`
+	Within  int     `json:",omitempty"`
+}
+
+// heldOutWithin reports whether the held-out estimate h on nTrain points
+// lies within two standard errors of the test error e on nTest points:
+// the standard error of h − e, two independent binomial estimates, is
+// √(h(1−h)/nTrain + e(1−e)/nTest).
+func heldOutWithin(h, e float64, nTrain, nTest int) bool {
+	if h < 0 {
+		return false
+	}
+	se := math.Sqrt(h*(1-h)/float64(nTrain) + e*(1-e)/float64(nTest))
+	return math.Abs(h-e) <= 2*se
 }
 
 func run(ctx context.Context, args []string, log io.Writer) error {
@@ -142,6 +163,9 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 			if err != nil {
 				return fmt.Errorf("%s: passgp-fast: %w", name, err)
 			}
+			if heldOutWithin(p.HeldOut, p.Error, r.Train, r.Test) {
+				p.Within = 1
+			}
 			r.Scale = scale
 			pg = append(pg, p)
 			if !*noSVM {
@@ -178,7 +202,7 @@ func runPassGP(ctx context.Context, bin, trainF, testF, dir string) (Run, string
 	if err != nil {
 		return Run{}, "", err
 	}
-	return Run{Seconds: el.Seconds(), MaxRSSGiB: rss, Error: e.Error, Brier: e.Brier, NLP: e.NLP, ECE: e.ECE, Setting: "train's defaults"}, scale, nil
+	return Run{Seconds: el.Seconds(), MaxRSSGiB: rss, Error: e.Error, Brier: e.Brier, NLP: e.NLP, ECE: e.ECE, Setting: "train's defaults", HeldOut: e.HeldOutError}, scale, nil
 }
 
 // The grid: C as LIBSVM's guide suggests, γ around its default 1/d.

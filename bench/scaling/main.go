@@ -144,7 +144,7 @@ func writeTask(path string, t synth.Task, n int, seed uint64) error {
 }
 
 func runPassGP(ctx context.Context, bin, trainF, testF, dir, extra string) (Run, error) {
-	el, rss, e, err := libsvm.TrainEval(ctx, bin, trainF, testF, filepath.Join(dir, "model.pgp"), append([]string{"--quiet"}, strings.Fields(extra)...)...)
+	el, rss, e, err := libsvm.TrainEval(ctx, bin, trainF, testF, filepath.Join(dir, "model.pgp"), strings.Fields(extra)...)
 	if err != nil {
 		return Run{}, err
 	}

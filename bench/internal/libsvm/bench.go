@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -41,6 +43,26 @@ func Workspace(ctx context.Context, work, out, prefix string) (dir, bin string, 
 type Eval struct {
 	Error, Brier, NLP, ECE float64
 	ActiveSize             []int `json:"active_size"`
+	// HeldOutError is the held-out estimate of the test error that train
+	// printed (its "held-out estimate" line), -1 when it printed none.
+	HeldOutError float64 `json:"-"`
+}
+
+// heldOutRe matches train's held-out estimate line.
+var heldOutRe = regexp.MustCompile(`(?m)^held-out estimate on .*: error ([0-9.]+)%`)
+
+// heldOutError returns the error of train's held-out estimate line in
+// out, or -1.
+func heldOutError(out string) float64 {
+	m := heldOutRe.FindStringSubmatch(out)
+	if m == nil {
+		return -1
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		return -1
+	}
+	return v / 100
 }
 
 // TrainEval runs `bin train --data trainF --model model` with args
@@ -49,7 +71,8 @@ type Eval struct {
 // the evaluation.
 func TrainEval(ctx context.Context, bin, trainF, testF, model string, args ...string) (time.Duration, float64, Eval, error) {
 	var e Eval
-	el, rss, err := Timed(ctx, io.Discard, bin, append([]string{"train", "--data", trainF, "--model", model}, args...)...)
+	var out strings.Builder
+	el, rss, err := Timed(ctx, &out, bin, append([]string{"train", "--data", trainF, "--model", model, "--quiet"}, args...)...)
 	if err != nil {
 		return el, rss, e, err
 	}
@@ -60,6 +83,7 @@ func TrainEval(ctx context.Context, bin, trainF, testF, model string, args ...st
 	if err := json.Unmarshal([]byte(ev.String()), &e); err != nil {
 		return el, rss, e, fmt.Errorf("eval --json: %v", err)
 	}
+	e.HeldOutError = heldOutError(out.String())
 	return el, rss, e, nil
 }
 
