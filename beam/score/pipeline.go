@@ -6,10 +6,9 @@ import (
 	"reflect"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // plain paths
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
+	"github.com/passgp-fast/passgp-fast/beam/internal/beamrun"
 	"github.com/passgp-fast/passgp-fast/data"
 )
 
@@ -22,7 +21,7 @@ func init() {
 // bytes: where the rows are, where the results go and what to compute.
 type Job struct {
 	// RunID names the run's shard files (and, in the driver's process,
-	// the run: see startRun).
+	// the run: see beamrun.StartRun).
 	RunID string
 	// Model names the model in errors.
 	Model string
@@ -57,7 +56,7 @@ type scoreFn struct {
 // ProcessElement scores shard sh with the model whose bytes are
 // modelBytes and writes the shard file.
 func (f *scoreFn) ProcessElement(ctx context.Context, sh Shard, modelBytes []byte) error {
-	ctx, done, err := joinRun(ctx, f.Job.RunID)
+	ctx, done, err := beamrun.JoinRun(ctx, f.Job.RunID)
 	if err != nil {
 		return err
 	}
@@ -79,13 +78,7 @@ func (f *scoreFn) ProcessElement(ctx context.Context, sh Shard, modelBytes []byt
 	if err != nil {
 		return err
 	}
-	name := f.Job.ShardFile(sh.Index)
-	fs, err := filesystem.New(ctx, name)
-	if err != nil {
-		return err
-	}
-	defer fs.Close()
-	return filesystem.Write(ctx, fs, name, encodeShard(sh, r))
+	return beamrun.WriteFile(ctx, f.Job.ShardFile(sh.Index), encodeShard(sh, r))
 }
 
 // Build adds to s the scoring of shards by the model whose bytes are

@@ -1,0 +1,57 @@
+package beamrun
+
+import (
+	"context"
+	"hash/crc32"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // plain paths
+)
+
+// ReadFile reads the file at a Beam file system path.
+func ReadFile(ctx context.Context, path string) ([]byte, error) {
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer fs.Close()
+	return filesystem.Read(ctx, fs, path)
+}
+
+// WriteFile writes b to the file at a Beam file system path.
+func WriteFile(ctx context.Context, path string, b []byte) error {
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	return filesystem.Write(ctx, fs, path, b)
+}
+
+// RemoveFile removes the file at a Beam file system path, where the
+// file system can.
+func RemoveFile(ctx context.Context, path string) error {
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	if r, ok := fs.(filesystem.Remover); ok {
+		return r.Remove(ctx, path)
+	}
+	return nil
+}
+
+// RemoveFiles removes whatever of the files at paths exist: a clean-up
+// after an error that the caller returns, so it reports nothing itself.
+func RemoveFiles(ctx context.Context, paths []string) {
+	for _, p := range paths {
+		_ = RemoveFile(ctx, p)
+	}
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Checksum returns the CRC-32C of b, which shard files end with: it
+// catches a file torn by a failed write.
+func Checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
