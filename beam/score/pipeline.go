@@ -83,21 +83,13 @@ func (f *scoreFn) ProcessElement(ctx context.Context, sh Shard, modelBytes []byt
 
 // Build adds to s the scoring of shards by the model whose bytes are
 // modelBytes, each shard's results to j.ShardFile(shard.Index). The
-// shards are dealt into workers groups (at least 1), each its own
-// Create, Reshuffle and ParDo: a runner that runs independent stages at
-// once (Prism runs each in its own bundle) scores the groups in
-// parallel, and one that balances a Reshuffle's output over its workers
-// (Flink, Spark, Dataflow) spreads each group too. The model reaches the
-// workers as a side input.
+// shards are dealt into workers groups (beamrun.Groups), each its own
+// Create, Reshuffle and ParDo, scored side by side. The model reaches
+// the workers as a side input.
 func Build(s beam.Scope, modelBytes []byte, shards []Shard, workers int, j Job) {
 	s = s.Scope("passgp-fast.score")
 	m := beam.Create(s, modelBytes)
-	workers = max(1, min(workers, len(shards)))
-	for w := range workers {
-		var group []Shard
-		for i := w; i < len(shards); i += workers {
-			group = append(group, shards[i])
-		}
+	for w, group := range beamrun.Groups(shards, workers) {
 		g := s.Scope(fmt.Sprintf("group%d", w))
 		in := beam.Reshuffle(g, beam.CreateList(g, group))
 		beam.ParDo0(g, &scoreFn{Job: j}, in, beam.SideInput{Input: m})

@@ -55,3 +55,17 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // Checksum returns the CRC-32C of b, which shard files end with: it
 // catches a file torn by a failed write.
 func Checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// Groups deals items into min(workers, len(items)) groups (at least 1),
+// item i to group i mod groups: a pipeline gives each group its own
+// Create, Reshuffle and ParDo, so that a runner that runs independent
+// stages at once (Prism runs each in its own bundle) works on the groups
+// in parallel, and one that balances a Reshuffle's output over its
+// workers (Flink, Spark, Dataflow) spreads each group too.
+func Groups[T any](items []T, workers int) [][]T {
+	g := make([][]T, max(1, min(workers, len(items))))
+	for i, it := range items {
+		g[i%len(g)] = append(g[i%len(g)], it)
+	}
+	return g
+}
