@@ -15,7 +15,8 @@ import (
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*Part)(nil)).Elem())
-	register.DoFn3x1[context.Context, Part, []byte, error](&scoreFn{})
+	register.DoFn4x1[context.Context, Part, []byte, func(int), error](&scoreFn{})
+	register.Emitter1[int]()
 }
 
 // Job is what every worker of a call needs besides its part and the
@@ -50,9 +51,9 @@ type scoreFn struct {
 	src  *data.BinarySource
 }
 
-// ProcessElement scores part p with the task whose bytes are task and
-// writes the part file.
-func (f *scoreFn) ProcessElement(ctx context.Context, p Part, task []byte) error {
+// ProcessElement scores part p with the task whose bytes are task,
+// writes the part file and emits p's index (beamrun.Sink).
+func (f *scoreFn) ProcessElement(ctx context.Context, p Part, task []byte, emit func(int)) error {
 	ctx, done, err := beamrun.JoinRun(ctx, f.Job.RunID)
 	if err != nil {
 		return err
@@ -79,12 +80,16 @@ func (f *scoreFn) ProcessElement(ctx context.Context, p Part, task []byte) error
 	if err := f.task.Score(ctx, f.src, p.Rows, p.Y, s.mean, s.vr, s.near); err != nil {
 		return err
 	}
-	return beamrun.WriteFile(ctx, f.Job.PartFile(p.Index), encodePart(p, s))
+	if err := beamrun.WriteFile(ctx, f.Job.PartFile(p.Index), encodePart(p, s)); err != nil {
+		return err
+	}
+	emit(p.Index)
+	return nil
 }
 
 // FinishBundle closes the data file that the bundle opened. (Beam asks
-// a DoFn with side inputs to take them here too.)
-func (f *scoreFn) FinishBundle(_ context.Context, _ []byte) error {
+// a DoFn with side inputs and emitters to take them here too.)
+func (f *scoreFn) FinishBundle(_ context.Context, _ []byte, _ func(int)) error {
 	if f.src == nil {
 		return nil
 	}
@@ -103,6 +108,6 @@ func Build(s beam.Scope, task []byte, parts []Part, workers int, j Job) {
 	for w, group := range beamrun.Groups(parts, workers) {
 		g := s.Scope(fmt.Sprintf("group%d", w))
 		in := beam.Reshuffle(g, beam.CreateList(g, group))
-		beam.ParDo0(g, &scoreFn{Job: j}, in, beam.SideInput{Input: t})
+		beamrun.Sink(g, beam.ParDo(g, &scoreFn{Job: j}, in, beam.SideInput{Input: t}))
 	}
 }
