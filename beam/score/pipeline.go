@@ -14,7 +14,8 @@ import (
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*Shard)(nil)).Elem())
-	register.DoFn3x1[context.Context, Shard, []byte, error](&scoreFn{})
+	register.DoFn4x1[context.Context, Shard, []byte, func(int), error](&scoreFn{})
+	register.Emitter1[int]()
 }
 
 // Job is what every worker needs besides its shard and the model's
@@ -54,8 +55,8 @@ type scoreFn struct {
 }
 
 // ProcessElement scores shard sh with the model whose bytes are
-// modelBytes and writes the shard file.
-func (f *scoreFn) ProcessElement(ctx context.Context, sh Shard, modelBytes []byte) error {
+// modelBytes, writes the shard file and emits sh's index (beamrun.Sink).
+func (f *scoreFn) ProcessElement(ctx context.Context, sh Shard, modelBytes []byte, emit func(int)) error {
 	ctx, done, err := beamrun.JoinRun(ctx, f.Job.RunID)
 	if err != nil {
 		return err
@@ -78,7 +79,11 @@ func (f *scoreFn) ProcessElement(ctx context.Context, sh Shard, modelBytes []byt
 	if err != nil {
 		return err
 	}
-	return beamrun.WriteFile(ctx, f.Job.ShardFile(sh.Index), encodeShard(sh, r))
+	if err := beamrun.WriteFile(ctx, f.Job.ShardFile(sh.Index), encodeShard(sh, r)); err != nil {
+		return err
+	}
+	emit(sh.Index)
+	return nil
 }
 
 // Build adds to s the scoring of shards by the model whose bytes are
@@ -92,6 +97,6 @@ func Build(s beam.Scope, modelBytes []byte, shards []Shard, workers int, j Job) 
 	for w, group := range beamrun.Groups(shards, workers) {
 		g := s.Scope(fmt.Sprintf("group%d", w))
 		in := beam.Reshuffle(g, beam.CreateList(g, group))
-		beam.ParDo0(g, &scoreFn{Job: j}, in, beam.SideInput{Input: m})
+		beamrun.Sink(g, beam.ParDo(g, &scoreFn{Job: j}, in, beam.SideInput{Input: m}))
 	}
 }
