@@ -33,6 +33,12 @@
 // documentation gives this serving policy and its one process-wide
 // alternative, which is the application's to choose.
 //
+// FitBinary can run its scoring elsewhere (WithRemoteScorer): each
+// scoring call hands a RemoteScorer a task, the input scaling and
+// passgp's scoring job as bytes, whose workers score rows of the same
+// binary data file with ScoreTask; the classifier is the same, bit for
+// bit. Package train of the beam module runs them as Beam pipelines.
+//
 // Imports point one way: the command line (internal/cli, the program
 // cmd/passgp-fast) uses this package,
 // which uses passgp, model and data, which use ep and la.

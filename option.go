@@ -24,6 +24,7 @@ type settings struct {
 	ckPath     string
 	ckEvery    time.Duration
 	resume     *model.Checkpoint
+	remote     RemoteScorer
 }
 
 func newSettings(opts []Option) *settings {

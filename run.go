@@ -213,7 +213,8 @@ func (r *recorder) trainBinary(ctx context.Context, x passgp.Rows, y []float64, 
 
 // trainMulti trains a one-vs-rest run with passgp.TrainMulti, one class
 // at a time (a checkpoint holds one class in progress), resuming from the
-// checkpoint's finished classifiers and snapshot, or side by side.
+// checkpoint's finished classifiers and snapshot, or side by side
+// (WithClassesSideBySide, or every class at once with a remote scorer).
 func (r *recorder) trainMulti(ctx context.Context, x passgp.Rows, labels []float64, o passgp.Options) error {
 	cp := r.cp
 	index := make(map[float64]int, len(cp.Classes))
@@ -235,12 +236,18 @@ func (r *recorder) trainMulti(ctx context.Context, x passgp.Rows, labels []float
 	o.Multi.ClassWorkers = 1
 	o.Checkpoint = r.snapshots(func(s *passgp.State) { r.batch(index[s.Class], s) })
 	o.Multi.ClassDone = func(c float64, res *passgp.Result) { r.done(index[c], res) }
-	if r.s.sideBySide && r.s.ckPath == "" && cp.State == nil && len(cp.Done) == 0 && o.Method != passgp.Full && o.Augment == nil {
+	if (r.s.sideBySide || r.s.remote != nil) && r.s.ckPath == "" && cp.State == nil && len(cp.Done) == 0 && o.Method != passgp.Full && o.Augment == nil {
 		// Full EP and the invariance stage hold posteriors of thousands
 		// of points per class: one class at a time.
 		// The classes are independent and seeded alike, so the
 		// classifiers are the ones trained one after another.
 		o.Multi.ClassWorkers = 0
+		if r.s.remote != nil {
+			// The scoring, most of a class's work, runs on the remote
+			// scorer's workers: every class at once, so that their
+			// pipelines run side by side, whatever the BLAS policy.
+			o.Multi.ClassWorkers = len(cp.Classes)
+		}
 		o.Checkpoint = nil
 		o.Multi.ClassDone = func(c float64, res *passgp.Result) { r.doneAny(index[c], res) }
 	}

@@ -3,7 +3,6 @@ package passgpfast
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/passgp"
@@ -17,7 +16,9 @@ import (
 // O(M² + batch·D) and a few N-vectors (labels, the batches' order, the
 // held-out latents) instead of the N×D inputs. The classifier is the one
 // FitDataset trains on the same data, bit for bit. src must stay open
-// until FitBinary returns.
+// until FitBinary returns. With WithRemoteScorer, the scoring of the
+// batches and of the held-out points runs through the remote scorer
+// (ScoreTask), with the same classifier.
 func FitBinary(ctx context.Context, src *data.BinarySource, opts ...Option) (*Classifier, error) {
 	s := newSettings(opts)
 	if !src.Labelled() {
@@ -37,6 +38,9 @@ func FitBinary(ctx context.Context, src *data.BinarySource, opts ...Option) (*Cl
 	if cp.scaling != nil {
 		x = &scaledRows{Rows: x, s: cp.scaling, name: src.Name()}
 	}
+	if s.remote != nil {
+		x = &remoteRows{Rows: x, r: s.remote, scaling: cp.scaling}
+	}
 	return s.run(ctx, ds, cp, x)
 }
 
@@ -47,8 +51,7 @@ type scaledRows struct {
 	passgp.Rows
 	s    *data.Scaling
 	name string
-	mu   sync.Mutex
-	err  error
+	err  passgp.FirstError
 }
 
 func (x *scaledRows) RowsTo(dst []float64, idx []int) {
@@ -56,11 +59,7 @@ func (x *scaledRows) RowsTo(dst []float64, idx []int) {
 	_, d := x.Dims()
 	for k, i := range idx {
 		if err := x.s.ScaleRow(dst[k*d : (k+1)*d]); err != nil {
-			x.mu.Lock()
-			if x.err == nil {
-				x.err = &data.ParseError{File: x.name, Msg: fmt.Sprintf("example %d %v", i+1, err)}
-			}
-			x.mu.Unlock()
+			x.err.Set(&data.ParseError{File: x.name, Msg: fmt.Sprintf("example %d %v", i+1, err)})
 		}
 	}
 }
@@ -77,7 +76,5 @@ func (x *scaledRows) Err() error {
 	if err := x.Rows.Err(); err != nil {
 		return err
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.err
+	return x.err.Err()
 }

@@ -17,5 +17,10 @@
 //
 // Results depend only on the seed: the chunks are fixed and independent of
 // the number of workers, so the same seed gives the same active set,
-// hyperparameters and predictions for any Options.Threads.
+// hyperparameters and predictions for any Options.Threads. Because a
+// row's score depends only on its chunk, the scoring can run elsewhere:
+// training rows that implement RemoteScorer get each scoring job
+// (ScoreJob, which serialises the posterior's prediction state) and hand
+// parts of the rows that start at multiples of ScoreChunk to workers,
+// whose ScoreJob.Score gives the scores bit for bit.
 package passgp

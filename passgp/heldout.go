@@ -94,7 +94,7 @@ func heldOutNear(ctx context.Context, r *runner, b *Binary, x Rows, g *shiftGeom
 	if gok {
 		nr = make([]float64, len(rows))
 	}
-	if err := r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, x, rows, mean, vr, nr, gn, nil); err != nil {
+	if err := r.scoreRows(ctx, b.Post, b.Kernel, b.X, x, rows, mean, vr, nr, gn, nil); err != nil {
 		return nil, nil, nil, 0, err
 	}
 	for k, i := range rows {

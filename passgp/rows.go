@@ -2,7 +2,6 @@ package passgp
 
 import (
 	"fmt"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -118,8 +117,7 @@ func ReaderRows(r RowReader) Rows { return &readerRows{r: r} }
 
 type readerRows struct {
 	r   RowReader
-	mu  sync.Mutex
-	err error
+	err FirstError
 }
 
 func (x *readerRows) Dims() (n, d int) { return x.r.Len(), x.r.Dim() }
@@ -134,16 +132,8 @@ func (x *readerRows) ChecksFinite() bool {
 func (x *readerRows) RowsTo(dst []float64, idx []int) {
 	if err := x.r.RowsTo(dst, idx); err != nil {
 		clear(dst[:len(idx)*x.r.Dim()])
-		x.mu.Lock()
-		if x.err == nil {
-			x.err = err
-		}
-		x.mu.Unlock()
+		x.err.Set(err)
 	}
 }
 
-func (x *readerRows) Err() error {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.err
-}
+func (x *readerRows) Err() error { return x.err.Err() }

@@ -655,7 +655,7 @@ func (t *trainer) score(ctx context.Context, post *ep.Posterior, xa *mat.Dense, 
 	if gok && t.keepsScores() {
 		near = make([]float64, len(cand))
 	}
-	if err := t.r.predictRowsContext(ctx, post, t.k, xa, t.x, cand, sc.mean, sc.vr, near, g, t.screen()); err != nil {
+	if err := t.r.scoreRows(ctx, post, t.k, xa, t.x, cand, sc.mean, sc.vr, near, g, t.screen()); err != nil {
 		return nil, err
 	}
 	sc.q = make([]float64, len(cand))

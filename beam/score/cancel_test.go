@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"testing"
+
+	"github.com/passgp-fast/passgp-fast/beam/internal/beamrun"
 )
 
 // TestRunCancel: a context cancelled before the run, or by the first
@@ -40,10 +42,7 @@ func TestRunCancel(t *testing.T) {
 			if !errors.Is(err, context.Canceled) || res != nil {
 				t.Fatalf("Run: %v, %v; want nil, %v", res, err, context.Canceled)
 			}
-			local.Lock()
-			runs := len(local.runs)
-			local.Unlock()
-			if runs != 0 {
+			if runs := beamrun.Runs(); runs != 0 {
 				t.Errorf("%d runs still registered", runs)
 			}
 			if left, _ := os.ReadDir(dir); len(left) != 0 {

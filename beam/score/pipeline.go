@@ -6,23 +6,23 @@ import (
 	"reflect"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // plain paths
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
+	"github.com/passgp-fast/passgp-fast/beam/internal/beamrun"
 	"github.com/passgp-fast/passgp-fast/data"
 )
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*Shard)(nil)).Elem())
-	register.DoFn3x1[context.Context, Shard, []byte, error](&scoreFn{})
+	register.DoFn4x1[context.Context, Shard, []byte, func(int), error](&scoreFn{})
+	register.Emitter1[int]()
 }
 
 // Job is what every worker needs besides its shard and the model's
 // bytes: where the rows are, where the results go and what to compute.
 type Job struct {
 	// RunID names the run's shard files (and, in the driver's process,
-	// the run: see startRun).
+	// the run: see beamrun.StartRun).
 	RunID string
 	// Model names the model in errors.
 	Model string
@@ -55,9 +55,9 @@ type scoreFn struct {
 }
 
 // ProcessElement scores shard sh with the model whose bytes are
-// modelBytes and writes the shard file.
-func (f *scoreFn) ProcessElement(ctx context.Context, sh Shard, modelBytes []byte) error {
-	ctx, done, err := joinRun(ctx, f.Job.RunID)
+// modelBytes, writes the shard file and emits sh's index (beamrun.Sink).
+func (f *scoreFn) ProcessElement(ctx context.Context, sh Shard, modelBytes []byte, emit func(int)) error {
+	ctx, done, err := beamrun.JoinRun(ctx, f.Job.RunID)
 	if err != nil {
 		return err
 	}
@@ -79,34 +79,24 @@ func (f *scoreFn) ProcessElement(ctx context.Context, sh Shard, modelBytes []byt
 	if err != nil {
 		return err
 	}
-	name := f.Job.ShardFile(sh.Index)
-	fs, err := filesystem.New(ctx, name)
-	if err != nil {
+	if err := beamrun.WriteFile(ctx, f.Job.ShardFile(sh.Index), encodeShard(sh, r)); err != nil {
 		return err
 	}
-	defer fs.Close()
-	return filesystem.Write(ctx, fs, name, encodeShard(sh, r))
+	emit(sh.Index)
+	return nil
 }
 
 // Build adds to s the scoring of shards by the model whose bytes are
 // modelBytes, each shard's results to j.ShardFile(shard.Index). The
-// shards are dealt into workers groups (at least 1), each its own
-// Create, Reshuffle and ParDo: a runner that runs independent stages at
-// once (Prism runs each in its own bundle) scores the groups in
-// parallel, and one that balances a Reshuffle's output over its workers
-// (Flink, Spark, Dataflow) spreads each group too. The model reaches the
-// workers as a side input.
+// shards are dealt into workers groups (beamrun.Groups), each its own
+// Create, Reshuffle and ParDo, scored side by side. The model reaches
+// the workers as a side input.
 func Build(s beam.Scope, modelBytes []byte, shards []Shard, workers int, j Job) {
 	s = s.Scope("passgp-fast.score")
 	m := beam.Create(s, modelBytes)
-	workers = max(1, min(workers, len(shards)))
-	for w := range workers {
-		var group []Shard
-		for i := w; i < len(shards); i += workers {
-			group = append(group, shards[i])
-		}
+	for w, group := range beamrun.Groups(shards, workers) {
 		g := s.Scope(fmt.Sprintf("group%d", w))
 		in := beam.Reshuffle(g, beam.CreateList(g, group))
-		beam.ParDo0(g, &scoreFn{Job: j}, in, beam.SideInput{Input: m})
+		beamrun.Sink(g, beam.ParDo(g, &scoreFn{Job: j}, in, beam.SideInput{Input: m}))
 	}
 }

@@ -7,9 +7,9 @@ import (
 	"runtime"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/beam/internal/beamrun"
 	"github.com/passgp-fast/passgp-fast/data"
 )
 
@@ -41,7 +41,7 @@ type Options struct {
 	// prism.Execute changes Beam's process-wide settings: its first run
 	// starts a job server in the process and points Beam's --endpoint
 	// and --environment_type flags (loopback workers) at it, for every
-	// later Beam run of the process.
+	// later Beam run of the process (beamrun.PrismExecute).
 	Execute func(context.Context, *beam.Pipeline) error
 }
 
@@ -106,7 +106,7 @@ type Plan struct {
 // order, instead of holding them all: the driver holds one shard's
 // results at a time. An error from visit ends the merge and is RunEach's.
 func RunEach(ctx context.Context, o Options, visit func(p Plan, sh Shard, r *Rows) error) error {
-	modelBytes, err := readFile(ctx, o.Model)
+	modelBytes, err := beamrun.ReadFile(ctx, o.Model)
 	if err != nil {
 		return err
 	}
@@ -146,22 +146,10 @@ func RunEach(ctx context.Context, o Options, visit func(p Plan, sh Shard, r *Row
 
 // execute builds the pipeline and runs it as run j (whose ID it sets).
 func execute(ctx context.Context, o Options, modelBytes []byte, shards []Shard, workers int, j *Job) error {
-	exec := o.Execute
-	if exec == nil {
-		exec = func(ctx context.Context, p *beam.Pipeline) error {
-			_, err := prism.Execute(ctx, p)
-			return err
-		}
-	}
-	j.RunID = startRun(ctx)
-	defer endRun(j.RunID)
-	p, s := beam.NewPipelineWithRoot()
-	Build(s, modelBytes, shards, workers, *j)
-	err := exec(ctx, p)
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	return err
+	return beamrun.Execute(ctx, o.Execute, func(s beam.Scope, id string) {
+		j.RunID = id
+		Build(s, modelBytes, shards, workers, *j)
+	})
 }
 
 // checkData opens the binary data file and returns its number of rows,

@@ -4,10 +4,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/beam/internal/beamrun"
 )
 
 // A shard file holds one shard's results, little-endian:
@@ -24,8 +25,6 @@ import (
 const shardMagic = "PGSCORE1"
 
 const shardHeader = len(shardMagic) + 5*8
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // errShard marks a shard file that is not what its shard's results must be.
 var errShard = errors.New("bad shard file")
@@ -51,7 +50,7 @@ func encodeShard(sh Shard, r *Rows) []byte {
 		b = appendDense(b, r.Mean)
 		b = appendDense(b, r.Var)
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return binary.LittleEndian.AppendUint32(b, beamrun.Checksum(b))
 }
 
 // appendDense appends m's values row by row.
@@ -77,7 +76,7 @@ func decodeShard(b []byte, name string, sh Shard, c, k int) (*Rows, error) {
 	if len(b) != want || string(b[:len(shardMagic)]) != shardMagic {
 		return nil, bad("%d bytes, want %d starting %q", len(b), want, shardMagic)
 	}
-	if got := binary.LittleEndian.Uint32(b[len(b)-4:]); got != crc32.Checksum(b[:len(b)-4], castagnoli) {
+	if got := binary.LittleEndian.Uint32(b[len(b)-4:]); got != beamrun.Checksum(b[:len(b)-4]) {
 		return nil, bad("checksum mismatch")
 	}
 	h := b[len(shardMagic):shardHeader]

@@ -1,4 +1,4 @@
-package score
+package beamrun
 
 import (
 	"context"
@@ -16,9 +16,10 @@ import (
 // bundle contexts of its own, which the driver's context does not reach,
 // and may go on scheduling bundles after the driver has stopped waiting
 // for the job. A worker in the driver's process therefore joins its
-// run here: it scores under the driver's context too, and finds no run
-// once Run has returned. Run waits for the workers that joined, so none
-// is left scoring, or writing shard files, after it returns.
+// run here: it works under the driver's context too, and finds no run
+// once the driver's Execute has returned. Execute waits for the workers
+// that joined, so none is left working, or writing shard files, after
+// it returns.
 var local struct {
 	sync.Mutex
 	runs map[string]*localRun
@@ -39,12 +40,12 @@ var processID = func() string {
 
 var runCount atomic.Uint64
 
-// errRunEnded is a worker's error in the driver's process once Run has
-// returned.
-var errRunEnded = errors.New("score: the run has ended (its driver returned)")
+// ErrRunEnded is a worker's error in the driver's process once its
+// run's Execute has returned.
+var ErrRunEnded = errors.New("beam: the run has ended (its driver returned)")
 
-// startRun registers a new run under ctx and returns its ID.
-func startRun(ctx context.Context) string {
+// StartRun registers a new run under ctx and returns its ID.
+func StartRun(ctx context.Context) string {
 	id := fmt.Sprintf("%s-%d", processID, runCount.Add(1))
 	local.Lock()
 	defer local.Unlock()
@@ -55,8 +56,8 @@ func startRun(ctx context.Context) string {
 	return id
 }
 
-// endRun unregisters run id and waits for its workers in this process.
-func endRun(id string) {
+// EndRun unregisters run id and waits for its workers in this process.
+func EndRun(id string) {
 	local.Lock()
 	r := local.runs[id]
 	delete(local.runs, id)
@@ -66,11 +67,11 @@ func endRun(id string) {
 	}
 }
 
-// joinRun returns the context that a worker of run id scores under
+// JoinRun returns the context that a worker of run id works under
 // (bundle's, ended also by the driver's when the worker runs in the
 // driver's process) and the function to call when it is done. It fails
-// with errRunEnded for a run of this process that has ended.
-func joinRun(bundle context.Context, id string) (context.Context, func(), error) {
+// with ErrRunEnded for a run of this process that has ended.
+func JoinRun(bundle context.Context, id string) (context.Context, func(), error) {
 	if !strings.HasPrefix(id, processID+"-") {
 		return bundle, func() {}, nil // another process: the runner cancels the job
 	}
@@ -81,7 +82,7 @@ func joinRun(bundle context.Context, id string) (context.Context, func(), error)
 	}
 	local.Unlock()
 	if r == nil {
-		return nil, nil, errRunEnded
+		return nil, nil, ErrRunEnded
 	}
 	ctx, cancel := context.WithCancelCause(bundle)
 	stop := context.AfterFunc(r.ctx, func() { cancel(context.Cause(r.ctx)) })
@@ -90,4 +91,12 @@ func joinRun(bundle context.Context, id string) (context.Context, func(), error)
 		cancel(nil)
 		r.inFlight.Done()
 	}, nil
+}
+
+// Runs returns the number of runs registered in this process: 0 once
+// every Execute has returned.
+func Runs() int {
+	local.Lock()
+	defer local.Unlock()
+	return len(local.runs)
 }

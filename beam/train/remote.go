@@ -1,0 +1,147 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	passgpfast "github.com/passgp-fast/passgp-fast"
+	"github.com/passgp-fast/passgp-fast/beam/internal/beamrun"
+	"github.com/passgp-fast/passgp-fast/data"
+	"github.com/passgp-fast/passgp-fast/passgp"
+)
+
+// Options controls New.
+type Options struct {
+	// Data is the binary data file (`passgp-fast convert`) that FitBinary
+	// trains on: a path that the driver and every worker can open.
+	Data string
+	// Workers is the number of part groups scored side by side (Build);
+	// 0 means runtime.GOMAXPROCS(0).
+	Workers int
+	// Dir is the directory (a Beam file system path every worker can
+	// write and the driver read) of the part files, which each call
+	// removes once merged. Empty: a new temporary directory of the
+	// driver's, removed by Close, which serves runners whose workers
+	// share its file system (Prism).
+	Dir string
+	// PartRows is the number of rows per part, a positive multiple of
+	// passgp.ScoreChunk; 0 means DefaultPartRows.
+	PartRows int
+	// Execute runs a pipeline; nil means Beam's Prism runner in this
+	// process (beamrun.PrismExecute: it needs beam.Init to have been
+	// called, and its first run points Beam's process-wide --endpoint
+	// and --environment_type flags at its job server).
+	Execute func(context.Context, *beam.Pipeline) error
+}
+
+// Remote scores training's rows on Beam: a passgpfast.RemoteScorer.
+type Remote struct {
+	o       Options
+	n       int
+	tempDir string
+}
+
+var _ passgpfast.RemoteScorer = (*Remote)(nil)
+
+// New checks o and the data file (it opens it, and reads its header)
+// and returns the remote scorer; Close releases it.
+func New(ctx context.Context, o Options) (*Remote, error) {
+	if o.PartRows < 0 || o.PartRows%passgp.ScoreChunk != 0 {
+		return nil, fmt.Errorf("train: %d rows per part, want a positive multiple of %d", o.PartRows, passgp.ScoreChunk)
+	}
+	src, err := data.OpenBinary(ctx, o.Data, data.BinaryOptions{})
+	if err != nil {
+		return nil, err
+	}
+	n := src.Len()
+	if err := src.Close(); err != nil {
+		return nil, err
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	r := &Remote{o: o, n: n}
+	if o.Dir == "" {
+		if r.tempDir, err = os.MkdirTemp("", "passgp-fast-beam-train-"); err != nil {
+			return nil, err
+		}
+		r.o.Dir = r.tempDir
+	}
+	return r, nil
+}
+
+// Close removes the temporary directory of the part files, if New made
+// one. The Remote is not for use afterwards.
+func (r *Remote) Close() error {
+	if r.tempDir == "" {
+		return nil
+	}
+	return os.RemoveAll(r.tempDir)
+}
+
+// Score implements passgpfast.RemoteScorer: one pipeline that scores
+// rows with the task's bytes task, merged into mean, vr and (not nil
+// when the task reads them) near. It is safe for concurrent use.
+func (r *Remote) Score(ctx context.Context, task []byte, rows []int, y, mean, vr, near []float64) error {
+	n := len(rows)
+	if len(mean) != n || len(vr) != n || (near != nil && len(near) != n) || (y != nil && len(y) != n) {
+		return fmt.Errorf("train: %d rows with %d labels, %d means, %d variances and %d correlations", n, len(y), len(mean), len(vr), len(near))
+	}
+	for _, i := range rows {
+		if i < 0 || i >= r.n {
+			return fmt.Errorf("%s: row %d of %d", r.o.Data, i+1, r.n)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	size := r.o.PartRows
+	if size == 0 {
+		size = DefaultPartRows(n, r.o.Workers)
+	}
+	ps := parts(rows, y, size)
+	j := Job{Data: r.o.Data, Dir: r.o.Dir}
+	err := beamrun.Execute(ctx, r.o.Execute, func(s beam.Scope, id string) {
+		j.RunID = id
+		Build(s, task, ps, r.o.Workers, j)
+	})
+	if err == nil {
+		err = merge(ctx, ps, &j, scores{mean, vr, near})
+	}
+	if err != nil {
+		removeParts(context.WithoutCancel(ctx), ps, &j)
+	}
+	return err
+}
+
+// merge reads the part files of call j into dst in row order, removing
+// each once read.
+func merge(ctx context.Context, ps []Part, j *Job, dst scores) error {
+	for _, p := range ps {
+		name := j.PartFile(p.Index)
+		b, err := beamrun.ReadFile(ctx, name)
+		if err == nil {
+			err = decodePartTo(dst, b, name, p, dst.near != nil)
+		}
+		if err == nil {
+			err = beamrun.RemoveFile(ctx, name)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeParts removes whatever part files of call j a failed call left.
+func removeParts(ctx context.Context, ps []Part, j *Job) {
+	paths := make([]string, len(ps))
+	for i, p := range ps {
+		paths[i] = j.PartFile(p.Index)
+	}
+	beamrun.RemoveFiles(ctx, paths)
+}

@@ -1,0 +1,99 @@
+package passgp
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/kernel"
+)
+
+// ScoreChunk is the number of rows that training scores with one Gram
+// block and one triangular solve (paper eq. 4 for scoreChunk points at
+// once). A list of rows is cut into chunks from its start, and a row's
+// score depends on the other rows of its chunk only through the shape
+// of the BLAS calls, so a part of the list that starts at a multiple of
+// ScoreChunk, scored on its own, gives the scores that scoring the whole
+// list gives, bit for bit: a RemoteScorer hands such parts to its
+// workers.
+const ScoreChunk = scoreChunk
+
+// ScoreJob is what scoring rows under one posterior needs, as training
+// scores a batch's candidates and the held-out points: the kernel and
+// its θ, the active inputs, the posterior's prediction state
+// (ep.PredictState), and whether to screen candidates by p_inc (paper
+// Algorithm 1's inclusion rule; see screen) and to read each row's
+// largest correlation with the active inputs. The trainer builds it;
+// MarshalBinary and UnmarshalScoreJob carry it to a worker, whose Score
+// gives the trainer's scores bit for bit.
+type ScoreJob struct {
+	k    kernel.Kernel
+	xa   *mat.Dense
+	post *ep.Posterior
+	// pinc is the screen's p_inc when screens is set.
+	pinc    float64
+	screens bool
+	near    bool
+}
+
+// newScoreJob returns the job of scoring under post (kernel k, active
+// inputs xa) with the screen sc (nil: none), reading near correlations
+// when near is set. It shares post and xa.
+func newScoreJob(post *ep.Posterior, k kernel.Kernel, xa *mat.Dense, sc *screen, near bool) *ScoreJob {
+	j := &ScoreJob{k: k, xa: xa, post: post, near: near}
+	if sc != nil {
+		j.screens, j.pinc = true, sc.pinc
+	}
+	return j
+}
+
+// Screens reports whether the job screens: Score then reads the labels.
+func (j *ScoreJob) Screens() bool { return j.screens }
+
+// Near reports whether the job reads each row's largest correlation with
+// the active inputs: Score then fills near.
+func (j *ScoreJob) Near() bool { return j.near }
+
+// Dim returns the number of input features D.
+func (j *ScoreJob) Dim() int {
+	_, d := j.xa.Dims()
+	return d
+}
+
+// Score sets mean[k] and vr[k] to the predictive latent mean and
+// variance (paper eq. 4) of row rows[k] of x under the job's posterior,
+// and near[k] to its largest correlation with the active inputs when
+// the job reads them (Near; near is not read otherwise and may be nil).
+// y[k] is the ±1 label of row rows[k], read only when the job screens
+// (Screens; a screened row gets its prior variance, see screen), else y
+// may be nil. It scores as training does: the rows in chunks of
+// ScoreChunk from rows[0], through the same code, so the results are
+// training's bit for bit when rows is the trainer's list or a part of
+// it that starts at a multiple of ScoreChunk. It runs on the calling
+// goroutine (one core, besides BLAS's threads). It returns x's read
+// error, or ctx's error within one chunk of ctx ending.
+func (j *ScoreJob) Score(ctx context.Context, x Rows, rows []int, y, mean, vr, near []float64) error {
+	n := len(rows)
+	if len(mean) != n || len(vr) != n || (j.near && len(near) != n) || (j.screens && len(y) != n) {
+		return fmt.Errorf("passgp: ScoreJob.Score: %d rows with %d labels, %d means, %d variances and %d correlations", n, len(y), len(mean), len(vr), len(near))
+	}
+	if _, d := x.Dims(); d != j.Dim() {
+		return fmt.Errorf("passgp: rows of %d features for a scoring job of %d", d, j.Dim())
+	}
+	if n == 0 {
+		return x.Err()
+	}
+	var sc *screen
+	if j.screens {
+		sc = &screen{y: y, pinc: j.pinc}
+	}
+	g, _ := gramNearOf(j.k)
+	var nr []float64
+	if j.near {
+		nr = near
+	}
+	r := &runner{threads: 1}
+	return r.predictRowsContext(ctx, j.post, j.k, j.xa, subsetRows{x, rows}, span(0, n), mean, vr, nr, g, sc)
+}
