@@ -9,7 +9,7 @@
 // with Beam's flags taken out of its command line first and the training
 // engines of engines() registered for train --engine:
 //
-//	passgp-fast-beam train --data F.pgd --model M --engine NAME [--runner R ...]
+//	passgp-fast-beam train --data F.pgd --model M --engine beam [--workers K] [--runner R ...]
 //
 // The same binary is the pipeline's worker: a runner that starts it with
 // Beam's worker flags (and no command) gets the worker (beam.Init).
@@ -62,15 +62,10 @@ func main() {
 }
 
 // engines returns the training engines of train --engine in this program,
-// besides cli's built-in local one. The Beam engine registers here, as
-// the one entry
-//
-//	cli.BeamEngine: <its cli.Engine>,
-//
-// Until it does, train --engine beam in this program fails with a
-// one-line error (cli does not run this program from itself).
-func engines() map[string]cli.Engine {
-	return map[string]cli.Engine{}
+// besides cli's built-in local one: beam (beamEngine), with its flags s
+// and Beam's runner flags read from the process's flag set.
+func engines(s *sharedFlags) map[string]cli.Engine {
+	return map[string]cli.Engine{cli.BeamEngine: beamEngine(flag.CommandLine, s)}
 }
 
 // ownCommand reports whether args are this program's own command line:
@@ -83,16 +78,23 @@ func ownCommand(args []string) bool {
 	return args[0] == "predict" || args[0] == "help"
 }
 
+// cliShared are the pipelines' flags in the process's flag set, which
+// runCLI registers there on its first call.
+var cliShared *sharedFlags
+
 // runCLI runs a passgp-fast command: Beam's flags in args go to the
 // process's flag set and Beam starts (beam.Init, as run), the rest go to
 // cli.Main with engines(). cli.Main handles the signals.
 func runCLI(args []string, stdout, stderr io.Writer) int {
+	if cliShared == nil {
+		cliShared = registerShared(flag.CommandLine)
+	}
 	beamArgs, cliArgs := splitArgs(flag.CommandLine, passgpFirst, args)
 	flag.CommandLine.SetOutput(stderr)
 	flag.CommandLine.Usage = func() {} // a bad Beam flag: its one-line error, exit status 2
 	flag.CommandLine.Parse(beamArgs)
 	beam.Init()
-	return cli.Main(context.Background(), cliArgs, stdout, stderr, engines())
+	return cli.Main(context.Background(), cliArgs, stdout, stderr, engines(cliShared))
 }
 
 // run parses the command line into the process's flag set, which holds

@@ -17,22 +17,21 @@ import (
 
 // predictOpts are predict's flags.
 type predictOpts struct {
-	model, data, out, dir string
-	raw                   bool
-	shardRows, workers    int
-	maxMemGiB             float64
+	model, data, out string
+	raw              bool
+	shardRows        int
+	maxMemGiB        float64
+	*sharedFlags
 }
 
 // registerPredict registers predict's flags on fs.
 func registerPredict(fs *flag.FlagSet) *predictOpts {
-	o := &predictOpts{}
+	o := &predictOpts{sharedFlags: registerShared(fs)}
 	fs.StringVar(&o.model, "model", "", "model `FILE` written by passgp-fast train (required; a Beam file system path)")
 	fs.StringVar(&o.data, "data", "", "binary data `FILE` written by passgp-fast convert (required; a path every worker can open)")
 	fs.StringVar(&o.out, "out", "", "output CSV `FILE` (default: standard output)")
 	fs.BoolVar(&o.raw, "raw", false, "write the classifiers' uncalibrated q(y=+1|x) (paper eq. 4), as passgp-fast predict --raw")
-	fs.StringVar(&o.dir, "shard-dir", "", "`DIR` for the workers' shard files, which a remote runner's workers must be able to write and this process read (default: a temporary directory here, for Prism)")
 	fs.IntVar(&o.shardRows, "shard-rows", 0, fmt.Sprintf("rows per shard, a multiple of %d (default: about four shards per worker group, at most %d rows)", score.Align, 16*score.Align))
-	fs.IntVar(&o.workers, "workers", 0, "shard groups scored side by side (default: GOMAXPROCS)")
 	fs.Float64Var(&o.maxMemGiB, "max-mem", 16, "memory limit in `GiB` for a model's posteriors")
 	return o
 }

@@ -53,7 +53,7 @@ func TestSplitPassgpFlags(t *testing.T) {
 	seen := 0
 	for _, cmd := range []string{"train", "predict", "eval", "demo", "plot", "convert"} {
 		var o, e bytes.Buffer
-		if code := cli.Main(context.Background(), []string{cmd, "--help"}, &o, &e, engines()); code != 0 {
+		if code := cli.Main(context.Background(), []string{cmd, "--help"}, &o, &e, engines(&sharedFlags{})); code != 0 {
 			t.Fatalf("%s --help: exit %d, %s", cmd, code, e.String())
 		}
 		for _, m := range flagLine.FindAllStringSubmatch(o.String(), -1) {
