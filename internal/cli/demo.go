@@ -7,6 +7,7 @@ import (
 	"time"
 
 	passgpfast "github.com/passgp-fast/passgp-fast"
+	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/plots/figures"
@@ -53,12 +54,11 @@ rest), evaluates on a held-out test set and prints a summary. Takes seconds.`)
 		return usageErr(stderr, "demo", "--test-n must be in [1, 1e6], got %d", *nTest)
 	case *threads < 0:
 		return usageErr(stderr, "demo", "--threads must be >= 0, got %d", *threads)
+	case !(*noise >= 0 && *noise <= 10):
+		return usageErr(stderr, "demo", "--noise must be in [0, 10], got %v", *noise)
 	}
 	if *threads > 0 {
 		la.SetThreads(*threads)
-	}
-	if !(*noise >= 0 && *noise <= 10) {
-		return usageErr(stderr, "demo", "--noise must be in [0, 10], got %v", *noise)
 	}
 	train := synth.Bands(*seed, *n, *classes, *dim, *noise)
 	test := synth.Bands(*seed+1000003, *nTest, *classes, *dim, *noise)
@@ -83,38 +83,44 @@ rest), evaluates on a held-out test set and prints a summary. Takes seconds.`)
 		return exitFor(stderr, "demo", err)
 	}
 	elapsed := time.Since(start)
-	m := clf.Model()
 	test.Source = "demo test set"
 	met, p, err := clf.Evaluate(ctx, test)
 	if err != nil {
 		return fail(stderr, "demo", err)
 	}
-	truth, _ := clf.Truth(test.Y, "demo test set")
-	K := len(m.Binaries)
-	if *modelOut != "" {
-		if err := model.Save(*modelOut, m); err != nil {
-			return fail(stderr, "demo", err)
-		}
-	}
-	if *plotDir != "" {
-		if err := figures.Test(*plotDir, m, p, truth, met); err != nil {
-			return fail(stderr, "demo", err)
-		}
-		if err := figures.Training(*plotDir, m); err != nil {
-			return fail(stderr, "demo", err)
-		}
+	if err := demoFiles(*modelOut, *plotDir, clf, test, met, p); err != nil {
+		return fail(stderr, "demo", err)
 	}
 	if *asJSON {
 		return printJSON(stdout, stderr, "demo", demoResult{Seconds: elapsed.Seconds(), Metrics: *met})
 	}
 	fmt.Fprintf(stdout, "passgp-fast demo: %d classes, %d features, %d training / %d test points, method %s\n",
 		*classes, *dim, *n, *nTest, *method)
-	fmt.Fprintf(stdout, "trained %d classifiers in %s; total active set %d of %d points\n\n", K, fmtDur(elapsed), sum(met.ActiveSize), *n)
+	fmt.Fprintf(stdout, "trained %d classifiers in %s; total active set %d of %d points\n\n", len(clf.Model().Binaries), fmtDur(elapsed), sum(met.ActiveSize), *n)
 	met.Report(stdout)
 	if *plotDir != "" {
 		fmt.Fprintf(stdout, "\nfigures written to %s\n", *plotDir)
 	}
 	return exitOK
+}
+
+// demoFiles writes the demo's model to modelOut and its figures to
+// plotDir (each skipped when empty).
+func demoFiles(modelOut, plotDir string, clf *passgpfast.Classifier, test *data.Dataset, met *passgpfast.Metrics, p *passgpfast.Predictions) error {
+	m := clf.Model()
+	if modelOut != "" {
+		if err := model.Save(modelOut, m); err != nil {
+			return err
+		}
+	}
+	if plotDir == "" {
+		return nil
+	}
+	truth, _ := clf.Truth(test.Y, "demo test set")
+	if err := figures.Test(plotDir, m, p, truth, met); err != nil {
+		return err
+	}
+	return figures.Training(plotDir, m)
 }
 
 func sum(v []int) int {
