@@ -38,7 +38,7 @@ func (d *dataFlags) register(fs *flagSet, required bool) {
 	}
 	fs.Var(&d.dataURI, "data", "data `FILE`: LIBSVM, CSV, MNIST IDX images or binary (convert); plain, .gz or .bz2"+req+dataURIHelp)
 	fs.StringVar(&d.labels, "labels", "", "label `FILE` for IDX images (default: the MNIST sibling labels file)")
-	fs.Float64Var(&d.maxMemGiB, "max-mem", 16, "memory limit in `GiB` for the data's dense matrix (predict, eval: a batch of rows) or a model's posteriors")
+	fs.Float64Var(&d.maxMemGiB, "max-mem", 16, "memory limit in `GiB` for the data's dense matrix (train from a binary file: its estimated memory, by fewer threads; predict, eval: a batch of rows) or a model's posteriors")
 }
 
 // stream opens the data file as a stream when it is a binary data file

@@ -64,6 +64,12 @@ func (t *trainFlags) prepare(ctx context.Context, streamed bool) (ds *data.Datas
 		}
 	}
 	if src, err = t.df.stream(ctx); err != nil || src != nil {
+		if err == nil {
+			if t.asked, err = t.limitStreamThreads(src.Len(), src.Dim()); err != nil {
+				src.Close()
+				return nil, nil, nil, err
+			}
+		}
 		return nil, src, cp, err
 	}
 	if ds, err = t.df.load(0); err != nil {
@@ -173,6 +179,9 @@ func train(ctx context.Context, t *trainFlags, eng Engine, stdout, stderr io.Wri
 		}
 	}
 	pr := newProgress(stderr, t.quiet, 1)
+	if t.asked > 0 {
+		pr.logf("--max-mem %.3g GiB leaves room for %d of %d threads; the model is the one more threads would give", t.df.maxMemGiB, t.threads, t.asked)
+	}
 	opts := t.fitOptions(cp, pr)
 	if eng != nil {
 		eopts, closeFn, serr := startEngine(ctx, t.engine, eng, t.df.path, t.threads)

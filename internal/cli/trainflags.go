@@ -17,7 +17,10 @@ type trainFlags struct {
 	test               dataURI
 	maxActive, engine  string
 	threads            int
-	paper, quiet       bool
+	// asked is --threads as given where --max-mem lowered it for a
+	// streamed run (limitStreamThreads; 0: not lowered).
+	asked        int
+	paper, quiet bool
 }
 
 func (t *trainFlags) register(fs *flagSet) {
