@@ -29,8 +29,8 @@ func TestLibraryAugment(t *testing.T) {
 	}{
 		{"shift4", "shift4", "auto", func() *data.Dataset { return square.Subset(seq(square.N)) }, ""},
 		{"not square", "shift4", "auto", func() *data.Dataset { return odd.Subset(seq(odd.N)) }, "square"},
-		{"bad kind", "rotate", "auto", func() *data.Dataset { return square.Subset(seq(square.N)) }, "--augment"},
-		{"explicit scaling", "shift4", "standard", func() *data.Dataset { return square.Subset(seq(square.N)) }, "--augment"},
+		{"bad kind", "rotate", "auto", func() *data.Dataset { return square.Subset(seq(square.N)) }, "Config.Augment"},
+		{"explicit scaling", "shift4", "standard", func() *data.Dataset { return square.Subset(seq(square.N)) }, "Config.Augment"},
 	} {
 		cfg := cfg
 		cfg.Augment, cfg.Scale = c.augment, c.scale
