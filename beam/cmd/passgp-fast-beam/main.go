@@ -78,23 +78,30 @@ func ownCommand(args []string) bool {
 	return args[0] == "predict" || args[0] == "help"
 }
 
-// cliShared are the pipelines' flags in the process's flag set, which
-// runCLI registers there on its first call.
+// cliShared are the pipelines' flags in the process's flag set
+// (commandLineShared).
 var cliShared *sharedFlags
+
+// commandLineShared registers the pipelines' flags in the process's flag
+// set on its first call and returns them.
+func commandLineShared() *sharedFlags {
+	if cliShared == nil {
+		cliShared = registerShared(flag.CommandLine)
+	}
+	return cliShared
+}
 
 // runCLI runs a passgp-fast command: Beam's flags in args go to the
 // process's flag set and Beam starts (beam.Init, as run), the rest go to
 // cli.Main with engines(). cli.Main handles the signals.
 func runCLI(args []string, stdout, stderr io.Writer) int {
-	if cliShared == nil {
-		cliShared = registerShared(flag.CommandLine)
-	}
+	shared := commandLineShared()
 	beamArgs, cliArgs := splitArgs(flag.CommandLine, passgpFirst, args)
 	flag.CommandLine.SetOutput(stderr)
 	flag.CommandLine.Usage = func() {} // a bad Beam flag: its one-line error, exit status 2
 	flag.CommandLine.Parse(beamArgs)
 	beam.Init()
-	return cli.Main(context.Background(), cliArgs, stdout, stderr, engines(cliShared))
+	return cli.Main(context.Background(), cliArgs, stdout, stderr, engines(shared))
 }
 
 // run parses the command line into the process's flag set, which holds
@@ -109,7 +116,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.CommandLine
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	o := registerPredict(fs)
+	o := registerPredict(fs, commandLineShared())
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return exitOK

@@ -25,8 +25,8 @@ type predictOpts struct {
 }
 
 // registerPredict registers predict's flags on fs.
-func registerPredict(fs *flag.FlagSet) *predictOpts {
-	o := &predictOpts{sharedFlags: registerShared(fs)}
+func registerPredict(fs *flag.FlagSet, s *sharedFlags) *predictOpts {
+	o := &predictOpts{sharedFlags: s}
 	fs.StringVar(&o.model, "model", "", "model `FILE` written by passgp-fast train (required; a Beam file system path)")
 	fs.StringVar(&o.data, "data", "", "binary data `FILE` written by passgp-fast convert (required; a path every worker can open)")
 	fs.StringVar(&o.out, "out", "", "output CSV `FILE` (default: standard output)")

@@ -72,7 +72,7 @@ func runPredict(args ...string) (code int, stdout, stderr string) {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	var out, errb bytes.Buffer
 	fs.SetOutput(&errb)
-	o := registerPredict(fs)
+	o := registerPredict(fs, registerShared(fs))
 	if err := fs.Parse(args); err != nil {
 		return exitUsage, "", errb.String()
 	}

@@ -44,7 +44,7 @@ func TestSplitArgs(t *testing.T) {
 func TestSplitPassgpFlags(t *testing.T) {
 	t.Setenv("PASSGP_BLAS_AUTO", "0") // cli.Main restarts no test binary
 	predictFlags := flag.NewFlagSet("predict", flag.ContinueOnError)
-	registerPredict(predictFlags)
+	registerPredict(predictFlags, registerShared(predictFlags))
 	beams := func(name string) bool {
 		f, p := flag.CommandLine.Lookup(name), predictFlags.Lookup(name)
 		return f != nil && (p == nil || p.Usage != f.Usage)
