@@ -138,7 +138,7 @@ func RunEach(ctx context.Context, o Options, visit func(p Plan, sh Shard, r *Row
 		defer os.RemoveAll(j.Dir)
 	}
 	if err := execute(ctx, o, modelBytes, p.Shards, workers, &j); err != nil {
-		removeShards(context.WithoutCancel(ctx), p.Shards, &j)
+		beamrun.RemoveFiles(context.WithoutCancel(ctx), j.shardFiles(p.Shards))
 		return err
 	}
 	return merge(ctx, p, &j, visit)

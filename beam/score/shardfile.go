@@ -20,11 +20,9 @@ import (
 //	n·k float64 latent means and n·k variances, when latent is 1
 //	uint32 CRC-32C of everything before it
 //
-// The float64 values are their bits, so the merge is exact; the checksum
-// catches a file torn by a failed write.
+// (a beamrun frame). The float64 values are their bits, so the merge is
+// exact.
 const shardMagic = "PGSCORE1"
-
-const shardHeader = len(shardMagic) + 5*8
 
 // errShard marks a shard file that is not what its shard's results must be.
 var errShard = errors.New("bad shard file")
@@ -37,20 +35,18 @@ func encodeShard(sh Shard, r *Rows) []byte {
 		_, k = r.Mean.Dims()
 		latent = 1
 	}
-	b := make([]byte, 0, shardHeader+8*n*(c+2*k)+4*n+4)
-	b = append(b, shardMagic...)
-	for _, v := range []uint64{uint64(sh.Lo), uint64(n), uint64(c), uint64(k), latent} {
-		b = binary.LittleEndian.AppendUint64(b, v)
-	}
-	b = appendDense(b, r.Prob)
-	for _, d := range r.Decision {
-		b = binary.LittleEndian.AppendUint32(b, uint32(d))
-	}
-	if r.Mean != nil {
-		b = appendDense(b, r.Mean)
-		b = appendDense(b, r.Var)
-	}
-	return binary.LittleEndian.AppendUint32(b, beamrun.Checksum(b))
+	header := []uint64{uint64(sh.Lo), uint64(n), uint64(c), uint64(k), latent}
+	return beamrun.AppendFrame(shardMagic, header, 8*n*(c+2*k)+4*n, func(b []byte) []byte {
+		b = appendDense(b, r.Prob)
+		for _, d := range r.Decision {
+			b = binary.LittleEndian.AppendUint32(b, uint32(d))
+		}
+		if r.Mean != nil {
+			b = appendDense(b, r.Mean)
+			b = appendDense(b, r.Var)
+		}
+		return b
+	})
 }
 
 // appendDense appends m's values row by row.
@@ -69,27 +65,18 @@ func appendDense(b []byte, m *mat.Dense) []byte {
 // latent columns.
 func decodeShard(b []byte, name string, sh Shard, c, k int) (*Rows, error) {
 	n := sh.Hi - sh.Lo
-	want := shardHeader + 8*n*(c+2*k) + 4*n + 4
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%s: %w: %s", name, errShard, fmt.Sprintf(format, a...))
 	}
-	if len(b) != want || string(b[:len(shardMagic)]) != shardMagic {
-		return nil, bad("%d bytes, want %d starting %q", len(b), want, shardMagic)
-	}
-	if got := binary.LittleEndian.Uint32(b[len(b)-4:]); got != beamrun.Checksum(b[:len(b)-4]) {
-		return nil, bad("checksum mismatch")
-	}
-	h := b[len(shardMagic):shardHeader]
 	latent := uint64(0)
 	if k > 0 {
 		latent = 1
 	}
-	for i, v := range []uint64{uint64(sh.Lo), uint64(n), uint64(c), uint64(k), latent} {
-		if got := binary.LittleEndian.Uint64(h[8*i:]); got != v {
-			return nil, bad("header field %d is %d, want %d", i+1, got, v)
-		}
+	header := []uint64{uint64(sh.Lo), uint64(n), uint64(c), uint64(k), latent}
+	p, err := beamrun.OpenFrame(b, shardMagic, header, 8*n*(c+2*k)+4*n)
+	if err != nil {
+		return nil, bad("%v", err)
 	}
-	p := b[shardHeader:]
 	r := &Rows{Decision: make([]int, n)}
 	r.Prob, p = readDense(p, n, c)
 	for i := range r.Decision {

@@ -10,6 +10,9 @@ import (
 
 // TestShardFile: a shard file decodes to the bits that were encoded, and
 // a file that is torn, altered, or of another shard or shape is refused.
+// shardHeader is the length of a shard file's magic and header fields.
+const shardHeader = len(shardMagic) + 5*8
+
 func TestShardFile(t *testing.T) {
 	sh := Shard{Index: 2, Lo: 2 * Align, Hi: 2*Align + 3}
 	r := &Rows{

@@ -16,10 +16,9 @@ import (
 //	n float64 means, n variances, n correlations when near is 1
 //	uint32 CRC-32C of everything before it (beamrun.Checksum)
 //
-// The float64 values are their bits, so the merge is exact.
+// (a beamrun frame). The float64 values are their bits, so the merge is
+// exact.
 const partMagic = "PGTRAIN1"
-
-const partHeader = len(partMagic) + 4*8
 
 // errPart marks a part file that is not what its part's scores must be.
 var errPart = errors.New("bad part file")
@@ -36,17 +35,15 @@ func encodePart(p Part, s scores) []byte {
 	if s.near != nil {
 		near = 1
 	}
-	b := make([]byte, 0, partHeader+8*n*(2+int(near))+4)
-	b = append(b, partMagic...)
-	for _, v := range []uint64{uint64(p.Index), uint64(p.Lo), uint64(n), near} {
-		b = binary.LittleEndian.AppendUint64(b, v)
-	}
-	for _, v := range [][]float64{s.mean, s.vr, s.near} {
-		for _, x := range v {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+	header := []uint64{uint64(p.Index), uint64(p.Lo), uint64(n), near}
+	return beamrun.AppendFrame(partMagic, header, 8*n*(2+int(near)), func(b []byte) []byte {
+		for _, v := range [][]float64{s.mean, s.vr, s.near} {
+			for _, x := range v {
+				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+			}
 		}
-	}
-	return binary.LittleEndian.AppendUint32(b, beamrun.Checksum(b))
+		return b
+	})
 }
 
 // decodePartTo decodes the part file b (named name) of p, with near
@@ -57,22 +54,11 @@ func decodePartTo(dst scores, b []byte, name string, p Part, near bool) error {
 	if near {
 		k = 3
 	}
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%s: %w: %s", name, errPart, fmt.Sprintf(format, a...))
+	header := []uint64{uint64(p.Index), uint64(p.Lo), uint64(n), uint64(k - 2)}
+	v, err := beamrun.OpenFrame(b, partMagic, header, 8*n*k)
+	if err != nil {
+		return fmt.Errorf("%s: %w: %v", name, errPart, err)
 	}
-	if want := partHeader + 8*n*k + 4; len(b) != want || string(b[:len(partMagic)]) != partMagic {
-		return bad("%d bytes, want %d starting %q", len(b), want, partMagic)
-	}
-	if binary.LittleEndian.Uint32(b[len(b)-4:]) != beamrun.Checksum(b[:len(b)-4]) {
-		return bad("checksum mismatch")
-	}
-	h := b[len(partMagic):partHeader]
-	for i, v := range []uint64{uint64(p.Index), uint64(p.Lo), uint64(n), uint64(k - 2)} {
-		if got := binary.LittleEndian.Uint64(h[8*i:]); got != v {
-			return bad("header field %d is %d, want %d", i+1, got, v)
-		}
-	}
-	v := b[partHeader:]
 	for c, d := range [][]float64{dst.mean, dst.vr, dst.near}[:k] {
 		for i := range n {
 			d[p.Lo+i] = math.Float64frombits(binary.LittleEndian.Uint64(v[8*(c*n+i):]))

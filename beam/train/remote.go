@@ -109,39 +109,27 @@ func (r *Remote) Score(ctx context.Context, task []byte, rows []int, y, mean, vr
 		j.RunID = id
 		Build(s, task, ps, r.o.Workers, j)
 	})
-	if err == nil {
-		err = merge(ctx, ps, &j, scores{mean, vr, near})
-	}
 	if err != nil {
-		removeParts(context.WithoutCancel(ctx), ps, &j)
+		beamrun.RemoveFiles(context.WithoutCancel(ctx), j.partFiles(ps))
+		return err
 	}
-	return err
+	return merge(ctx, ps, &j, scores{mean, vr, near})
 }
 
 // merge reads the part files of call j into dst in row order, removing
-// each once read.
+// each once read (and the rest after an error: beamrun.Collect).
 func merge(ctx context.Context, ps []Part, j *Job, dst scores) error {
-	for _, p := range ps {
-		name := j.PartFile(p.Index)
-		b, err := beamrun.ReadFile(ctx, name)
-		if err == nil {
-			err = decodePartTo(dst, b, name, p, dst.near != nil)
-		}
-		if err == nil {
-			err = beamrun.RemoveFile(ctx, name)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	paths := j.partFiles(ps)
+	return beamrun.Collect(ctx, paths, func(i int, b []byte) error {
+		return decodePartTo(dst, b, paths[i], ps[i], dst.near != nil)
+	})
 }
 
-// removeParts removes whatever part files of call j a failed call left.
-func removeParts(ctx context.Context, ps []Part, j *Job) {
+// partFiles returns the paths of call j's files of parts ps.
+func (j *Job) partFiles(ps []Part) []string {
 	paths := make([]string, len(ps))
 	for i, p := range ps {
 		paths[i] = j.PartFile(p.Index)
 	}
-	beamrun.RemoveFiles(ctx, paths)
+	return paths
 }
