@@ -8,32 +8,16 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"gonum.org/v1/gonum/mat"
 
 	passgpfast "github.com/passgp-fast/passgp-fast"
+	"github.com/passgp-fast/passgp-fast/beam/internal/beamtest"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/synth"
 )
 
-func TestMain(m *testing.M) {
-	beam.Init()
-	os.Exit(runInTempDir(m))
-}
-
-// runInTempDir runs the tests with TMPDIR a directory of their own,
-// removed afterwards: Beam's loopback runs leave an empty file there
-// each (a placeholder worker binary), and the fixture's files go there.
-func runInTempDir(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "score-test-")
-	if err != nil {
-		panic(err)
-	}
-	defer os.RemoveAll(dir)
-	os.Setenv("TMPDIR", dir)
-	return m.Run()
-}
+func TestMain(m *testing.M) { beamtest.Main(m, "score-test-") }
 
 // fix is the tests' model and data files: a three-class one-vs-rest
 // model trained on 300 generated points (4 features) and 9000 generated

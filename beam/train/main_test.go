@@ -3,34 +3,16 @@ package train
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-
 	passgpfast "github.com/passgp-fast/passgp-fast"
+	"github.com/passgp-fast/passgp-fast/beam/internal/beamtest"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/synth"
 )
 
-func TestMain(m *testing.M) {
-	beam.Init()
-	os.Exit(runInTempDir(m))
-}
-
-// runInTempDir runs the tests with TMPDIR a directory of their own,
-// removed afterwards: Beam's loopback runs leave an empty file there
-// each (a placeholder worker binary), and the fixtures' files go there.
-func runInTempDir(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "train-test-")
-	if err != nil {
-		panic(err)
-	}
-	defer os.RemoveAll(dir)
-	os.Setenv("TMPDIR", dir)
-	return m.Run()
-}
+func TestMain(m *testing.M) { beamtest.Main(m, "train-test-") }
 
 // dataFile writes n generated points of a task of the given classes (4
 // features, 5% of labels flipped, seed 7) to a binary data file in t's

@@ -11,31 +11,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-
 	passgpfast "github.com/passgp-fast/passgp-fast"
+	"github.com/passgp-fast/passgp-fast/beam/internal/beamtest"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/synth"
 )
 
-func TestMain(m *testing.M) {
-	beam.Init()
-	os.Exit(runInTempDir(m))
-}
-
-// runInTempDir runs the tests with TMPDIR a directory of their own,
-// removed afterwards: Beam's loopback runs leave an empty file there
-// each (a placeholder worker binary), and so do the shard directories.
-func runInTempDir(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "passgp-fast-beam-test-")
-	if err != nil {
-		panic(err)
-	}
-	defer os.RemoveAll(dir)
-	os.Setenv("TMPDIR", dir)
-	return m.Run()
-}
+func TestMain(m *testing.M) { beamtest.Main(m, "passgp-fast-beam-test-") }
 
 // files writes a binary model (trained on 200 generated points, 3
 // features) and 5000 generated rows to a binary data file: two shards of
