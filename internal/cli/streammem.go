@@ -21,18 +21,14 @@ const (
 )
 
 // streamThreads returns the threads a streamed run of n points of d
-// features may use within --max-mem: the threads asked for (--threads;
-// 0: all cores) or fewer, so that the estimate above fits, and an error
+// features may use within --max-mem: want, the threads asked for, or
+// fewer, so that the estimate above fits, and an error
 // when not even one does. Training's results do not depend on the
 // number of threads, so the model is the one more threads would give.
 // m is the largest active set a classifier may reach (its budget or
 // fixed size); with no budget (--max-active 0) the active set is not
 // bounded and only the points and the chunks are counted.
-func (t *trainFlags) streamThreads(n, d int) (threads int, err error) {
-	want := t.threads
-	if want == 0 {
-		want = la.Threads()
-	}
+func (t *trainFlags) streamThreads(n, d, want int) (threads int, err error) {
 	m := t.activeBound(n)
 	per := 8 * (int64(m)*int64(d) + posteriorMatrices*int64(m)*int64(m) + int64(passgp.ScoreChunk)*int64(d+m))
 	fixed := pointBytes * int64(n)
@@ -68,13 +64,13 @@ func gib(b int64) float64 { return float64(b) / (1 << 30) }
 // a streamed run of n points of d features (streamThreads) and returns
 // the threads asked for when that is fewer (0 otherwise).
 func (t *trainFlags) limitStreamThreads(n, d int) (asked int, err error) {
-	got, err := t.streamThreads(n, d)
-	if err != nil {
-		return 0, err
-	}
-	want := t.threads
+	want := t.threads // 0: all cores
 	if want == 0 {
 		want = la.Threads()
+	}
+	got, err := t.streamThreads(n, d, want)
+	if err != nil {
+		return 0, err
 	}
 	if got >= want {
 		return 0, nil

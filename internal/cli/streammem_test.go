@@ -28,12 +28,12 @@ func TestStreamMaxMem(t *testing.T) {
 	// 600 points, budget ⌈12·√600⌉ = 294: 8·(294·4 + 4·294² + 256·298) bytes
 	// ≈ 3.4 MB a thread and 17 KB for the points.
 	var tf trainFlags
-	tf.cfg.Method, tf.cfg.MaxActive, tf.threads, tf.df.maxMemGiB = "passgp", -1, 2, 16
-	if got, err := tf.streamThreads(600, 4); err != nil || got != 2 {
+	tf.cfg.Method, tf.cfg.MaxActive, tf.df.maxMemGiB = "passgp", -1, 16
+	if got, err := tf.streamThreads(600, 4, 2); err != nil || got != 2 {
 		t.Errorf("16 GiB, 2 threads: %d, %v; want 2", got, err)
 	}
 	tf.df.maxMemGiB = 0.004 // 4.3 MB
-	if got, err := tf.streamThreads(600, 4); err != nil || got != 1 {
+	if got, err := tf.streamThreads(600, 4, 2); err != nil || got != 1 {
 		t.Errorf("0.004 GiB, 2 threads: %d, %v; want 1", got, err)
 	}
 	read := func(p string) string {
