@@ -81,6 +81,20 @@
 // none beyond 1 SE, at an acceptable time ratio; a set's test part is
 // consulted only afterwards, to report.
 //
+// # Comparing builds
+//
+// --candidate-bin runs the candidate column with another passgp-fast
+// binary, a build of the code a change proposes, so that removing or
+// changing a rule in the code is judged in the same paired report as a
+// change of flags. With --work, every train and predict run is kept
+// under a key of the binary's bytes, the flags and the fold's files, so
+// that later runs with the same --work reuse the defaults column and
+// rerun only what changed:
+//
+//	go build -o /tmp/a ./cmd/passgp-fast   # today's code
+//	go build -o /tmp/b ./cmd/passgp-fast   # in the change's work tree
+//	go run ./bench/devsuite --work /tmp/ds --bin /tmp/a --candidate-bin /tmp/b
+//
 // The subsample sizes above hold the default suite (k = 5, defaults
 // against one candidate) to about 20 minutes on 2 cores: defaults against
 // --kernel seard+bias took 1089 s while other jobs shared the 2 cores

@@ -27,12 +27,12 @@ func main() {
 
 // options are the command's flags.
 type options struct {
-	k                          int
-	seed                       uint64
-	quick, mnist, useSVM, list bool
-	sets, candidate, baseline  string
-	jsonOut, work, bin         string
-	dataDir, mlbenchDir        string
+	k                           int
+	seed                        uint64
+	quick, mnist, useSVM, list  bool
+	sets, candidate, baseline   string
+	jsonOut, work, bin, candBin string
+	dataDir, mlbenchDir         string
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -50,6 +50,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.useSVM, "libsvm", false, "add LIBSVM (svm-scale, 5-fold CV grid over C and gamma, -b 1) as a column; needs svm-train on PATH")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the report as JSON to `FILE`")
 	fs.StringVar(&o.work, "work", "", "scratch `DIR` for fold files and models (default: a temporary directory, removed)")
+	fs.StringVar(&o.candBin, "candidate-bin", "", "passgp-fast `BINARY` of the candidate column (a build of other code; default: --bin's)")
 	fs.StringVar(&o.bin, "bin", "", "passgp-fast `BINARY` to run (default: build ./cmd/passgp-fast)")
 	fs.StringVar(&o.dataDir, "data-dir", "../shared/data", "`DIR` of usps.train.bz2, ijcnn1.train.bz2 and MNIST's training files")
 	fs.StringVar(&o.mlbenchDir, "mlbench-dir", "", "`DIR` of mlbench CSV files NAME.csv (R's write.csv); without one, Rscript exports them (apt-get install r-cran-mlbench)")
@@ -74,7 +75,7 @@ func (o *options) columns() []column {
 	if o.baseline != "" {
 		cols = append(cols, column{Name: "baseline", Args: strings.Fields(o.baseline)})
 	}
-	cols = append(cols, column{Name: "candidate", Args: strings.Fields(o.candidate)})
+	cols = append(cols, column{Name: "candidate", Args: strings.Fields(o.candidate), Bin: o.candBin})
 	if o.useSVM {
 		cols = append(cols, column{Name: "libsvm", LIBSVM: true, Args: []string{}})
 	}
@@ -132,6 +133,8 @@ func (o *options) setup(ctx context.Context, log io.Writer) (*config, func(), er
 		cfg.work, cleanup = dir, func() { os.RemoveAll(dir) }
 	} else if err := os.MkdirAll(cfg.work, 0o755); err != nil {
 		return nil, nil, err
+	} else {
+		cfg.cache = newFoldCache(cfg.work)
 	}
 	cfg.env = env{dataDir: o.dataDir, mlbenchDir: o.mlbenchDir, work: cfg.work}
 	if cfg.bin == "" {

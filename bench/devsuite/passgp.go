@@ -29,20 +29,27 @@ func buildCLI(ctx context.Context, dir string) (string, error) {
 // runPassGP runs `train --quiet --data trainF --model M` with args
 // appended (timed by wall clock), then `predict` on testF, and scores the
 // predicted probabilities against truth (scorePredictions).
-func runPassGP(ctx context.Context, bin, dir, trainF, testF string, args []string, truth []float64) (Fold, error) {
+func runPassGP(ctx context.Context, cache *foldCache, bin, dir, trainF, testF string, args []string, truth []float64) (Fold, error) {
 	var f Fold
-	m := filepath.Join(dir, "model.pgp")
-	os.Remove(m) // a failed train must not leave the last fold's model to predict with
-	el, _, err := libsvm.Timed(ctx, io.Discard, bin, append([]string{"train", "--quiet", "--data", trainF, "--model", m}, args...)...)
-	if err != nil {
-		return f, err
+	key := cache.key(bin, args, trainF, testF)
+	run, ok := cache.get(key)
+	if !ok {
+		m := filepath.Join(dir, "model.pgp")
+		os.Remove(m) // a failed train must not leave the last fold's model to predict with
+		el, _, err := libsvm.Timed(ctx, io.Discard, bin, append([]string{"train", "--quiet", "--data", trainF, "--model", m}, args...)...)
+		if err != nil {
+			return f, err
+		}
+		var out strings.Builder
+		if _, _, err := libsvm.Timed(ctx, &out, bin, "predict", "--model", m, "--data", testF); err != nil {
+			return f, err
+		}
+		run = cachedRun{Seconds: el.Seconds(), Predict: out.String()}
+		cache.put(key, run)
 	}
-	f.Seconds = el.Seconds()
-	var out strings.Builder
-	if _, _, err := libsvm.Timed(ctx, &out, bin, "predict", "--model", m, "--data", testF); err != nil {
-		return f, err
-	}
-	if f.errs, f.briers, f.nlps, err = scorePredictions(strings.NewReader(out.String()), "predict "+testF, truth); err != nil {
+	f.Seconds = run.Seconds
+	var err error
+	if f.errs, f.briers, f.nlps, err = scorePredictions(strings.NewReader(run.Predict), "predict "+testF, truth); err != nil {
 		return f, err
 	}
 	f.Error, f.Brier, f.NLP = meanSE(f.errs).Mean, meanSE(f.briers).Mean, meanSE(f.nlps).Mean

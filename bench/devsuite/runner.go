@@ -17,6 +17,9 @@ type column struct {
 	Name   string   `json:"name"`
 	Args   []string `json:"train_flags"`
 	LIBSVM bool     `json:"libsvm,omitempty"`
+	// Bin, if set, is the passgp-fast binary of this column instead of
+	// the suite's (--candidate-bin: a build of other code).
+	Bin string `json:"binary,omitempty"`
 }
 
 // config is one run of the suite.
@@ -28,6 +31,7 @@ type config struct {
 	env     env
 	columns []column
 	log     io.Writer
+	cache   *foldCache // nil: no reuse (no --work)
 }
 
 // Fold is one column's figures on one fold's test part.
@@ -122,7 +126,11 @@ func runColumn(ctx context.Context, cfg *config, col column, dir, trainF, testF 
 	if col.LIBSVM {
 		return runSVM(ctx, dir, trainF, testF, d)
 	}
-	return runPassGP(ctx, cfg.bin, dir, trainF, testF, col.Args, truth)
+	bin := cfg.bin
+	if col.Bin != "" {
+		bin = col.Bin
+	}
+	return runPassGP(ctx, cfg.cache, bin, dir, trainF, testF, col.Args, truth)
 }
 
 // pick returns y at idx.

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestFoldCache checks that a run is found again under the same binary,
+// flags and files, and under no other.
+func TestFoldCache(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	binA, binB := write("a", "binary a"), write("b", "binary b")
+	tr, te, te2 := write("train", "1 1:0\n"), write("test", "-1 1:1\n"), write("test2", "-1 1:2\n")
+	c := newFoldCache(filepath.Join(dir, "work"))
+	k := c.key(binA, []string{"--method", "ivm"}, tr, te)
+	if k == "" {
+		t.Fatal("no key for readable files")
+	}
+	if _, ok := c.get(k); ok {
+		t.Fatal("hit in an empty cache")
+	}
+	want := cachedRun{Seconds: 1.5, Predict: "predicted,p_-1,p_1\n1,0.2,0.8\n"}
+	c.put(k, want)
+	if got, ok := newFoldCache(filepath.Join(dir, "work")).get(k); !ok || got != want {
+		t.Fatalf("get after put = %+v, %v; want %+v", got, ok, want)
+	}
+	for name, other := range map[string]string{
+		"binary": c.key(binB, []string{"--method", "ivm"}, tr, te),
+		"flags":  c.key(binA, []string{"--method"}, tr, te),
+		"split":  c.key(binA, []string{"--method ivm"}, tr, te),
+		"test":   c.key(binA, []string{"--method", "ivm"}, tr, te2),
+	} {
+		if other == k {
+			t.Errorf("another %s gives the same key", name)
+		}
+	}
+	if c.key(filepath.Join(dir, "absent"), nil, tr, te) != "" {
+		t.Error("a key for an absent binary")
+	}
+	var nilCache *foldCache
+	if nilCache.key(binA, nil, tr, te) != "" {
+		t.Error("a nil cache gives a key")
+	}
+}
