@@ -58,19 +58,10 @@ func cavityNLLs(f *ep.FITC, truth []int) (nll, errs []float64, err error) {
 // on the rows rows (nil: all). It returns nil where the search ends at
 // from's θ or EP fails, and a candidate with only screened set where the
 // search's screen stopped it (after Nelder-Mead, the leave-one-out
-// predictions of the sample not clearly better than at from's θ: the
-// 10-class task's classes, which paid 40 EP runs and a pass over 20,000
-// points each for a switch in 3 of 10 that did not lower the test error);
-// only ctx's error is returned.
-//
-// Why: where the budget binds, θ is kept from a search on the active set,
-// the |A| points the model is least sure of, whose evidence can prefer a
-// short length scale: on a task with 2 relevant and 20 irrelevant
-// features (N = 3000) the kept squared length scale was 0.55 and the test
-// error 22.3%, against 12.2 and 9.0% for the full GPC at its evidence
-// optimum and 11.8% for LIBSVM; the evidence of a random sample of all
-// points, which does not see only the boundary, gives 9.4%
-// (docs/method.md).
+// predictions of the sample not clearly better than at from's θ, where
+// the second half of the search's EP runs and the pass over all points
+// would be spent on a θ that the comparison then rejects); only ctx's
+// error is returned. Why the search: config.boundSearch.
 func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x Rows, y []float64, xm *mat.Dense, idx []int, xs, rows []int, truth []int) (*boundCandidate, error) {
 	n := len(y)
 	m, _ := xm.Dims()

@@ -38,11 +38,10 @@ import (
 // probabilities stay within [ε·κ, 1 − ε·(1 − κ)], and the decision is
 // p(+1|x) > 1/2, which for κ ≠ 1/2 is u_1 above a threshold other than 0
 // (or never, or always). A binary classifier whose latent stops ranking
-// the points in its upper tail, as fPASS-GP's at M = 200 on IJCNN, where
-// 85% of the test points above the 95th percentile of z are negative,
-// then gets a ceiling below 1/2 rather than a sigmoid that calls that
-// tail positive and errs more than the majority class (docs/method.md). It is fitted by FitCalibration on held-out latents of the
-// training points (Result.HeldOut), never on test data. The raw
+// the points in its upper tail (the held-out labels there mostly
+// negative) can then get a ceiling below 1/2 rather than a sigmoid that
+// calls that tail positive. It is fitted by FitCalibration on held-out
+// latents of the training points (Result.HeldOut), never on test data. The raw
 // one-against-the-rest probabilities Φ(z_k) are under-confident away from
 // the active set and, normalised over K classes, give too little mass to
 // the right class (docs/method.md); the fitted map corrects both.

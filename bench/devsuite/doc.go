@@ -89,7 +89,9 @@
 // change of flags. With --work, every train and predict run is kept
 // under a key of the binary's bytes, the flags and the fold's files, so
 // that later runs with the same --work reuse the defaults column and
-// rerun only what changed:
+// rerun only what changed. A reused run keeps the training time of the
+// sitting that ran it, so compare times only between columns run in one
+// sitting:
 //
 //	go build -o /tmp/a ./cmd/passgp-fast   # today's code
 //	go build -o /tmp/b ./cmd/passgp-fast   # in the change's work tree
