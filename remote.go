@@ -10,9 +10,8 @@ import (
 // RemoteScorer scores rows of the binary data file that FitBinary trains
 // on elsewhere, e.g. on the workers of a Beam pipeline (package train of
 // the beam module), while FitBinary keeps EP, the selection rule and the
-// calibration. Score must set mean[k], vr[k] and, when the task reads
-// them, near[k] to what ScoreTask gives for row rows[k] of the data
-// file, with the task's bytes task: a worker scores parts of rows, each
+// calibration. Score must set mean[k] and vr[k] to what ScoreTask gives
+// for row rows[k] of the data file, with the task's bytes task: a worker scores parts of rows, each
 // starting at a multiple of passgp.ScoreChunk within rows, with
 // ScoreTask (or DecodeTask and Task.Score), and the classifier is then
 // FitBinary's without a remote scorer, bit for bit. y[k] is the label
@@ -20,7 +19,7 @@ import (
 // task screens (nil otherwise). The classes of a one-vs-rest run call it
 // concurrently. It must return ctx's error when ctx ends.
 type RemoteScorer interface {
-	Score(ctx context.Context, task []byte, rows []int, y, mean, vr, near []float64) error
+	Score(ctx context.Context, task []byte, rows []int, y, mean, vr []float64) error
 }
 
 // WithRemoteScorer has FitBinary score the batches' candidates and the
@@ -41,12 +40,12 @@ type remoteRows struct {
 }
 
 // ScoreRows implements passgp.RemoteScorer.
-func (x *remoteRows) ScoreRows(ctx context.Context, job *passgp.ScoreJob, rows []int, y, mean, vr, near []float64) error {
+func (x *remoteRows) ScoreRows(ctx context.Context, job *passgp.ScoreJob, rows []int, y, mean, vr []float64) error {
 	task, err := encodeTask(x.scaling, job)
 	if err != nil {
 		return err
 	}
-	return x.r.Score(ctx, task, rows, y, mean, vr, near)
+	return x.r.Score(ctx, task, rows, y, mean, vr)
 }
 
 // ChecksFinite reports whether reads fail on a value that is not finite,

@@ -20,18 +20,15 @@ type taskScorer struct {
 	calls atomic.Int64
 }
 
-func (s *taskScorer) Score(ctx context.Context, task []byte, rows []int, y, mean, vr, near []float64) error {
+func (s *taskScorer) Score(ctx context.Context, task []byte, rows []int, y, mean, vr []float64) error {
 	s.calls.Add(1)
 	for lo := 0; lo < len(rows); lo += passgp.ScoreChunk {
 		hi := min(lo+passgp.ScoreChunk, len(rows))
-		var yp, np []float64
+		var yp []float64
 		if y != nil {
 			yp = y[lo:hi]
 		}
-		if near != nil {
-			np = near[lo:hi]
-		}
-		if err := ScoreTask(ctx, task, s.src, rows[lo:hi], yp, mean[lo:hi], vr[lo:hi], np); err != nil {
+		if err := ScoreTask(ctx, task, s.src, rows[lo:hi], yp, mean[lo:hi], vr[lo:hi]); err != nil {
 			return err
 		}
 	}

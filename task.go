@@ -102,29 +102,24 @@ func DecodeTask(b []byte) (*Task, error) {
 
 // ScoreTask decodes task (DecodeTask) and scores with it (Task.Score):
 // a RemoteScorer's worker function.
-func ScoreTask(ctx context.Context, task []byte, src *data.BinarySource, rows []int, y, mean, vr, near []float64) error {
+func ScoreTask(ctx context.Context, task []byte, src *data.BinarySource, rows []int, y, mean, vr []float64) error {
 	t, err := DecodeTask(task)
 	if err != nil {
 		return err
 	}
-	return t.Score(ctx, src, rows, y, mean, vr, near)
+	return t.Score(ctx, src, rows, y, mean, vr)
 }
 
 // Screens reports whether the task screens: Score then reads the labels.
 func (t *Task) Screens() bool { return t.job.Screens() }
 
-// Near reports whether the task reads near correlations: Score then
-// fills near.
-func (t *Task) Near() bool { return t.job.Near() }
-
-// Score sets mean[k], vr[k] and, when the task reads them (Near),
-// near[k] to the scores of row rows[k] of src, the binary data file that
+// Score sets mean[k] and vr[k] to the scores of row rows[k] of src, the binary data file that
 // FitBinary trains on, read with the task's scaling (passgp.ScoreJob.
 // Score; y[k], the row's ±1 label, is read when the task screens). It
 // reads only the rows listed, in chunks of passgp.ScoreChunk, and holds
 // no dense copy of src. Errors name src; it returns ctx's error within
 // one chunk of ctx ending. It is safe for concurrent use.
-func (t *Task) Score(ctx context.Context, src *data.BinarySource, rows []int, y, mean, vr, near []float64) error {
+func (t *Task) Score(ctx context.Context, src *data.BinarySource, rows []int, y, mean, vr []float64) error {
 	if src.Dim() != t.job.Dim() {
 		return fmt.Errorf("%s: %d features, but the task scores %d", src.Name(), src.Dim(), t.job.Dim())
 	}
@@ -132,7 +127,7 @@ func (t *Task) Score(ctx context.Context, src *data.BinarySource, rows []int, y,
 	if t.scaling != nil {
 		x = &scaledRows{Rows: x, s: t.scaling, name: src.Name()}
 	}
-	err := t.job.Score(ctx, x, rows, y, mean, vr, near)
+	err := t.job.Score(ctx, x, rows, y, mean, vr)
 	if err != nil && ctx.Err() == nil && !strings.Contains(err.Error(), src.Name()) {
 		return fmt.Errorf("%s: %w", src.Name(), err)
 	}

@@ -123,7 +123,6 @@ func (c *config) boundFITC() bool {
 // FITC EP also runs on at most boundPointsPerInducing points per inducing
 // input (fitcPoints).
 func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y []float64) error {
-	defer func() { res.near = nil }()
 	if !c.boundFITC() || res.Calibration == nil || !budgetBound(res.Batches) {
 		return nil
 	}
@@ -133,10 +132,6 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	// runs on some of them, and the comparison scores them.
 	held := res.HeldOutRows
 	x, y, bv, _ := heldView(x, y, b, nil, held)
-	// The active set's held-out correlations with the active inputs, as
-	// its calibration used them: the same inputs and θ as the FITC
-	// classifier's.
-	near := res.near
 	idx := inducingSubset(c.Seed, len(b.Y), c.BoundFITC)
 	xm := b.X
 	if idx != nil {
@@ -170,7 +165,7 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	ch.Sweeps = f.Sweeps
 	nb := *b
 	nb.Sparse, nb.Inducing = f, idx
-	z, rho, lost, err := fitcHeldOut(ctx, r, &nb, x, sub, near)
+	z, rho, lost, err := fitcHeldOut(ctx, r, &nb, x, sub)
 	if err != nil {
 		return err
 	}
@@ -266,9 +261,8 @@ func fitcPoints(seed uint64, active []int, n, limit int) []int {
 // point (the rows of x) for a FITC classifier b whose EP ran on the points
 // sub of x (in order; nil: all of them): their cavities, and for the
 // other points, which the posterior never saw, their predictive
-// distributions; then the far-field gate of the correlations near (nil:
-// computed, farGate).
-func fitcHeldOut(ctx context.Context, r *runner, b *Binary, x Rows, sub []int, near []float64) (z, rho []float64, lost int, err error) {
+// distributions.
+func fitcHeldOut(ctx context.Context, r *runner, b *Binary, x Rows, sub []int) (z, rho []float64, lost int, err error) {
 	n, _ := x.Dims()
 	z, rho = make([]float64, n), make([]float64, n)
 	if sub == nil {
@@ -295,9 +289,6 @@ func fitcHeldOut(ctx context.Context, r *runner, b *Binary, x Rows, sub []int, n
 		}
 	}
 	if err := priorShares(ctx, b, x, rho); err != nil {
-		return nil, nil, 0, err
-	}
-	if err := farGate(ctx, r, b, x, z, rho, near); err != nil {
 		return nil, nil, 0, err
 	}
 	return z, rho, lost, nil

@@ -187,7 +187,7 @@ func TestBoundFITCSubset(t *testing.T) {
 	}
 	nb := *b
 	nb.Sparse = f
-	z, _, _, err := fitcHeldOut(context.Background(), &runner{threads: 1}, &nb, DenseRows(x), sub, nil)
+	z, _, _, err := fitcHeldOut(context.Background(), &runner{threads: 1}, &nb, DenseRows(x), sub)
 	if err != nil {
 		t.Fatal(err)
 	}

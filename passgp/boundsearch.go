@@ -121,7 +121,7 @@ func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x R
 		return nil, ctx.Err()
 	}
 	nb.Sparse, nb.Inducing = f, idx
-	z, rho, lost, err := fitcHeldOut(ctx, r, nb, x, xs, nil)
+	z, rho, lost, err := fitcHeldOut(ctx, r, nb, x, xs)
 	if err != nil {
 		return nil, err
 	}

@@ -70,10 +70,10 @@ type Calibration struct {
 	// share, and at and below which it gets the prior's, z = 0 and ρ = 1
 	// (Gate): far from the data the probabilities are then Balance,
 	// whatever the kernel's constant makes of the latent there
-	// (docs/method.md). FitCalibration sets 10⁻⁴ and 10⁻⁸
-	// where it sets Balance; both are 0 in model files before format
-	// version 9, which move no point, as a calibration without Balance
-	// does not.
+	// (docs/method.md). FitCalibration leaves both 0, which moves no
+	// point, as a calibration without Balance does not; model files of
+	// format version 9 and later that carry a gate (10⁻⁴ and 10⁻⁸)
+	// apply it at prediction.
 	GateNear, GateFar float64
 	// Slopes, for K >= 2, are per-class slopes that replace A in u_k
 	// (nil: A for every class, as in model files before format version
@@ -342,9 +342,6 @@ func fitCalibration(z, rho *mat.Dense, truth []int, slopes bool) (*Calibration, 
 		for j, d := range x[len(x)-ns:] {
 			c.Slopes[j] = c.A * math.Exp(d)
 		}
-	}
-	if balance != nil {
-		c.GateNear, c.GateFar = farNear, farAway
 	}
 	return c, nil
 }

@@ -13,20 +13,16 @@ import (
 // that checks ctx between rounds of one scoring chunk per worker, so
 // that scoring a large batch or the held-out pass over every training
 // point stops within one chunk of a cancellation. It returns ctx.Err()
-// then, with mean, variance and near (nil: not read) partly filled, and
-// x's read error (Rows.Err) after the last chunk.
-func (r *runner) predictRowsContext(ctx context.Context, post *ep.Posterior, k kernel.Kernel, xa *mat.Dense, x Rows, rows []int, mean, variance, near []float64, g gramNear, sc *screen) error {
+// then, with mean and variance partly filled, and x's read error
+// (Rows.Err) after the last chunk.
+func (r *runner) predictRowsContext(ctx context.Context, post *ep.Posterior, k kernel.Kernel, xa *mat.Dense, x Rows, rows []int, mean, variance []float64, sc *screen) error {
 	step := scoreChunk * max(r.threads, 1)
 	for lo := 0; lo < len(rows); lo += step {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		hi := min(lo+step, len(rows))
-		var nr []float64
-		if near != nil {
-			nr = near[lo:hi]
-		}
-		r.predictRows(post, k, xa, x, rows[lo:hi], mean[lo:hi], variance[lo:hi], nr, g, sc)
+		r.predictRows(post, k, xa, x, rows[lo:hi], mean[lo:hi], variance[lo:hi], nil, gramNear{}, sc)
 	}
 	return x.Err()
 }

@@ -11,22 +11,6 @@ import (
 	"github.com/passgp-fast/passgp-fast/la"
 )
 
-// The far-field gate's correlations that FitCalibration gives a
-// calibration (Calibration.GateNear and GateFar) and that the held-out
-// latents it is fitted on are moved with: a point whose largest
-// correlation with an active point, in the kernel's stationary part, is
-// at least farNear is near the data and keeps its latent and share; one
-// at most farAway is far from them and gets the prior's. For SE these are
-// 4.3 and 6.1 length scales from the nearest active point (exp(−r²/2)).
-// The test points of every judged task lie above farNear (the lowest,
-// 0.004, on the noisy 10-class task; docs/method.md), and
-// their training points above 0.025, so the gate leaves
-// their probabilities as they were.
-const (
-	farNear = 1e-4
-	farAway = 1e-8
-)
-
 // NearTo sets near[i] to the largest correlation of row i of x with one
 // of b's active inputs in the kernel's stationary part
 // (kernel.Stationary), k_s(x_i, a)/k_s(x_i, x_i), in [0, 1]: 1 on an
@@ -34,7 +18,8 @@ const (
 // stationary part (poly, se+lin), whose covariances grow with the inputs
 // so that no point is far from the data, give 1. With a FITC posterior
 // the active inputs are its inducing inputs. O(n·|A|·d), on la.Threads()
-// goroutines. Calibration.Gate takes it.
+// goroutines. Calibration.Gate takes it, for the model files whose
+// calibration carries a gate (GateNear > 0).
 //
 // Why: with se+bias the posterior far from the data is the learned
 // constant's, whose share of the prior variance stays below 1 and whose
@@ -172,9 +157,9 @@ type gramNear struct {
 
 // gramNearMaxRatio bounds the constant against the variance for reading
 // correlations from the Gram block: subtracting the constant loses
-// 2.2·10⁻¹⁶ times it, which stays below 10⁻¹¹, far under the gate's
-// farAway = 10⁻⁸, up to this ratio; beyond it NearTo computes the
-// stationary part itself.
+// 2.2·10⁻¹⁶ times it, which stays below 10⁻¹¹, far under the GateFar of
+// 10⁻⁸ that gated model files carry, up to this ratio; beyond it NearTo
+// computes the stationary part itself.
 const gramNearMaxRatio = 1e4
 
 // gramNearOf returns k's gramNear; ok is false when the Gram block does

@@ -3,7 +3,6 @@ package passgp
 import (
 	"context"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -25,25 +24,10 @@ import (
 // translations it trained on get the leave-group-out latents of
 // groupHeldOut instead; lost counts those lost to rounding. A classifier
 // with a FITC pass (Binary.Sparse) gets its cavities (sparseHeldOut).
-// Rows far from every active input are then moved towards the prior's
-// z = 0 and ρ = 1 (farGate), as Calibration.Gate moves predictions.
 func heldOutLatents(ctx context.Context, r *runner, b *Binary, x Rows, g *shiftGeom, last *lastScores) (z, rho []float64, lost int, err error) {
-	z, rho, _, lost, err = heldOutNear(ctx, r, b, x, g, last, nil)
-	return z, rho, lost, err
-}
-
-// heldOutNear is heldOutLatents that also returns every row's largest
-// correlation with b's active set (the far-field gate's input). A FITC
-// classifier takes them from known (nil: farGate computes them, and
-// none is returned), as
-// Options.BoundFITC's pass does from the active set's held-out latents of
-// the same active inputs and θ: at N = 10⁶ that is 4·10⁹ kernel values
-// fewer.
-func heldOutNear(ctx context.Context, r *runner, b *Binary, x Rows, g *shiftGeom, last *lastScores, known []float64) (z, rho, near []float64, lost int, err error) {
 	n, _ := x.Dims()
 	if f := b.Sparse; f != nil && len(f.Mean) == n {
-		z, rho, lost, err = fitcHeldOut(ctx, r, b, x, nil, known)
-		return z, rho, known, lost, err
+		return fitcHeldOut(ctx, r, b, x, nil)
 	}
 	z, rho = make([]float64, n), make([]float64, n)
 	inA := make([]bool, n)
@@ -51,10 +35,10 @@ func heldOutNear(ctx context.Context, r *runner, b *Binary, x Rows, g *shiftGeom
 	if g != nil {
 		xd, err := asDense(x)
 		if err != nil {
-			return nil, nil, nil, 0, err
+			return nil, nil, 0, err
 		}
 		if fixed, lost, err = groupHeldOut(ctx, b, xd, g); err != nil {
-			return nil, nil, nil, 0, err
+			return nil, nil, 0, err
 		}
 	}
 	for i, mv := range fixed {
@@ -69,86 +53,27 @@ func heldOutNear(ctx context.Context, r *runner, b *Binary, x Rows, g *shiftGeom
 			z[a], rho[a] = cm[k]/math.Sqrt(1+cv[k]), cv[k]
 		}
 	}
-	// near[i]: point i's largest correlation with the active set, for
-	// the far-field gate (farGate); 1 for an active point, the last
-	// pass's or the scoring's reading where there is one, -1 (to be
-	// computed) otherwise.
-	near = make([]float64, n)
 	var rows []int
 	for i, in := range inA {
-		near[i] = -1
 		switch {
 		case in:
-			if _, ok := fixed[i]; !ok {
-				near[i] = 1
-			}
 		case last.has(i):
-			z[i], rho[i], near[i] = last.z(i), last.variance(i), last.near(i)
+			z[i], rho[i] = last.z(i), last.variance(i)
 		default:
 			rows = append(rows, i)
 		}
 	}
 	mean, vr := make([]float64, len(rows)), make([]float64, len(rows))
-	gn, gok := gramNearOf(b.Kernel)
-	var nr []float64
-	if gok {
-		nr = make([]float64, len(rows))
-	}
-	if err := r.scoreRows(ctx, b.Post, b.Kernel, b.X, x, rows, mean, vr, nr, gn, nil); err != nil {
-		return nil, nil, nil, 0, err
+	if err := r.scoreRows(ctx, b.Post, b.Kernel, b.X, x, rows, mean, vr, nil); err != nil {
+		return nil, nil, 0, err
 	}
 	for k, i := range rows {
 		z[i], rho[i] = mean[k]/sqrtPos(1+vr[k]), vr[k]
-		if nr != nil {
-			near[i] = nr[k]
-		}
 	}
 	if err := priorShares(ctx, b, x, rho); err != nil {
-		return nil, nil, nil, 0, err
+		return nil, nil, 0, err
 	}
-	if err := farGate(ctx, r, b, x, z, rho, near); err != nil {
-		return nil, nil, nil, 0, err
-	}
-	return z, rho, near, lost, nil
-}
-
-// farGate moves the held-out latents z and shares rho of the rows of x
-// that lie far from b's active inputs towards the prior's, with the
-// correlations FitCalibration gives the calibration (Calibration.Gate),
-// so that the calibration is fitted on inputs like those it is applied
-// to. near holds the rows' largest correlations with the active set
-// where they are known and -1 where they are not (nil: none is), which
-// it computes (NearTo). On the judged tasks of docs/results.md no training
-// point is that far (every largest correlation is at least 0.025), and z
-// and rho stay bit for bit.
-func farGate(ctx context.Context, r *runner, b *Binary, x Rows, z, rho, near []float64) error {
-	n, _ := x.Dims()
-	if near == nil {
-		near = make([]float64, n)
-		if err := r.nearTo(ctx, b, near, x); err != nil {
-			return err
-		}
-	} else if slices.ContainsFunc(near, func(c float64) bool { return c < 0 }) {
-		var idx []int
-		for i, c := range near {
-			if c < 0 {
-				idx = append(idx, i)
-			}
-		}
-		xs, err := readRows(x, idx)
-		if err != nil {
-			return err
-		}
-		c := make([]float64, len(idx))
-		if err := r.nearTo(ctx, b, c, DenseRows(xs)); err != nil {
-			return err
-		}
-		for k, i := range idx {
-			near[i] = c[k]
-		}
-	}
-	gate(z, rho, near, farNear, farAway)
-	return nil
+	return z, rho, lost, nil
 }
 
 // meanVar is a latent marginal N(m, v).
@@ -222,15 +147,6 @@ func (l *lastScores) z(i int) float64 {
 // variance returns point i's predictive variance.
 func (l *lastScores) variance(i int) float64 { return l.s.HeldVar[i] }
 
-// near returns point i's largest correlation with the active set of the
-// batch that scored it, -1 if that was not read.
-func (l *lastScores) near(i int) float64 {
-	if len(l.s.HeldNear) != len(l.s.HeldAt) {
-		return -1
-	}
-	return l.s.HeldNear[i]
-}
-
 // keepScores records the candidates' predictive marginals of a batch of
 // PASS-GP's last pass (State.HeldMean). The invariance stage scores
 // augmented points and keeps none. fPASS-GP keeps none either: it swaps
@@ -240,10 +156,8 @@ func (l *lastScores) near(i int) float64 {
 // calibration fitted on the reused scores made 12.69% test error,
 // against 9.50% with the final posterior's predictions and the majority
 // rate of 9.50% (docs/method.md). Its active sets are
-// small, so the extra scoring pass costs little. near (nil: not read)
-// are the candidates' largest correlations with the batch's active set
-// (State.HeldNear).
-func (t *trainer) keepScores(cand []int, mean, vr, near []float64) {
+// small, so the extra scoring pass costs little.
+func (t *trainer) keepScores(cand []int, mean, vr []float64) {
 	if !t.keepsScores() {
 		return
 	}
@@ -254,12 +168,6 @@ func (t *trainer) keepScores(cand []int, mean, vr, near []float64) {
 	if len(t.st.HeldAt) != n {
 		t.st.HeldMean, t.st.HeldVar, t.st.HeldAt = make([]float64, n), make([]float64, n), make([]int, n)
 	}
-	if len(t.st.HeldNear) != n {
-		t.st.HeldNear = make([]float64, n)
-		for i := range t.st.HeldNear {
-			t.st.HeldNear[i] = -1
-		}
-	}
 	for k, i := range cand {
 		if t.held != nil {
 			if i = position(t.held, i); i < 0 {
@@ -267,10 +175,6 @@ func (t *trainer) keepScores(cand []int, mean, vr, near []float64) {
 			}
 		}
 		t.st.HeldMean[i], t.st.HeldVar[i], t.st.HeldAt[i] = mean[k], vr[k], t.st.Done+1
-		t.st.HeldNear[i] = -1
-		if near != nil {
-			t.st.HeldNear[i] = near[k]
-		}
 	}
 }
 

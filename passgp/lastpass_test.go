@@ -84,7 +84,7 @@ func TestHeldOutReusesLastPass(t *testing.T) {
 			continue
 		}
 		mean, vr := make([]float64, len(rows)), make([]float64, len(rows))
-		if err := (&runner{threads: 1}).predictRowsContext(context.Background(), post, k, xa, DenseRows(x), rows, mean, vr, nil, gramNear{}, nil); err != nil {
+		if err := (&runner{threads: 1}).predictRowsContext(context.Background(), post, k, xa, DenseRows(x), rows, mean, vr, nil); err != nil {
 			t.Fatal(err)
 		}
 		for j, i := range rows {

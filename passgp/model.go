@@ -94,7 +94,7 @@ func (b *Binary) PredictMeanVarToContext(ctx context.Context, mean, variance []f
 	for i := range rows {
 		rows[i] = i
 	}
-	return r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, DenseRows(x), rows, mean[:n], variance[:n], nil, gramNear{}, nil)
+	return r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, DenseRows(x), rows, mean[:n], variance[:n], nil)
 }
 
 // PredictTo sets prob[i] = q(y=+1|x_i) = Φ(m_i/√(1+v_i)) (paper eq. 4).

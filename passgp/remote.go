@@ -18,8 +18,7 @@ import (
 // everything else (EP, the selection rule, the calibration) stays with
 // the caller of TrainRows.
 //
-// ScoreRows must set mean[k], vr[k] and (when job.Near()) near[k] to
-// what job.Score gives for row rows[k] of the training rows: a worker
+// ScoreRows must set mean[k] and vr[k] to what job.Score gives for row rows[k] of the training rows: a worker
 // gets the job by job.MarshalBinary and UnmarshalScoreJob and scores
 // parts of rows with Score, each part starting at a multiple of
 // ScoreChunk within rows, so that the results are the trainer's bit for
@@ -27,7 +26,7 @@ import (
 // (nil otherwise). Classes of a one-vs-rest run may call it
 // concurrently. It must return ctx's error when ctx ends.
 type RemoteScorer interface {
-	ScoreRows(ctx context.Context, job *ScoreJob, rows []int, y, mean, vr, near []float64) error
+	ScoreRows(ctx context.Context, job *ScoreJob, rows []int, y, mean, vr []float64) error
 }
 
 // remoteOf returns the RemoteScorer of the training rows behind x and
@@ -49,16 +48,16 @@ func remoteOf(x Rows, rows []int) (RemoteScorer, []int) {
 // rows of x (the training rows, or the held-out stage's view of them):
 // through their RemoteScorer where they have one, with sc's labels of
 // the rows when sc screens.
-func (r *runner) scoreRows(ctx context.Context, post *ep.Posterior, k kernel.Kernel, xa *mat.Dense, x Rows, rows []int, mean, vr, near []float64, g gramNear, sc *screen) error {
+func (r *runner) scoreRows(ctx context.Context, post *ep.Posterior, k kernel.Kernel, xa *mat.Dense, x Rows, rows []int, mean, vr []float64, sc *screen) error {
 	rs, orig := remoteOf(x, rows)
 	if rs == nil || len(rows) == 0 {
-		return r.predictRowsContext(ctx, post, k, xa, x, rows, mean, vr, near, g, sc)
+		return r.predictRowsContext(ctx, post, k, xa, x, rows, mean, vr, sc)
 	}
 	var y []float64
 	if sc != nil {
 		y = gather(sc.y, rows)
 	}
-	if err := rs.ScoreRows(ctx, newScoreJob(post, k, xa, sc, near != nil), orig, y, mean, vr, near); err != nil {
+	if err := rs.ScoreRows(ctx, newScoreJob(post, k, xa, sc), orig, y, mean, vr); err != nil {
 		return fmt.Errorf("passgp: remote scoring of %d rows: %w", len(rows), err)
 	}
 	return nil

@@ -17,7 +17,7 @@ type fakeRemote struct {
 	calls, rows atomic.Int64
 }
 
-func (f *fakeRemote) ScoreRows(ctx context.Context, job *ScoreJob, rows []int, y, mean, vr, near []float64) error {
+func (f *fakeRemote) ScoreRows(ctx context.Context, job *ScoreJob, rows []int, y, mean, vr []float64) error {
 	f.calls.Add(1)
 	f.rows.Add(int64(len(rows)))
 	b, err := job.MarshalBinary()
@@ -31,14 +31,11 @@ func (f *fakeRemote) ScoreRows(ctx context.Context, job *ScoreJob, rows []int, y
 		wg.Go(func() {
 			j, err := UnmarshalScoreJob(b)
 			if err == nil {
-				var yp, np []float64
+				var yp []float64
 				if y != nil {
 					yp = y[lo:hi]
 				}
-				if near != nil {
-					np = near[lo:hi]
-				}
-				err = j.Score(ctx, f.Rows, rows[lo:hi], yp, mean[lo:hi], vr[lo:hi], np)
+				err = j.Score(ctx, f.Rows, rows[lo:hi], yp, mean[lo:hi], vr[lo:hi])
 			}
 			errs[p] = err
 		})

@@ -24,8 +24,7 @@ const ScoreChunk = scoreChunk
 // scores a batch's candidates and the held-out points: the kernel and
 // its θ, the active inputs, the posterior's prediction state
 // (ep.PredictState), and whether to screen candidates by p_inc (paper
-// Algorithm 1's inclusion rule; see screen) and to read each row's
-// largest correlation with the active inputs. The trainer builds it;
+// Algorithm 1's inclusion rule; see screen). The trainer builds it;
 // MarshalBinary and UnmarshalScoreJob carry it to a worker, whose Score
 // gives the trainer's scores bit for bit.
 type ScoreJob struct {
@@ -35,14 +34,12 @@ type ScoreJob struct {
 	// pinc is the screen's p_inc when screens is set.
 	pinc    float64
 	screens bool
-	near    bool
 }
 
 // newScoreJob returns the job of scoring under post (kernel k, active
-// inputs xa) with the screen sc (nil: none), reading near correlations
-// when near is set. It shares post and xa.
-func newScoreJob(post *ep.Posterior, k kernel.Kernel, xa *mat.Dense, sc *screen, near bool) *ScoreJob {
-	j := &ScoreJob{k: k, xa: xa, post: post, near: near}
+// inputs xa) with the screen sc (nil: none). It shares post and xa.
+func newScoreJob(post *ep.Posterior, k kernel.Kernel, xa *mat.Dense, sc *screen) *ScoreJob {
+	j := &ScoreJob{k: k, xa: xa, post: post}
 	if sc != nil {
 		j.screens, j.pinc = true, sc.pinc
 	}
@@ -52,10 +49,6 @@ func newScoreJob(post *ep.Posterior, k kernel.Kernel, xa *mat.Dense, sc *screen,
 // Screens reports whether the job screens: Score then reads the labels.
 func (j *ScoreJob) Screens() bool { return j.screens }
 
-// Near reports whether the job reads each row's largest correlation with
-// the active inputs: Score then fills near.
-func (j *ScoreJob) Near() bool { return j.near }
-
 // Dim returns the number of input features D.
 func (j *ScoreJob) Dim() int {
 	_, d := j.xa.Dims()
@@ -63,9 +56,7 @@ func (j *ScoreJob) Dim() int {
 }
 
 // Score sets mean[k] and vr[k] to the predictive latent mean and
-// variance (paper eq. 4) of row rows[k] of x under the job's posterior,
-// and near[k] to its largest correlation with the active inputs when
-// the job reads them (Near; near is not read otherwise and may be nil).
+// variance (paper eq. 4) of row rows[k] of x under the job's posterior.
 // y[k] is the ±1 label of row rows[k], read only when the job screens
 // (Screens; a screened row gets its prior variance, see screen), else y
 // may be nil. It scores as training does: the rows in chunks of
@@ -74,10 +65,10 @@ func (j *ScoreJob) Dim() int {
 // it that starts at a multiple of ScoreChunk. It runs on the calling
 // goroutine (one core, besides BLAS's threads). It returns x's read
 // error, or ctx's error within one chunk of ctx ending.
-func (j *ScoreJob) Score(ctx context.Context, x Rows, rows []int, y, mean, vr, near []float64) error {
+func (j *ScoreJob) Score(ctx context.Context, x Rows, rows []int, y, mean, vr []float64) error {
 	n := len(rows)
-	if len(mean) != n || len(vr) != n || (j.near && len(near) != n) || (j.screens && len(y) != n) {
-		return fmt.Errorf("passgp: ScoreJob.Score: %d rows with %d labels, %d means, %d variances and %d correlations", n, len(y), len(mean), len(vr), len(near))
+	if len(mean) != n || len(vr) != n || (j.screens && len(y) != n) {
+		return fmt.Errorf("passgp: ScoreJob.Score: %d rows with %d labels, %d means and %d variances", n, len(y), len(mean), len(vr))
 	}
 	if _, d := x.Dims(); d != j.Dim() {
 		return fmt.Errorf("passgp: rows of %d features for a scoring job of %d", d, j.Dim())
@@ -89,11 +80,6 @@ func (j *ScoreJob) Score(ctx context.Context, x Rows, rows []int, y, mean, vr, n
 	if j.screens {
 		sc = &screen{y: y, pinc: j.pinc}
 	}
-	g, _ := gramNearOf(j.k)
-	var nr []float64
-	if j.near {
-		nr = near
-	}
 	r := &runner{threads: 1}
-	return r.predictRowsContext(ctx, j.post, j.k, j.xa, subsetRows{x, rows}, span(0, n), mean, vr, nr, g, sc)
+	return r.predictRowsContext(ctx, j.post, j.k, j.xa, subsetRows{x, rows}, span(0, n), mean, vr, sc)
 }

@@ -41,16 +41,15 @@ func TestScoreJobRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
 		k          kernel.Kernel
 		sc         *screen
-		near       bool
 		wantScreen bool
 	}{
-		{toyKernel(), nil, false, false},
-		{kernel.SEARD{Var: 1.5, Len2: []float64{0.5, 2}, Jitter: 1e-5}, &screen{pinc: 0.6}, true, true},
-		{kernel.Poly{Var: 1, Jitter: 1e-6, Degree: 3, Gamma: 0.25}, nil, true, false},
-		{kernel.SEBias{SE: kernel.SE{Var: 1, Len2: 0.7, Jitter: 1e-6}, Bias: 0.3}, &screen{pinc: 0.9}, false, true},
+		{toyKernel(), nil, false},
+		{kernel.SEARD{Var: 1.5, Len2: []float64{0.5, 2}, Jitter: 1e-5}, &screen{pinc: 0.6}, true},
+		{kernel.Poly{Var: 1, Jitter: 1e-6, Degree: 3, Gamma: 0.25}, nil, false},
+		{kernel.SEBias{SE: kernel.SE{Var: 1, Len2: 0.7, Jitter: 1e-6}, Bias: 0.3}, &screen{pinc: 0.9}, true},
 	} {
 		post, xa, _, _, _ := jobFixture(t, tc.k)
-		b, err := newScoreJob(post, tc.k, xa, tc.sc, tc.near).MarshalBinary()
+		b, err := newScoreJob(post, tc.k, xa, tc.sc).MarshalBinary()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,8 +57,8 @@ func TestScoreJobRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.k.Name(), err)
 		}
-		if j.Screens() != tc.wantScreen || j.Near() != tc.near || j.Dim() != 2 || !slices.Equal(j.k.Params(), tc.k.Params()) {
-			t.Errorf("%s: decoded screens %v near %v dim %d θ %v", tc.k.Name(), j.Screens(), j.Near(), j.Dim(), j.k.Params())
+		if j.Screens() != tc.wantScreen || j.Dim() != 2 || !slices.Equal(j.k.Params(), tc.k.Params()) {
+			t.Errorf("%s: decoded screens %v dim %d θ %v", tc.k.Name(), j.Screens(), j.Dim(), j.k.Params())
 		}
 		if b2, _ := j.MarshalBinary(); !bytes.Equal(b, b2) {
 			t.Errorf("%s: the decoded job encodes to other bytes", tc.k.Name())
@@ -71,11 +70,18 @@ func TestScoreJobRoundTrip(t *testing.T) {
 // bytes are refused with ErrScoreJob.
 func TestScoreJobDecodeErrors(t *testing.T) {
 	post, xa, _, _, _ := jobFixture(t, toyKernel())
-	good, _ := newScoreJob(post, toyKernel(), xa, nil, false).MarshalBinary()
+	good, _ := newScoreJob(post, toyKernel(), xa, nil).MarshalBinary()
 	flip := func(at int) []byte {
 		b := slices.Clone(good)
 		b[at] ^= 1
 		return b
+	}
+	// sealed is good altered by f with its checksum recomputed, so that
+	// the fields' checks see the change.
+	sealed := func(f func([]byte)) []byte {
+		b := slices.Clone(good[:len(good)-4])
+		f(b)
+		return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 	}
 	for _, tc := range []struct {
 		name string
@@ -85,6 +91,7 @@ func TestScoreJobDecodeErrors(t *testing.T) {
 		{"torn", good[:len(good)-20]},
 		{"a value altered", flip(len(good) / 2)},
 		{"other version", flip(len(jobMagic))},
+		{"unknown flag", sealed(func(b []byte) { b[len(jobMagic)+1] |= 2 })},
 		{"foreign", []byte("PGSCORE1 and some more bytes")},
 	} {
 		if _, err := UnmarshalScoreJob(tc.b); !errors.Is(err, ErrScoreJob) {
@@ -96,61 +103,40 @@ func TestScoreJobDecodeErrors(t *testing.T) {
 // TestScoreJobMatchesPredictRows: a decoded job's Score on parts of a
 // row list that start at multiples of ScoreChunk gives what training's
 // predictRowsContext gives on the whole list, bit for bit (the same
-// code on the same chunks), with and without the screen and the near
-// correlations.
+// code on the same chunks), with and without the screen.
 func TestScoreJobMatchesPredictRows(t *testing.T) {
 	k := toyKernel()
 	post, xa, xs, ys, rows := jobFixture(t, k)
-	g, ok := gramNearOf(k)
-	if !ok {
-		t.Fatal("the toy kernel gives no Gram-block correlations")
-	}
 	n := len(rows)
 	parts := [][2]int{{0, ScoreChunk}, {ScoreChunk, 3 * ScoreChunk}, {3 * ScoreChunk, n}}
-	for _, tc := range []struct{ screen, near bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
-		t.Run(fmt.Sprintf("screen=%v,near=%v", tc.screen, tc.near), func(t *testing.T) {
+	for _, screens := range []bool{false, true} {
+		t.Run(fmt.Sprintf("screen=%v", screens), func(t *testing.T) {
 			var sc *screen
-			if tc.screen {
+			if screens {
 				sc = &screen{y: ys, pinc: 0.6}
 			}
-			want := newScores(n, tc.near)
-			if err := (&runner{threads: 2}).predictRowsContext(context.Background(), post, k, xa, xs, rows, want[0], want[1], want[2], g, sc); err != nil {
+			wantM, wantV := make([]float64, n), make([]float64, n)
+			if err := (&runner{threads: 2}).predictRowsContext(context.Background(), post, k, xa, xs, rows, wantM, wantV, sc); err != nil {
 				t.Fatal(err)
 			}
-			b, _ := newScoreJob(post, k, xa, sc, tc.near).MarshalBinary()
+			b, _ := newScoreJob(post, k, xa, sc).MarshalBinary()
 			j, err := UnmarshalScoreJob(b)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := newScores(n, tc.near)
+			gotM, gotV := make([]float64, n), make([]float64, n)
 			y := gather(ys, rows)
 			for _, p := range parts {
 				lo, hi := p[0], p[1]
-				var nr []float64
-				if tc.near {
-					nr = got[2][lo:hi]
-				}
-				if err := j.Score(context.Background(), xs, rows[lo:hi], y[lo:hi], got[0][lo:hi], got[1][lo:hi], nr); err != nil {
+				if err := j.Score(context.Background(), xs, rows[lo:hi], y[lo:hi], gotM[lo:hi], gotV[lo:hi]); err != nil {
 					t.Fatal(err)
 				}
 			}
-			for c, name := range []string{"means", "variances", "correlations"} {
-				if !sameFloatBits(got[c], want[c]) {
-					t.Errorf("%s differ from predictRows's", name)
-				}
+			if !sameFloatBits(gotM, wantM) || !sameFloatBits(gotV, wantV) {
+				t.Errorf("means or variances differ from predictRows's")
 			}
 		})
 	}
-}
-
-// newScores returns the means, variances and (with near) correlations
-// of n rows.
-func newScores(n int, near bool) [3][]float64 {
-	s := [3][]float64{make([]float64, n), make([]float64, n)}
-	if near {
-		s[2] = make([]float64, n)
-	}
-	return s
 }
 
 // sameFloatBits reports whether a and b hold the same float64 bits.
@@ -166,7 +152,7 @@ func sameFloatBits(a, b []float64) bool {
 func FuzzUnmarshalScoreJob(f *testing.F) {
 	post, xa, _, _, _ := jobFixture(f, toyKernel())
 	for _, sc := range []*screen{nil, {pinc: 0.6}} {
-		b, _ := newScoreJob(post, toyKernel(), xa, sc, sc != nil).MarshalBinary()
+		b, _ := newScoreJob(post, toyKernel(), xa, sc).MarshalBinary()
 		f.Add(b, false)
 		f.Add(b[:len(b)/2], true)
 	}

@@ -12,8 +12,8 @@ import (
 
 // A scoring job's bytes (ScoreJob.MarshalBinary), little-endian:
 //
-//	magic "PGSCJOB" and the version byte 1
-//	uint8 flags (1: screens, 2: near), float64 p_inc
+//	magic "PGSCJOB" and the version byte 2
+//	uint8 flags (1: screens), float64 p_inc
 //	uint32 name length, the kernel's name, uint64 degree, float64 gamma
 //	uint32 number of θ values, the values
 //	uint64 M (active inputs), D (features)
@@ -25,7 +25,7 @@ import (
 // encoded one; the checksum catches bytes torn or altered on the way.
 const (
 	jobMagic   = "PGSCJOB"
-	jobVersion = 1
+	jobVersion = 2
 	// jobMaxName, jobMaxTheta, jobMaxRows and jobMaxDim bound what a
 	// header may declare before the length check, so that foreign bytes
 	// cannot make the decoder allocate: far above any kernel name, ARD
@@ -76,9 +76,6 @@ func (j *ScoreJob) flags() byte {
 	var f byte
 	if j.screens {
 		f |= 1
-	}
-	if j.near {
-		f |= 2
 	}
 	return f
 }

@@ -48,8 +48,8 @@ func (r *reader) floats(n int) []float64 {
 func decodeJob(r *reader) (*ScoreJob, error) {
 	j := &ScoreJob{}
 	flags := r.u8()
-	j.screens, j.near, j.pinc = flags&1 != 0, flags&2 != 0, r.f64()
-	if flags&^3 != 0 || j.screens && !(j.pinc > 0 && j.pinc <= 1) {
+	j.screens, j.pinc = flags&1 != 0, r.f64()
+	if flags&^1 != 0 || j.screens && !(j.pinc > 0 && j.pinc <= 1) {
 		return nil, fmt.Errorf("flags %#x with p_inc %v", flags, j.pinc)
 	}
 	nameLen := r.u32()

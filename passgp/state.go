@@ -76,14 +76,6 @@ func (s *State) checkHeld(n int) error {
 	if s.ThetaSince < 0 || s.ThetaSince > s.Done {
 		return fmt.Errorf("passgp: state's θ changed at batch %d of %d done", s.ThetaSince, s.Done)
 	}
-	if len(s.HeldNear) != 0 && len(s.HeldNear) != k {
-		return fmt.Errorf("passgp: state has %d held-out correlations for %d scores", len(s.HeldNear), k)
-	}
-	for i, c := range s.HeldNear {
-		if c != -1 && !(c >= 0 && c <= 1) {
-			return fmt.Errorf("passgp: state's point %d has held-out correlation %v", i, c)
-		}
-	}
 	for i := range s.HeldAt {
 		if a := s.HeldAt[i]; a < 0 || a > s.Done {
 			return fmt.Errorf("passgp: state's point %d scored at batch %d of %d done", i, a, s.Done)

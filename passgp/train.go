@@ -76,15 +76,10 @@ type State struct {
 	// held-out prediction as good as one from the final posterior, and
 	// Result.HeldOut reuses it instead of scoring the point again
 	// (heldOutLatents). The slices are empty before the last pass, and
-	// for methods other than PASS-GP (trainer.keepScores). HeldNear[i] is
-	// the point's largest correlation with that batch's active set
-	// (Binary.NearTo), read from the same Gram block, for the held-out
-	// latents' far-field gate; -1 where it was not read (gramNearOf), and
-	// empty in checkpoints before it existed.
+	// for methods other than PASS-GP (trainer.keepScores).
 	HeldMean, HeldVar []float64
 	HeldAt            []int
 	ThetaSince        int
-	HeldNear          []float64
 }
 
 // Result is a trained binary classifier and the record of its training.
@@ -145,10 +140,6 @@ type Result struct {
 	// the end of training to train's calibrate, which clears it (nil:
 	// none; see State.HeldMean).
 	scores *lastScores
-	// near holds every training point's largest correlation with the
-	// active set, from calibrate, for Options.BoundFITC's pass, which
-	// clears it (nil: none).
-	near []float64
 }
 
 // hypNotConverged sums BatchStats.HypNotConverged.
@@ -288,7 +279,6 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 	if err == nil {
 		err = boundPass(ctx, c, r, res, x, y)
 	}
-	res.near = nil
 	return res, err
 }
 
@@ -300,7 +290,7 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 func calibrate(ctx context.Context, r *runner, res *Result, x Rows, y []float64, g *shiftGeom, last *lastScores, held []int) error {
 	xh, yh, bh, lh := heldView(x, y, res.Model, last, held)
 	var err error
-	if res.HeldOut, res.HeldOutShare, res.near, res.HeldOutLost, err = heldOutNear(ctx, r, bh, xh, g, lh, nil); err != nil {
+	if res.HeldOut, res.HeldOutShare, res.HeldOutLost, err = heldOutLatents(ctx, r, bh, xh, g, lh); err != nil {
 		return err
 	}
 	res.HeldOutRows = held
@@ -428,7 +418,6 @@ func cloneState(s *State) State {
 	c.HeldMean = slices.Clone(s.HeldMean)
 	c.HeldVar = slices.Clone(s.HeldVar)
 	c.HeldAt = slices.Clone(s.HeldAt)
-	c.HeldNear = slices.Clone(s.HeldNear)
 	return c
 }
 
@@ -650,19 +639,14 @@ func (t *trainer) score(ctx context.Context, post *ep.Posterior, xa *mat.Dense, 
 	cand, bs.Unscored = t.budgetCandidates(cand)
 	sc.cand = cand
 	sc.mean, sc.vr = make([]float64, len(cand)), make([]float64, len(cand))
-	var near []float64
-	g, gok := gramNearOf(t.k)
-	if gok && t.keepsScores() {
-		near = make([]float64, len(cand))
-	}
-	if err := t.r.scoreRows(ctx, post, t.k, xa, t.x, cand, sc.mean, sc.vr, near, g, t.screen()); err != nil {
+	if err := t.r.scoreRows(ctx, post, t.k, xa, t.x, cand, sc.mean, sc.vr, t.screen()); err != nil {
 		return nil, err
 	}
 	sc.q = make([]float64, len(cand))
 	for i, n := range cand {
 		sc.q[i] = predProb(t.y[n], sc.mean[i], sc.vr[i])
 	}
-	t.keepScores(cand, sc.mean, sc.vr, near)
+	t.keepScores(cand, sc.mean, sc.vr)
 	// ep guards the cavities and the predictive variances; a NaN that
 	// still got through would silently delete a point (NaN <= p_del is
 	// false) or scramble fPASS-GP's sort.

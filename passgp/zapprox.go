@@ -74,7 +74,7 @@ func MarginalLikelihoodContext(ctx context.Context, b *Binary, x *mat.Dense, y [
 	mean := make([]float64, len(idx))
 	vr := make([]float64, len(idx))
 	r := runner{threads: la.Threads()}
-	if err := r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, DenseRows(x), idx, mean, vr, nil, gramNear{}, nil); err != nil {
+	if err := r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, DenseRows(x), idx, mean, vr, nil); err != nil {
 		return nil, err
 	}
 	for i := range idx {

@@ -28,7 +28,7 @@ func TestRemoteCancel(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		m, v := make([]float64, 3), make([]float64, 3)
-		if err := r.Score(ctx, []byte("task"), []int{0, 1, 2}, nil, m, v, nil); !errors.Is(err, context.Canceled) {
+		if err := r.Score(ctx, []byte("task"), []int{0, 1, 2}, nil, m, v); !errors.Is(err, context.Canceled) {
 			t.Fatalf("Score: %v, want %v", err, context.Canceled)
 		}
 	})

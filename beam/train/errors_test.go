@@ -35,7 +35,7 @@ func TestRemoteErrors(t *testing.T) {
 	}
 	defer r.Close()
 	m, v := make([]float64, 1), make([]float64, 1)
-	if err := r.Score(ctx, nil, []int{300}, nil, m, v, nil); err == nil || !strings.Contains(err.Error(), path+": row 301 of 300") {
+	if err := r.Score(ctx, nil, []int{300}, nil, m, v); err == nil || !strings.Contains(err.Error(), path+": row 301 of 300") {
 		t.Errorf("row beyond the file: error %v", err)
 	}
 

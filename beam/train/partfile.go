@@ -11,33 +11,29 @@ import (
 
 // A part file holds one part's scores, little-endian:
 //
-//	magic "PGTRAIN1"
-//	uint64 index, lo, n, near (0 or 1)
-//	n float64 means, n variances, n correlations when near is 1
+//	magic "PGTRAIN2"
+//	uint64 index, lo, n
+//	n float64 means, n variances
 //	uint32 CRC-32C of everything before it (beamrun.Checksum)
 //
 // (a beamrun frame). The float64 values are their bits, so the merge is
 // exact.
-const partMagic = "PGTRAIN1"
+const partMagic = "PGTRAIN2"
 
 // errPart marks a part file that is not what its part's scores must be.
 var errPart = errors.New("bad part file")
 
-// scores are a part's results; near is nil when not read.
+// scores are a part's results.
 type scores struct {
-	mean, vr, near []float64
+	mean, vr []float64
 }
 
 // encodePart returns the part file of p's scores s.
 func encodePart(p Part, s scores) []byte {
 	n := len(p.Rows)
-	near := uint64(0)
-	if s.near != nil {
-		near = 1
-	}
-	header := []uint64{uint64(p.Index), uint64(p.Lo), uint64(n), near}
-	return beamrun.AppendFrame(partMagic, header, 8*n*(2+int(near)), func(b []byte) []byte {
-		for _, v := range [][]float64{s.mean, s.vr, s.near} {
+	header := []uint64{uint64(p.Index), uint64(p.Lo), uint64(n)}
+	return beamrun.AppendFrame(partMagic, header, 8*n*2, func(b []byte) []byte {
+		for _, v := range [][]float64{s.mean, s.vr} {
 			for _, x := range v {
 				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
 			}
@@ -46,20 +42,16 @@ func encodePart(p Part, s scores) []byte {
 	})
 }
 
-// decodePartTo decodes the part file b (named name) of p, with near
-// correlations when near is set, into dst's positions of p.
-func decodePartTo(dst scores, b []byte, name string, p Part, near bool) error {
+// decodePartTo decodes the part file b (named name) of p into dst's
+// positions of p.
+func decodePartTo(dst scores, b []byte, name string, p Part) error {
 	n := len(p.Rows)
-	k := 2
-	if near {
-		k = 3
-	}
-	header := []uint64{uint64(p.Index), uint64(p.Lo), uint64(n), uint64(k - 2)}
-	v, err := beamrun.OpenFrame(b, partMagic, header, 8*n*k)
+	header := []uint64{uint64(p.Index), uint64(p.Lo), uint64(n)}
+	v, err := beamrun.OpenFrame(b, partMagic, header, 8*n*2)
 	if err != nil {
 		return fmt.Errorf("%s: %w: %v", name, errPart, err)
 	}
-	for c, d := range [][]float64{dst.mean, dst.vr, dst.near}[:k] {
+	for c, d := range [][]float64{dst.mean, dst.vr} {
 		for i := range n {
 			d[p.Lo+i] = math.Float64frombits(binary.LittleEndian.Uint64(v[8*(c*n+i):]))
 		}

@@ -74,10 +74,7 @@ func (f *scoreFn) ProcessElement(ctx context.Context, p Part, task []byte, emit 
 	}
 	n := len(p.Rows)
 	s := scores{mean: make([]float64, n), vr: make([]float64, n)}
-	if f.task.Near() {
-		s.near = make([]float64, n)
-	}
-	if err := f.task.Score(ctx, f.src, p.Rows, p.Y, s.mean, s.vr, s.near); err != nil {
+	if err := f.task.Score(ctx, f.src, p.Rows, p.Y, s.mean, s.vr); err != nil {
 		return err
 	}
 	if err := beamrun.WriteFile(ctx, f.Job.PartFile(p.Index), encodePart(p, s)); err != nil {

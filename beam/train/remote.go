@@ -84,12 +84,12 @@ func (r *Remote) Close() error {
 }
 
 // Score implements passgpfast.RemoteScorer: one pipeline that scores
-// rows with the task's bytes task, merged into mean, vr and (not nil
-// when the task reads them) near. It is safe for concurrent use.
-func (r *Remote) Score(ctx context.Context, task []byte, rows []int, y, mean, vr, near []float64) error {
+// rows with the task's bytes task, merged into mean and vr. It is safe
+// for concurrent use.
+func (r *Remote) Score(ctx context.Context, task []byte, rows []int, y, mean, vr []float64) error {
 	n := len(rows)
-	if len(mean) != n || len(vr) != n || (near != nil && len(near) != n) || (y != nil && len(y) != n) {
-		return fmt.Errorf("train: %d rows with %d labels, %d means, %d variances and %d correlations", n, len(y), len(mean), len(vr), len(near))
+	if len(mean) != n || len(vr) != n || (y != nil && len(y) != n) {
+		return fmt.Errorf("train: %d rows with %d labels, %d means and %d variances", n, len(y), len(mean), len(vr))
 	}
 	for _, i := range rows {
 		if i < 0 || i >= r.n {
@@ -113,7 +113,7 @@ func (r *Remote) Score(ctx context.Context, task []byte, rows []int, y, mean, vr
 		beamrun.RemoveFiles(context.WithoutCancel(ctx), j.partFiles(ps))
 		return err
 	}
-	return merge(ctx, ps, &j, scores{mean, vr, near})
+	return merge(ctx, ps, &j, scores{mean, vr})
 }
 
 // merge reads the part files of call j into dst in row order, removing
@@ -121,7 +121,7 @@ func (r *Remote) Score(ctx context.Context, task []byte, rows []int, y, mean, vr
 func merge(ctx context.Context, ps []Part, j *Job, dst scores) error {
 	paths := j.partFiles(ps)
 	return beamrun.Collect(ctx, paths, func(i int, b []byte) error {
-		return decodePartTo(dst, b, paths[i], ps[i], dst.near != nil)
+		return decodePartTo(dst, b, paths[i], ps[i])
 	})
 }
 

@@ -13,12 +13,13 @@ import (
 	"github.com/passgp-fast/passgp-fast/model"
 )
 
-// TestPredictFarField: with se+bias and a large constant, predict gives a
-// point far from the training data the training labels' class shares
-// (the calibration's Balance) and a point near them what it gave before
-// the far-field gate: the model's map of the raw latent and share; --raw
-// still prints the paper's q there, which the constant's posterior keeps
-// off the balance.
+// TestPredictFarField: training writes no far-field gate; for a model
+// file that carries one (10⁻⁴ and 10⁻⁸, as older builds wrote), with
+// se+bias and a large constant, predict gives a point far from the
+// training data the training labels' class shares (the calibration's
+// Balance) and a point near them the model's map of the raw latent and
+// share, as without the gate; --raw still prints the paper's q there,
+// which the constant's posterior keeps off the balance.
 func TestPredictFarField(t *testing.T) {
 	f := newFixture(t)
 	m := filepath.Join(f.dir, "far.pgp")
@@ -27,8 +28,12 @@ func TestPredictFarField(t *testing.T) {
 		t.Fatalf("train: %s", e)
 	}
 	mod, err := model.Load(m)
-	if err != nil || mod.Calibration == nil || mod.Calibration.GateNear == 0 {
-		t.Fatalf("model: %v, calibration %+v", err, mod.Calibration)
+	if err != nil || mod.Calibration == nil || mod.Calibration.GateNear != 0 || mod.Calibration.GateFar != 0 {
+		t.Fatalf("model: %v, calibration %+v; want no gate", err, mod.Calibration)
+	}
+	mod.Calibration.GateNear, mod.Calibration.GateFar = 1e-4, 1e-8
+	if err := model.Save(m, mod); err != nil {
+		t.Fatal(err)
 	}
 	pts := filepath.Join(f.dir, "far.libsvm")
 	if err := os.WriteFile(pts, []byte("0 1:1000 2:-1000 3:1000\n0 1:0.1 2:0.2 3:-0.1\n"), 0o644); err != nil {
