@@ -228,9 +228,7 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 	held := c.HeldOutRows(n)
 	switch c.Method {
 	case PASSGP, FPASSGP:
-		t := newTrainer(x, y, c, r, class)
-		t.held = held
-		res, err = t.run(ctx)
+		res, err = newTrainer(x, y, c, r, class).run(ctx)
 	case IVM:
 		var xd *mat.Dense
 		if xd, err = asDense(x); err == nil {
@@ -294,10 +292,6 @@ type trainer struct {
 	start  time.Time
 	evals  int
 	theta0 []float64
-	// (nil: none).
-	// held numbers the held-out points, whose last scores keepScores
-	// keeps (Options.HeldOutRows, set by train; nil: all).
-	held []int
 }
 
 func newTrainer(x Rows, y []float64, c *config, r *runner, class string) *trainer {
