@@ -439,21 +439,6 @@ func TestCraftedCheckpoints(t *testing.T) {
 	if _, err := DecodeCheckpoint(mustEncodeCheckpoint(t, good())); err != nil {
 		t.Fatalf("valid checkpoint refused: %v", err)
 	}
-	// held gives the state the last pass's scores (passgp.State.HeldMean)
-	// after 3 batches.
-	held := func(c *Checkpoint) {
-		s := c.State
-		s.Done, s.ThetaSince = 3, 1
-		s.HeldMean, s.HeldVar, s.HeldAt = make([]float64, 10), make([]float64, 10), make([]int, 10)
-		for i := range s.HeldAt {
-			s.HeldMean[i], s.HeldVar[i], s.HeldAt[i] = float64(i)-4, 0.5, i%4
-		}
-	}
-	withHeld := good()
-	held(withHeld)
-	if _, err := DecodeCheckpoint(mustEncodeCheckpoint(t, withHeld)); err != nil {
-		t.Fatalf("valid checkpoint with last-pass scores refused: %v", err)
-	}
 	// withDone has a finished classifier (class 0) and its held-out
 	// latents.
 	withDone := func(c *Checkpoint) {
@@ -497,13 +482,6 @@ func TestCraftedCheckpoints(t *testing.T) {
 		{"site negative", func(c *Checkpoint) { c.State.Tau[0] = -1 }, "site"},
 		{"site NaN", func(c *Checkpoint) { c.State.Nu[1] = math.NaN() }, "site"},
 		{"theta", func(c *Checkpoint) { c.State.Theta[1] = 0 }, "hyperparameters"},
-		{"held short", func(c *Checkpoint) { held(c); c.State.HeldVar = c.State.HeldVar[:9] }, "held-out scores"},
-		{"held mean NaN", func(c *Checkpoint) { held(c); c.State.HeldMean[2] = math.NaN() }, "held-out score"},
-		{"held variance negative", func(c *Checkpoint) { held(c); c.State.HeldVar[1] = -1 }, "held-out score"},
-		{"held variance Inf", func(c *Checkpoint) { held(c); c.State.HeldVar[1] = math.Inf(1) }, "held-out score"},
-		{"held after done", func(c *Checkpoint) { held(c); c.State.HeldAt[7] = 4 }, "scored at batch 4"},
-		{"held at negative", func(c *Checkpoint) { held(c); c.State.HeldAt[7] = -1 }, "scored at batch -1"},
-		{"theta changed after done", func(c *Checkpoint) { held(c); c.State.ThetaSince = 4 }, "θ changed at batch 4"},
 	} {
 		c := good()
 		tc.spoil(c)

@@ -111,7 +111,7 @@ func TrainAugmented(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o
 	if err != nil {
 		return res, err
 	}
-	return res, calibrate(ctx, r, res, DenseRows(x), y, c.geom(), nil, nil)
+	return res, calibrate(ctx, r, res, DenseRows(x), y, c.geom(), nil)
 }
 
 // augmentStage is the second stage of TrainAugmented, with c's

@@ -131,7 +131,7 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	// The pass works on the held-out stage's points (calibrate's): its EP
 	// runs on some of them, and the comparison scores them.
 	held := res.HeldOutRows
-	x, y, bv, _ := heldView(x, y, b, nil, held)
+	x, y, bv := heldView(x, y, b, held)
 	idx := inducingSubset(c.Seed, len(b.Y), c.BoundFITC)
 	xm := b.X
 	if idx != nil {

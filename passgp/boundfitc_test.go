@@ -62,7 +62,7 @@ func TestBoundFITC(t *testing.T) {
 		}
 	}
 	// Held-out latents: the FITC cavities, as heldOutLatents gives them.
-	z, _, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, b, DenseRows(x), nil, nil)
+	z, _, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, b, DenseRows(x), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

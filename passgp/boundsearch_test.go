@@ -47,7 +47,7 @@ func TestBoundSearch(t *testing.T) {
 			res.HeldOutError, res.MajorityRate)
 	}
 	x0, _, _, _ := driftedRun(t)
-	z, _, _, err := heldOutLatents(context.Background(), r, b, DenseRows(x0), nil, nil)
+	z, _, _, err := heldOutLatents(context.Background(), r, b, DenseRows(x0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -744,7 +744,7 @@ func CalibrateBinaryRows(b *Binary, x Rows, y []float64) (*Calibration, error) {
 	if len(y) != n {
 		return nil, fmt.Errorf("passgp: CalibrateBinary: %d labels for %d rows", len(y), n)
 	}
-	z, rho, _, err := heldOutLatents(context.Background(), &runner{threads: la.Threads()}, b, x, nil, nil)
+	z, rho, _, err := heldOutLatents(context.Background(), &runner{threads: la.Threads()}, b, x, nil)
 	if err != nil {
 		return nil, err
 	}

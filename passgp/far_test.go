@@ -170,11 +170,11 @@ func TestFarField(t *testing.T) {
 			xr := mat.NewDense(nt+nr, 4, nil)
 			xr.Slice(0, nt, 0, 4).(*mat.Dense).Copy(x)
 			xr.Slice(nt, nt+nr, 0, 4).(*mat.Dense).Copy(ray)
-			hz, hr, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, b, DenseRows(xr), nil, nil)
+			hz, hr, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, b, DenseRows(xr), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			z0, r0, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, b, DenseRows(x), nil, nil)
+			z0, r0, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, b, DenseRows(x), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,18 +13,15 @@ import (
 // variance that this distribution leaves (Calibration): the cavity
 // (leave-one-out) marginal of an active point (paper eq. 3) and the
 // predictive marginal of an inactive point (paper eq. 4), which the final
-// posterior never saw, or, where last holds one (nil: none), the
-// point's prediction in the last pass at the final θ, which the
-// posterior of that batch never saw either. One scoring pass over the
-// inactive points without such a score, O(N·M²) time and O(chunk·M)
-// memory. b.Active holds indices into x (-1 for points of the
+// posterior never saw. One scoring pass over the inactive points,
+// O(N·M²) time and O(chunk·M) memory. b.Active holds indices into x (-1 for points of the
 // invariance stage, skipped). It returns ctx.Err()
 // within one scoring chunk of a cancellation. For a classifier of an
 // invariance stage of geometry g (nil: none), the points whose
 // translations it trained on get the leave-group-out latents of
 // groupHeldOut instead; lost counts those lost to rounding. A classifier
 // with a FITC pass (Binary.Sparse) gets its cavities (sparseHeldOut).
-func heldOutLatents(ctx context.Context, r *runner, b *Binary, x Rows, g *shiftGeom, last *lastScores) (z, rho []float64, lost int, err error) {
+func heldOutLatents(ctx context.Context, r *runner, b *Binary, x Rows, g *shiftGeom) (z, rho []float64, lost int, err error) {
 	n, _ := x.Dims()
 	if f := b.Sparse; f != nil && len(f.Mean) == n {
 		return fitcHeldOut(ctx, r, b, x, nil)
@@ -55,11 +52,7 @@ func heldOutLatents(ctx context.Context, r *runner, b *Binary, x Rows, g *shiftG
 	}
 	var rows []int
 	for i, in := range inA {
-		switch {
-		case in:
-		case last.has(i):
-			z[i], rho[i] = last.z(i), last.variance(i)
-		default:
+		if !in {
 			rows = append(rows, i)
 		}
 	}
@@ -122,74 +115,4 @@ func priorShare(v, k float64) float64 {
 		return 0
 	}
 	return min(max(v/k, 0), 1)
-}
-
-// lastScores are the predictions of the last pass that heldOutLatents
-// reuses: those of s (State.HeldMean) with HeldAt >= from.
-//
-// Point i is the i-th held-out point (HeldOutRows), as State.HeldMean
-// numbers them.
-type lastScores struct {
-	s    *State
-	from int
-}
-
-// has reports whether point i has a reusable score.
-func (l *lastScores) has(i int) bool {
-	return l != nil && i < len(l.s.HeldAt) && l.s.HeldAt[i] > 0 && l.s.HeldAt[i] >= l.from
-}
-
-// z returns point i's m/√(1+v).
-func (l *lastScores) z(i int) float64 {
-	return meanVar{l.s.HeldMean[i], l.s.HeldVar[i]}.z()
-}
-
-// variance returns point i's predictive variance.
-func (l *lastScores) variance(i int) float64 { return l.s.HeldVar[i] }
-
-// keepScores records the candidates' predictive marginals of a batch of
-// PASS-GP's last pass (State.HeldMean). The invariance stage scores
-// augmented points and keeps none. fPASS-GP keeps none either: it swaps
-// p_exc·M points in every batch to the end, so a batch's posterior is not
-// the final one, and at small M the two differ where it matters. On
-// IJCNN at M = 200 (the fixed θ of docs/results.md, seed 3) the
-// calibration fitted on the reused scores made 12.69% test error,
-// against 9.50% with the final posterior's predictions and the majority
-// rate of 9.50% (docs/method.md). Its active sets are
-// small, so the extra scoring pass costs little.
-func (t *trainer) keepScores(cand []int, mean, vr []float64) {
-	if !t.keepsScores() {
-		return
-	}
-	n := t.n
-	if t.held != nil {
-		n = len(t.held)
-	}
-	if len(t.st.HeldAt) != n {
-		t.st.HeldMean, t.st.HeldVar, t.st.HeldAt = make([]float64, n), make([]float64, n), make([]int, n)
-	}
-	for k, i := range cand {
-		if t.held != nil {
-			if i = position(t.held, i); i < 0 {
-				continue
-			}
-		}
-		t.st.HeldMean[i], t.st.HeldVar[i], t.st.HeldAt[i] = mean[k], vr[k], t.st.Done+1
-	}
-}
-
-// keepsScores reports whether keepScores keeps this batch's scores.
-func (t *trainer) keepsScores() bool {
-	return !t.stage2 && t.method == PASSGP && t.st.Pass == t.c.Passes-1
-}
-
-// lastScores returns the scores a finished run's held-out latents may
-// reuse: those at the final θ, none if the final optimisation changed θ
-// (same false), and none for methods other than PASS-GP (keepScores),
-// also when a checkpoint of an older version carried some.
-func (t *trainer) lastScores(same bool) *lastScores {
-	if t.stage2 || !same || t.method != PASSGP || len(t.st.HeldAt) != t.n {
-		return nil
-	}
-	return &lastScores{s: &t.st, from: max(t.st.ThetaSince, 1)}
 }

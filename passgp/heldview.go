@@ -71,18 +71,17 @@ func (s subsetRows) RowsTo(dst []float64, idx []int) {
 
 // heldView is the held-out stage's view of the training data: the rows
 // held (nil: all) of x and y and the classifier b with its active points
-// numbered among them (-1 for those not held). The last pass's scores
-// last are numbered so already (trainer.keepScores).
-func heldView(x Rows, y []float64, b *Binary, last *lastScores, held []int) (Rows, []float64, *Binary, *lastScores) {
+// numbered among them (-1 for those not held).
+func heldView(x Rows, y []float64, b *Binary, held []int) (Rows, []float64, *Binary) {
 	if held == nil {
-		return x, y, b, last
+		return x, y, b
 	}
 	bh := *b
 	bh.Active = make([]int, len(b.Active))
 	for k, a := range b.Active {
 		bh.Active[k] = position(held, a)
 	}
-	return subsetRows{x, held}, gather(y, held), &bh, last
+	return subsetRows{x, held}, gather(y, held), &bh
 }
 
 // position returns the position of a in the ascending rows, or -1.

@@ -173,10 +173,9 @@ type MultiControl struct {
 	// calibration takes their held-out latents (HeldOut, HeldOutShare,
 	// HeldOutLost; Model is required), so a resumed run calibrates as the
 	// uninterrupted one. Where HeldOut is nil they are computed from the
-	// Model's final posterior, which differs from the uninterrupted run's
-	// in the last digits (a Binary keeps no last-pass scores,
-	// State.HeldMean) and, for a FITC classifier restored without its
-	// training marginals, altogether: its active set's latents stand in.
+	// Model's final posterior, as the uninterrupted run computes them,
+	// except for a FITC classifier restored without its training
+	// marginals, whose active set's latents stand in.
 	Finished map[float64]*Result
 	// ClassDone, if not nil, is called when a class has finished
 	// training, serialised with Progress and Checkpoint.

@@ -146,8 +146,7 @@ func (r *runner) predictRows(post *ep.Posterior, k kernel.Kernel, xa *mat.Dense,
 
 // screen lets PASS-GP's scoring of a batch skip the predictive variance
 // of candidates whose fate the mean decides: where the scores serve only
-// the batch's rule (every pass but the last, whose scores the held-out
-// latents reuse), a candidate with y·m > 0 has q(y|x) = Φ(y m/√(1+v))
+// the batch's rule (every pass but the last), a candidate with y·m > 0 has q(y|x) = Φ(y m/√(1+v))
 // decreasing in v, and v lies in [0, k(x, x)], so if q ≥ p_inc at v =
 // k(x, x) it is not included whatever v is. Its variance, the O(M²) part of a score, is then not
 // needed; on the noisy 10-class task most of a first pass's candidates

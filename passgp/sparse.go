@@ -285,5 +285,5 @@ func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Opt
 		return nil, err
 	}
 	r := &runner{threads: c.threads}
-	return res, calibrate(ctx, r, res, DenseRows(x), y, nil, nil, c.HeldOutRows(len(y)))
+	return res, calibrate(ctx, r, res, DenseRows(x), y, nil, c.HeldOutRows(len(y)))
 }

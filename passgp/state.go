@@ -49,9 +49,6 @@ func (s *State) Check(n, d int) error {
 			return fmt.Errorf("passgp: state site %d has tau = %v, nu = %v", k, s.Tau[k], s.Nu[k])
 		}
 	}
-	if err := s.checkHeld(n); err != nil {
-		return err
-	}
 	for _, t := range s.Theta {
 		if !(t > 0) || math.IsInf(t, 0) {
 			return fmt.Errorf("passgp: state hyperparameters %v are not positive and finite", s.Theta)
@@ -62,27 +59,3 @@ func (s *State) Check(n, d int) error {
 
 // truncInts returns v, or its first 8 entries, for an error message.
 func truncInts(v []int) []int { return v[:min(len(v), 8)] }
-
-// checkHeld checks the last pass's scores (State.HeldMean): none, or one
-// finite mean, non-negative variance and batch index per point or per
-// held-out point (HeldOutRows).
-func (s *State) checkHeld(n int) error {
-	k := len(s.HeldAt)
-	switch {
-	case k == 0 && len(s.HeldMean) == 0 && len(s.HeldVar) == 0:
-	case k != n && k != min(n, heldOutMax) || len(s.HeldMean) != k || len(s.HeldVar) != k:
-		return fmt.Errorf("passgp: state has %d/%d/%d held-out scores for %d points", len(s.HeldMean), len(s.HeldVar), k, n)
-	}
-	if s.ThetaSince < 0 || s.ThetaSince > s.Done {
-		return fmt.Errorf("passgp: state's θ changed at batch %d of %d done", s.ThetaSince, s.Done)
-	}
-	for i := range s.HeldAt {
-		if a := s.HeldAt[i]; a < 0 || a > s.Done {
-			return fmt.Errorf("passgp: state's point %d scored at batch %d of %d done", i, a, s.Done)
-		}
-		if m, v := s.HeldMean[i], s.HeldVar[i]; math.IsNaN(m) || math.IsInf(m, 0) || !(v >= 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("passgp: state's point %d has held-out score N(%v, %v)", i, m, v)
-		}
-	}
-	return nil
-}

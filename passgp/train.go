@@ -65,21 +65,6 @@ type State struct {
 	Done        int // batches processed so far (for HypEvery)
 	Stats       []BatchStats
 	Elapsed     time.Duration
-	// HeldMean[i] and HeldVar[i] are the predictive marginal N(m, v) of
-	// paper eq. (4) that held-out point i (HeldOutRows: training point i
-	// unless N > HeldOutMax) got as a candidate in the last
-	// pass, HeldAt[i] is Done+1 of the batch that scored it (0: not
-	// scored in the last pass), and ThetaSince is Done+1 of the batch
-	// whose θ search last changed θ (0: none did). The posterior that
-	// scored point i never saw its label, so for a point still inactive
-	// at the end a score at the final θ (HeldAt[i] >= ThetaSince) is a
-	// held-out prediction as good as one from the final posterior, and
-	// Result.HeldOut reuses it instead of scoring the point again
-	// (heldOutLatents). The slices are empty before the last pass, and
-	// for methods other than PASS-GP (trainer.keepScores).
-	HeldMean, HeldVar []float64
-	HeldAt            []int
-	ThetaSince        int
 }
 
 // Result is a trained binary classifier and the record of its training.
@@ -136,10 +121,6 @@ type Result struct {
 	// of the training (the batches' and the final one) that hit the sweep
 	// cap (BatchStats.HypNotConverged).
 	HypNotConverged int
-	// scores carries the last pass's predictions that HeldOut reuses from
-	// the end of training to train's calibrate, which clears it (nil:
-	// none; see State.HeldMean).
-	scores *lastScores
 }
 
 // hypNotConverged sums BatchStats.HypNotConverged.
@@ -247,9 +228,7 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 	held := c.HeldOutRows(n)
 	switch c.Method {
 	case PASSGP, FPASSGP:
-		t := newTrainer(x, y, c, r, class)
-		t.held = held
-		res, err = t.run(ctx)
+		res, err = newTrainer(x, y, c, r, class).run(ctx)
 	case IVM:
 		var xd *mat.Dense
 		if xd, err = asDense(x); err == nil {
@@ -263,19 +242,13 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 	if err == nil && c.Augment != nil {
 		res, err = augmentRetrain(ctx, c, r, class, res)
 	}
-	// The last pass's scores (N-vectors) go to calibrate, not to the
-	// caller.
-	var last *lastScores
-	if res != nil {
-		last, res.scores = res.scores, nil
-	}
 	if err == nil {
 		err = ctx.Err()
 	}
 	if err != nil {
 		return res, err
 	}
-	err = calibrate(ctx, r, res, x, y, c.geom(), last, held)
+	err = calibrate(ctx, r, res, x, y, c.geom(), held)
 	if err == nil {
 		err = boundPass(ctx, c, r, res, x, y)
 	}
@@ -285,12 +258,11 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 // calibrate sets res's held-out latents of the training points held of
 // (x, y) (nil: all; HeldOutRows), their error rates and the binary
 // calibration fitted on them; g is the invariance stage's geometry (nil:
-// none; with g, held must be nil) and last the last pass's scores that the
-// held-out latents may reuse (nil: none).
-func calibrate(ctx context.Context, r *runner, res *Result, x Rows, y []float64, g *shiftGeom, last *lastScores, held []int) error {
-	xh, yh, bh, lh := heldView(x, y, res.Model, last, held)
+// none; with g, held must be nil).
+func calibrate(ctx context.Context, r *runner, res *Result, x Rows, y []float64, g *shiftGeom, held []int) error {
+	xh, yh, bh := heldView(x, y, res.Model, held)
 	var err error
-	if res.HeldOut, res.HeldOutShare, res.HeldOutLost, err = heldOutLatents(ctx, r, bh, xh, g, lh); err != nil {
+	if res.HeldOut, res.HeldOutShare, res.HeldOutLost, err = heldOutLatents(ctx, r, bh, xh, g); err != nil {
 		return err
 	}
 	res.HeldOutRows = held
@@ -320,10 +292,6 @@ type trainer struct {
 	start  time.Time
 	evals  int
 	theta0 []float64
-	// (nil: none).
-	// held numbers the held-out points, whose last scores keepScores
-	// keeps (Options.HeldOutRows, set by train; nil: all).
-	held []int
 }
 
 func newTrainer(x Rows, y []float64, c *config, r *runner, class string) *trainer {
@@ -415,9 +383,6 @@ func cloneState(s *State) State {
 	c.Perm = slices.Clone(s.Perm)
 	c.Bounds = slices.Clone(s.Bounds)
 	c.Stats = slices.Clone(s.Stats)
-	c.HeldMean = slices.Clone(s.HeldMean)
-	c.HeldVar = slices.Clone(s.HeldVar)
-	c.HeldAt = slices.Clone(s.HeldAt)
 	return c
 }
 
@@ -567,7 +532,6 @@ func (t *trainer) batch(ctx context.Context) error {
 		return err
 	}
 	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.hypPasses()
-	before := t.k.Params()
 	epo := t.c.epOptions()
 	if t.st.Frozen && adfSites {
 		// The new points start at their ADF sites (below) and the others
@@ -581,10 +545,6 @@ func (t *trainer) batch(ctx context.Context) error {
 	post, err := t.infer(ctx, xa, ya, optimise, epo, &bs)
 	if err != nil {
 		return err
-	}
-	moved := !slices.Equal(before, t.k.Params())
-	if moved {
-		t.st.ThetaSince = t.st.Done + 1
 	}
 	bs.LogZ = post.LogZ
 	bs.Theta = t.k.Params()
@@ -619,8 +579,7 @@ type batchScores struct {
 }
 
 // score scores the active points and the candidates of the current batch
-// under post (the posterior of the active inputs xa) and keeps the
-// candidates' scores for the held-out latents (keepScores).
+// under post (the posterior of the active inputs xa).
 func (t *trainer) score(ctx context.Context, post *ep.Posterior, xa *mat.Dense, bs *BatchStats) (*batchScores, error) {
 	sc := &batchScores{cav: make([]float64, len(t.st.Active))}
 	post.CavityProbTo(sc.cav)
@@ -646,7 +605,6 @@ func (t *trainer) score(ctx context.Context, post *ep.Posterior, xa *mat.Dense, 
 	for i, n := range cand {
 		sc.q[i] = predProb(t.y[n], sc.mean[i], sc.vr[i])
 	}
-	t.keepScores(cand, sc.mean, sc.vr)
 	// ep guards the cavities and the predictive variances; a NaN that
 	// still got through would silently delete a point (NaN <= p_del is
 	// false) or scramble fPASS-GP's sort.
@@ -691,8 +649,7 @@ func (t *trainer) apply(u update, s ep.Sites, sc *batchScores, bs *BatchStats) {
 
 // screen returns the screen of this batch's scoring (nil: score every
 // candidate fully): PASS-GP's rule, outside the last pass of the first
-// stage (whose scores keepScores keeps for the held-out latents), with a
-// p_inc below 1.
+// stage, with a p_inc below 1.
 func (t *trainer) screen() *screen {
 	r := t.rule()
 	if !screenScores || t.method != PASSGP || r.pinc >= 1 || (!t.stage2 && t.st.Pass == t.c.Passes-1) {
@@ -711,9 +668,6 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch}
-	// θ as the last pass left it: the search on A below may move it, and
-	// then no score of the last pass is at the final θ (lastScores).
-	before := t.k.Params()
 	optimise := !t.fixed && !t.st.Frozen && t.c.hypPasses() >= t.c.Passes
 	post, err := t.inferEvals(ctx, xa, ya, optimise, finalHypEvals, t.c.finalEPOptions(), &bs)
 	if err == nil && optimise {
@@ -739,8 +693,7 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 		atBound = lastAtBound(t.st.Stats)
 	}
 	return &Result{Model: b, Batches: t.st.Stats, Elapsed: t.elapsed(), Theta0: t.theta0, Evals: t.evals, AtBound: atBound,
-		NotConverged: bs.NotConverged, HypNotConverged: hypNotConverged(t.st.Stats) + bs.HypNotConverged,
-		scores: t.lastScores(slices.Equal(before, t.k.Params()))}, nil
+		NotConverged: bs.NotConverged, HypNotConverged: hypNotConverged(t.st.Stats) + bs.HypNotConverged}, nil
 }
 
 // lastAtBound returns AtBound of the last batch that optimised θ (nil if
