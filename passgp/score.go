@@ -145,13 +145,13 @@ func (r *runner) predictRows(post *ep.Posterior, k kernel.Kernel, xa *mat.Dense,
 }
 
 // screen lets PASS-GP's scoring of a batch skip the predictive variance
-// of candidates whose fate the mean decides: where the scores serve only
-// the batch's rule (every pass but the last), a candidate with y·m > 0 has q(y|x) = Φ(y m/√(1+v))
+// of candidates whose fate the mean decides: the scores serve only the
+// batch's rule, and a candidate with y·m > 0 has q(y|x) = Φ(y m/√(1+v))
 // decreasing in v, and v lies in [0, k(x, x)], so if q ≥ p_inc at v =
-// k(x, x) it is not included whatever v is. Its variance, the O(M²) part of a score, is then not
-// needed; on the noisy 10-class task most of a first pass's candidates
-// are such points (docs/performance.md). The rule's decisions and counts
-// are those of full scoring.
+// k(x, x) it is not included whatever v is. Its variance, the O(M²) part
+// of a score, is then not needed; on noisy tasks most of a pass's
+// candidates are such points. The rule's decisions and counts are those
+// of full scoring.
 type screen struct {
 	y    []float64 // labels of the rows of x
 	pinc float64

@@ -68,7 +68,7 @@ func TestScreenPredict(t *testing.T) {
 	}
 }
 
-// A PASS-GP run whose first pass screens its candidates is the run that
+// A PASS-GP run that screens its candidates is the run that
 // scores every candidate fully: the same active sets and batch counts, and
 // sites, θ, log Z and calibration equal to pathTol (the two paths call
 // BLAS with different shapes), with θ learned and fixed, with and without

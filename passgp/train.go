@@ -648,11 +648,10 @@ func (t *trainer) apply(u update, s ep.Sites, sc *batchScores, bs *BatchStats) {
 }
 
 // screen returns the screen of this batch's scoring (nil: score every
-// candidate fully): PASS-GP's rule, outside the last pass of the first
-// stage, with a p_inc below 1.
+// candidate fully): PASS-GP's rule with a p_inc below 1.
 func (t *trainer) screen() *screen {
 	r := t.rule()
-	if !screenScores || t.method != PASSGP || r.pinc >= 1 || (!t.stage2 && t.st.Pass == t.c.Passes-1) {
+	if !screenScores || t.method != PASSGP || r.pinc >= 1 {
 		return nil
 	}
 	return &screen{y: t.y, pinc: r.pinc}
