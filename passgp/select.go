@@ -193,8 +193,10 @@ func (t *trainer) rule() rule {
 // keepFloorShare sets PASS-GP's floor on the active points that p_del
 // leaves in a batch (update.restore, rule.keepFloor): Init/keepFloorShare
 // (30 for the default N_init = 300), or that share of the batch's active
-// set if more. On the judged tasks no batch keeps fewer than 64 points or
-// 21% of them (USPS), so their runs are unchanged.
+// set if more. It binds only where p_del would delete nearly every active
+// point of a batch, as on a class of a few points among tens of
+// thousands, where deleting them all at once leaves the prior and the
+// next batch comes in whole (docs/method.md).
 const keepFloorShare = 10
 
 // budgetBatchFactor caps the candidates a batch offers a full budget at
