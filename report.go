@@ -74,7 +74,7 @@ func Warnings(res *passgp.Result) []string {
 	if c := res.Calibration; c != nil && c.Classes() == 1 {
 		if lo, hi := c.Range(); hi <= 0.5 || lo >= 0.5 {
 			w = append(w, fmt.Sprintf("its calibrated probability of the positive class stays within [%.3g, %.3g], so it decides the larger class everywhere: "+
-				"a map that followed its latents further erred more often on the held-out points", lo, hi))
+				"the likeliest map of its held-out latents makes the smaller class the more probable one nowhere", lo, hi))
 		}
 	}
 	if res.HypNotConverged > 0 {

@@ -242,7 +242,7 @@ func (c *Calibration) decide(u, z, rho, far []float64, thr float64) int {
 // give a class: (1 − Eps)·0 + Eps·κ and 1 − Eps·(1 − κ) for the
 // positive class of a binary map, Eps/C and 1 − Eps + Eps/C for any
 // class otherwise. A binary map whose range lies on one side of 1/2
-// decides one class everywhere (guardMajority makes such maps).
+// decides one class everywhere (a fitted κ far from 1/2 can give one).
 func (c *Calibration) Range() (lo, hi float64) {
 	if len(c.B) == 1 {
 		kp := c.kappa()
@@ -313,9 +313,7 @@ var calibrationBounded = [][3]float64{{calibrationSteepA, 0.5, 0.1}, {calibratio
 // data; gonum/optimize's L-BFGS minimises it over (log A, B, logit Eps,
 // and for K = 1 logit Kappa) from two starts (K = 1: four,
 // calibrationBounded), and the lowest minimum is kept. Balance is the
-// class shares of truth. A binary fit whose decisions on these latents
-// err more often than the majority class is replaced by the likeliest
-// map that never decides the minority class (guardMajority).
+// class shares of truth.
 func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 	return fitCalibration(z, rho, truth, false)
 }
@@ -335,7 +333,6 @@ func fitCalibration(z, rho *mat.Dense, truth []int, slopes bool) (*Calibration, 
 	c := &Calibration{A: math.Exp(x[0]), B: slices.Clone(x[1 : k+1]), Eps: sigmoid(x[k+1]), Balance: balance}
 	if k == 1 {
 		c.Kappa = sigmoid(x[k+2])
-		c = guardMajority(c, z, rho, truth)
 	}
 	if ns := slopeParams(k, slopes); ns > 0 {
 		c.Slopes = make([]float64, k)

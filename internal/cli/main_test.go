@@ -595,8 +595,8 @@ func TestTrainWarnings(t *testing.T) {
 	if w := passgpfast.Warnings(res); len(w) != 1 || !strings.Contains(w[0], "3 EP runs of the hyperparameter search") {
 		t.Errorf("warnings %q for the search's EP runs at their cap", w)
 	}
-	// A binary calibration whose probabilities stay on one side of 1/2
-	// (guardMajority's), and one that does not.
+	// A binary calibration whose probabilities stay on one side of 1/2,
+	// and one that does not.
 	res.HypNotConverged = 0
 	for _, c := range []struct {
 		cal  *passgp.Calibration
