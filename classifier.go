@@ -168,7 +168,7 @@ func (r *recorder) heldOutMetrics(m *model.Model, y []float64) (met Metrics, ok 
 // The held-out latents are already the calibration's inputs (passgp moves
 // those far from the active set), and serve as the raw ones too.
 func crossFitMetrics(m *model.Model, z, rho *mat.Dense, truth []int, seed uint64) (Metrics, error) {
-	folds, cals, err := passgp.CrossFit(m.Calibration, z, rho, calibrationTruth(m, truth), seed)
+	folds, cals, err := passgp.CrossFit(z, rho, calibrationTruth(m, truth), seed)
 	if err != nil {
 		return Metrics{}, err
 	}

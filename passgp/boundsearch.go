@@ -174,7 +174,7 @@ func calibratedNLLs(z, rho []float64, truth, sub []int) (nll, errs []float64, ca
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	folds, cals, err := CrossFit(c, zm, rm, truth, crossFitSeed)
+	folds, cals, err := CrossFit(zm, rm, truth, crossFitSeed)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -11,15 +11,14 @@ const CrossFitFolds = 5
 
 // CrossFit returns, for each of CrossFitFolds folds of the held-out points
 // (rows of z and rho, with classes truth), the rows in the fold and the
-// calibration of the same kind as c (one slope or a slope per class,
-// c.Slopes) fitted on the other folds. Scoring each fold with its own
+// calibration (FitCalibration) fitted on the other folds. Scoring each fold with its own
 // calibration gives an estimate of test performance in which no point
 // scores a map that was fitted on it: fitting the calibration and scoring
 // it on the same latents, as the held-out estimate otherwise would, is
 // optimistic by the map's fit to those points. The folds are a seeded
 // random partition (seed), stratified by class so that every fit sees
 // every class.
-func CrossFit(c *Calibration, z, rho *mat.Dense, truth []int, seed uint64) (folds [][]int, cals []*Calibration, err error) {
+func CrossFit(z, rho *mat.Dense, truth []int, seed uint64) (folds [][]int, cals []*Calibration, err error) {
 	n, _ := z.Dims()
 	folds = stratifiedFolds(truth, CrossFitFolds, seed)
 	in := make([]int, n)
@@ -37,7 +36,7 @@ func CrossFit(c *Calibration, z, rho *mat.Dense, truth []int, seed uint64) (fold
 			}
 		}
 		zr, rr := gatherMatRows(z, rest), gatherMatRows(rho, rest)
-		if cals[f], err = fitCalibration(zr, rr, gather(truth, rest), c.Slopes != nil); err != nil {
+		if cals[f], err = FitCalibration(zr, rr, gather(truth, rest)); err != nil {
 			return nil, nil, err
 		}
 	}

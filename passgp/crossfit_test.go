@@ -32,11 +32,11 @@ func TestCrossFit(t *testing.T) {
 				rho.Set(i, j, rng.Float64()*0.3)
 			}
 		}
-		all, err := fitCalibration(z, rho, truth, false)
+		all, err := FitCalibration(z, rho, truth)
 		if err != nil {
 			t.Fatal(err)
 		}
-		folds, cals, err := CrossFit(all, z, rho, truth, 7)
+		folds, cals, err := CrossFit(z, rho, truth, 7)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +58,7 @@ func TestCrossFit(t *testing.T) {
 					rest = append(rest, i)
 				}
 			}
-			want, err := fitCalibration(gatherRows(z, rest), gatherRows(rho, rest), gather(truth, rest), false)
+			want, err := FitCalibration(gatherRows(z, rest), gatherRows(rho, rest), gather(truth, rest))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -328,7 +328,7 @@ func (m *multiRun) calibration(ctx context.Context, labels []float64, mr *MultiR
 	for i, l := range Gather(labels, held) {
 		truth[i], _ = slices.BinarySearch(m.classes, l)
 	}
-	return fitCalibration(z, rho, truth, mixedPosteriors(mr.Model.Models))
+	return FitCalibration(z, rho, truth)
 }
 
 // heldCount is the number of training points, of n, with held-out
@@ -338,24 +338,4 @@ func heldCount(c config, n int) int {
 		return n
 	}
 	return min(n, heldOutMax)
-}
-
-// mixedPosteriors reports whether some of the classifiers predict from a
-// FITC posterior and others from their active set's, as where
-// Options.BoundFITC's pass is kept for some classes only. Their latents
-// are then on different scales (FITC's cavities are leave-one-out
-// latents of a posterior that saw every point, the active set's mostly
-// predictions of points it never saw), and TrainMulti's calibration fits
-// a slope per class instead of one shared slope. On the development
-// protocol one shared slope for such runs is worse in NLP by more than
-// two standard errors on Vehicle (0.4173 → 0.4378) and in Brier score on
-// gen-multiclass (docs/method.md).
-func mixedPosteriors(models []*Binary) bool {
-	sparse := 0
-	for _, b := range models {
-		if b.Sparse != nil {
-			sparse++
-		}
-	}
-	return sparse > 0 && sparse < len(models)
 }
