@@ -10,13 +10,12 @@ import (
 	"strings"
 )
 
-// foldCache keeps, in a --work directory, the output of every train and
-// predict run of passgp-fast under a key of the binary's bytes, the
+// foldCache keeps, in the --cache directory, the output of every train
+// and predict run of passgp-fast under a key of the binary's bytes, the
 // flags and the fold's two files, so that a later run of the suite with
-// the same --work reruns only what changed: comparing several candidate
+// the same --cache reruns only what changed: comparing several candidate
 // builds (--candidate-bin) against one defaults column trains the
-// defaults once. Without --work the directory is temporary and nothing
-// is reused.
+// defaults once. A reused run writes no model file.
 type foldCache struct {
 	dir  string
 	bins map[string]string // binary path -> SHA-256 of its bytes
@@ -29,8 +28,8 @@ type cachedRun struct {
 	Predict string  `json:"predict"`
 }
 
-func newFoldCache(work string) *foldCache {
-	return &foldCache{dir: filepath.Join(work, "cache"), bins: map[string]string{}}
+func newFoldCache(dir string) *foldCache {
+	return &foldCache{dir: dir, bins: map[string]string{}}
 }
 
 // key returns the cache key of a run, or "" when a file cannot be read

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -48,5 +52,46 @@ func TestFoldCache(t *testing.T) {
 	var nilCache *foldCache
 	if nilCache.key(binA, nil, tr, te) != "" {
 		t.Error("a nil cache gives a key")
+	}
+}
+
+// TestSuiteCache: a second run of the suite with the same --cache reuses
+// every run of the first (the cache directory gains nothing) and reports
+// the same figures.
+func TestSuiteCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the CLI and trains 2 models")
+	}
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache")
+	report := func(name string) []SetResult {
+		jsonF := filepath.Join(dir, name+".json")
+		args := []string{"--sets", "gen-noise", "--quick", "--k", "2", "--candidate", "--kernel se",
+			"--json", jsonF, "--cache", cache, "--data-dir", dir}
+		var out, log bytes.Buffer
+		if err := run(context.Background(), args, &out, &log); err != nil {
+			t.Fatalf("%v\n%s", err, log.String())
+		}
+		b, err := os.ReadFile(jsonF)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep Report
+		if err := json.Unmarshal(b, &rep); err != nil {
+			t.Fatal(err)
+		}
+		return rep.Sets
+	}
+	first := report("a")
+	entries, err := os.ReadDir(cache)
+	if err != nil || len(entries) != 4 {
+		t.Fatalf("cache holds %d entries (%v), want 4 (2 columns × 2 folds)", len(entries), err)
+	}
+	second := report("b")
+	if again, _ := os.ReadDir(cache); len(again) != len(entries) {
+		t.Errorf("the second run added %d cache entries", len(again)-len(entries))
+	}
+	if !reflect.DeepEqual(first, second) {
+		t.Error("the second run's report differs from the first's")
 	}
 }

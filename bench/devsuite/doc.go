@@ -86,16 +86,16 @@
 // --candidate-bin runs the candidate column with another passgp-fast
 // binary, a build of the code a change proposes, so that removing or
 // changing a rule in the code is judged in the same paired report as a
-// change of flags. With --work, every train and predict run is kept
+// change of flags. With --cache DIR, every train and predict run is kept
 // under a key of the binary's bytes, the flags and the fold's files, so
-// that later runs with the same --work reuse the defaults column and
+// that later runs with the same --cache reuse the defaults column and
 // rerun only what changed. A reused run keeps the training time of the
 // sitting that ran it, so compare times only between columns run in one
 // sitting:
 //
 //	go build -o /tmp/a ./cmd/passgp-fast   # today's code
 //	go build -o /tmp/b ./cmd/passgp-fast   # in the change's work tree
-//	go run ./bench/devsuite --work /tmp/ds --bin /tmp/a --candidate-bin /tmp/b
+//	go run ./bench/devsuite --cache /tmp/ds --bin /tmp/a --candidate-bin /tmp/b
 //
 // The subsample sizes above hold the default suite (k = 5, defaults
 // against one candidate) to about 20 minutes on 2 cores: defaults against

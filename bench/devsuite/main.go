@@ -27,12 +27,12 @@ func main() {
 
 // options are the command's flags.
 type options struct {
-	k                           int
-	seed                        uint64
-	quick, mnist, useSVM, list  bool
-	sets, candidate, baseline   string
-	jsonOut, work, bin, candBin string
-	dataDir, mlbenchDir         string
+	k                                  int
+	seed                               uint64
+	quick, mnist, useSVM, list         bool
+	sets, candidate, baseline          string
+	jsonOut, work, bin, candBin, cache string
+	dataDir, mlbenchDir                string
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -50,6 +50,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.useSVM, "libsvm", false, "add LIBSVM (svm-scale, 5-fold CV grid over C and gamma, -b 1) as a column; needs svm-train on PATH")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the report as JSON to `FILE`")
 	fs.StringVar(&o.work, "work", "", "scratch `DIR` for fold files and models (default: a temporary directory, removed)")
+	fs.StringVar(&o.cache, "cache", "", "keep every train and predict run under `DIR`, keyed by binary, flags and fold files, and reuse them (default: none)")
 	fs.StringVar(&o.candBin, "candidate-bin", "", "passgp-fast `BINARY` of the candidate column (a build of other code; default: --bin's)")
 	fs.StringVar(&o.bin, "bin", "", "passgp-fast `BINARY` to run (default: build ./cmd/passgp-fast)")
 	fs.StringVar(&o.dataDir, "data-dir", "../shared/data", "`DIR` of usps.train.bz2, ijcnn1.train.bz2 and MNIST's training files")
@@ -133,8 +134,9 @@ func (o *options) setup(ctx context.Context, log io.Writer) (*config, func(), er
 		cfg.work, cleanup = dir, func() { os.RemoveAll(dir) }
 	} else if err := os.MkdirAll(cfg.work, 0o755); err != nil {
 		return nil, nil, err
-	} else {
-		cfg.cache = newFoldCache(cfg.work)
+	}
+	if o.cache != "" {
+		cfg.cache = newFoldCache(o.cache)
 	}
 	cfg.env = env{dataDir: o.dataDir, mlbenchDir: o.mlbenchDir, work: cfg.work}
 	if cfg.bin == "" {

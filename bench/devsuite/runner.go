@@ -31,7 +31,7 @@ type config struct {
 	env     env
 	columns []column
 	log     io.Writer
-	cache   *foldCache // nil: no reuse (no --work)
+	cache   *foldCache // nil: no reuse (no --cache)
 }
 
 // Fold is one column's figures on one fold's test part.
