@@ -74,8 +74,8 @@ func (c *Classifier) predictRows(ctx context.Context, x *mat.Dense) (*Prediction
 	m := c.m
 	nb := len(m.Binaries)
 	z, rho := mat.NewDense(n, nb, nil), mat.NewDense(n, nb, nil)
-	var near *mat.Dense
-	if m.Calibration != nil {
+	var near *mat.Dense // correlations, only for a calibration that gates
+	if m.Calibration != nil && m.Calibration.Gated() {
 		near = mat.NewDense(n, nb, nil)
 	}
 	for lo := 0; lo < n; lo += PredictChunk {

@@ -251,7 +251,7 @@ func (m *Model) ProbTo(dst, x *mat.Dense) {
 	n, _ := x.Dims()
 	z := mat.NewDense(n, len(m.Binaries), nil)
 	rho := mat.NewDense(n, len(m.Binaries), nil)
-	if m.Calibration == nil {
+	if m.Calibration == nil || !m.Calibration.Gated() {
 		m.LatentShareTo(z, rho, x)
 	} else {
 		near := mat.NewDense(n, len(m.Binaries), nil)

@@ -100,10 +100,12 @@ func gate(z, rho, near []float64, hi, lo float64) {
 	}
 }
 
-// gated reports whether c moves points far from the data: it has a gate
-// (GateNear > 0; calibrations of model files before format version 9 do
-// not) and a Balance for the moved points to fall back to.
-func (c *Calibration) gated() bool { return c.GateNear > 0 && c.Balance != nil }
+// Gated reports whether c moves points far from the data (Gate): it has a
+// gate (GateNear > 0: only model files written by older builds carry one;
+// training leaves it at 0) and a Balance for
+// the moved points to fall back to. Predictions compute the correlations
+// Gate needs only then.
+func (c *Calibration) Gated() bool { return c.GateNear > 0 && c.Balance != nil }
 
 // Gate returns c's inputs (ProbTo, DecideTo, MeanNLL) for the latents z,
 // prior-variance shares rho and largest correlations near (n×K each,
@@ -116,7 +118,7 @@ func (c *Calibration) gated() bool { return c.GateNear > 0 && c.Balance != nil }
 // rho themselves; otherwise new matrices, so that the raw latents (the
 // paper's q = Φ(z)) stay as they were.
 func (c *Calibration) Gate(z, rho, near *mat.Dense) (cz, crho *mat.Dense) {
-	if near == nil || !c.gated() {
+	if near == nil || !c.Gated() {
 		return z, rho
 	}
 	n, k := z.Dims()
