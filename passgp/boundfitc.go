@@ -84,8 +84,7 @@ func (ch *FITCChoice) bestNLL() float64 {
 // errors on gen-multiclass and gen-irrelevant, and the FITC posterior at
 // the selection's θ without the search is worse in error by more than two
 // standard errors on xor (15.5% → 25.5%) and circle (10.5% → 15.3%)
-// (docs/method.md). Result.BoundFITC
-// records it.
+// (docs/method.md). Result.BoundFITC records it.
 func (c *config) boundSearch() bool {
 	return !c.noBoundSearch && !c.FixedTheta
 }

@@ -324,12 +324,11 @@ var calibrationBounded = [][3]float64{{calibrationSteepA, 0.5, 0.1}, {calibratio
 // (docs/method.md).
 func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 	_, k := z.Dims()
-	slopes := k >= 2
 	balance, err := checkCalibrationInput(z, rho, truth)
 	if err != nil {
 		return nil, err
 	}
-	x, err := minimizeCalibration(z, rho, truth, balance, slopes)
+	x, err := minimizeCalibration(z, rho, truth, balance)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +336,7 @@ func FitCalibration(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 	if k == 1 {
 		c.Kappa = sigmoid(x[k+2])
 	}
-	if ns := slopeParams(k, slopes); ns > 0 {
+	if ns := slopeParams(k); ns > 0 {
 		c.Slopes = make([]float64, k)
 		for j, d := range x[len(x)-ns:] {
 			c.Slopes[j] = c.A * math.Exp(d)
@@ -373,7 +372,7 @@ func checkCalibrationInput(z, rho *mat.Dense, truth []int) ([]float64, error) {
 
 // minimizeCalibration returns the parameters of the calibration's
 // likelihood minimum (calibrationObjective).
-func minimizeCalibration(z, rho *mat.Dense, truth []int, balance []float64, slopes bool) ([]float64, error) {
+func minimizeCalibration(z, rho *mat.Dense, truth []int, balance []float64) ([]float64, error) {
 	_, k := z.Dims()
 	// With label noise the likelihood has two optima: a steep map with a
 	// large label-noise share ε and a flat one with a small ε. L-BFGS
@@ -392,12 +391,12 @@ func minimizeCalibration(z, rho *mat.Dense, truth []int, balance []float64, slop
 	results := make([]*optimize.Result, len(starts))
 	errs := make([]error, len(starts))
 	fit := func(j int) {
-		obj := calibrationObjective(z, rho, truth, balance, slopes)
+		obj := calibrationObjective(z, rho, truth, balance)
 		prob := optimize.Problem{
 			Func: func(p []float64) float64 { return obj(p, nil) },
 			Grad: func(g, p []float64) { obj(p, g) },
 		}
-		p0 := make([]float64, calibrationParams(k)+slopeParams(k, slopes))
+		p0 := make([]float64, calibrationParams(k)+slopeParams(k))
 		p0[0], p0[k+1] = math.Log(starts[j][0]), logit(starts[j][1])
 		if k == 1 {
 			p0[k+2] = logit(starts[j][2])
@@ -426,11 +425,12 @@ func minimizeCalibration(z, rho *mat.Dense, truth []int, balance []float64, slop
 }
 
 // slopeParams returns the number of per-class log-slope offsets δ_k that
-// FitCalibration fits for K latents with slopes (Calibration.Slopes =
-// A·exp(δ_k), δ_k under the weak prior, so that A stays their centre),
-// after calibrationParams' parameters.
-func slopeParams(k int, slopes bool) int {
-	if k >= 2 && slopes {
+// FitCalibration fits for K latents, after calibrationParams' parameters:
+// one per class for K >= 2 (Calibration.Slopes = A·exp(δ_k)), none for
+// K = 1. The weak prior on log A and on the δ_k shares a common scale
+// between them, so A need not be the slopes' centre.
+func slopeParams(k int) int {
+	if k >= 2 {
 		return k
 	}
 	return 0
@@ -466,9 +466,9 @@ func classShares(truth []int, k int) []float64 {
 // −log((1−ε)s_t + εκ_t), κ_1 = κ, κ_0 = 1 − κ) plus the weak prior.
 // With balance, u_k has the far-field term of Calibration, whose L_k
 // depends on ε (and κ).
-func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64, withSlopes bool) func(p, grad []float64) float64 {
+func calibrationObjective(z, rho *mat.Dense, truth []int, balance []float64) func(p, grad []float64) float64 {
 	_, k := z.Dims()
-	o := &calObjective{z: z, rho: rho, truth: truth, balance: balance, k: k, nc: float64(max(k, 2)), ns: slopeParams(k, withSlopes),
+	o := &calObjective{z: z, rho: rho, truth: truth, balance: balance, k: k, nc: float64(max(k, 2)), ns: slopeParams(k),
 		u: make([]float64, k), e: make([]float64, k), dl: make([]float64, k), dk: make([]float64, k)}
 	if o.ns > 0 {
 		o.slopes = make([]float64, k)

@@ -249,15 +249,15 @@ func TestCalibrationLabelNoise(t *testing.T) {
 }
 
 // TestCalibrationGradient: FitCalibration's objective against central
-// finite differences, binary and multi-class, with ε away from 0 (and,
-// binary, κ away from 1/2), without and with prior-variance shares (whose
-// far-field logits depend on ε and κ).
+// finite differences, binary and multi-class (with its per-class slopes),
+// with ε away from 0 (and, binary, κ away from 1/2), without and with
+// prior-variance shares (whose far-field logits depend on ε and κ).
 func TestCalibrationGradient(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, c := range []struct {
-		k              int
-		shares, slopes bool
-	}{{1, false, false}, {4, false, false}, {1, true, false}, {4, true, false}, {4, false, true}, {4, true, true}} {
+		k      int
+		shares bool
+	}{{1, false}, {4, false}, {1, true}, {4, true}} {
 		k, n := c.k, 50
 		z, rho := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
 		truth := make([]int, n)
@@ -270,11 +270,11 @@ func TestCalibrationGradient(t *testing.T) {
 		}
 		var obj func(p, grad []float64) float64
 		if c.shares {
-			obj = calibrationObjective(z, rho, truth, classShares(truth, k), c.slopes)
+			obj = calibrationObjective(z, rho, truth, classShares(truth, k))
 		} else {
-			obj = calibrationObjective(z, nil, truth, nil, c.slopes)
+			obj = calibrationObjective(z, nil, truth, nil)
 		}
-		p := make([]float64, calibrationParams(k)+slopeParams(k, c.slopes))
+		p := make([]float64, calibrationParams(k)+slopeParams(k))
 		for j := range p {
 			p[j] = 0.5 * rng.NormFloat64()
 		}
@@ -291,7 +291,7 @@ func TestCalibrationGradient(t *testing.T) {
 			pm[j] -= h
 			fd := (obj(pp, nil) - obj(pm, nil)) / (2 * h)
 			if math.Abs(fd-g[j]) > 1e-7*math.Max(1, math.Abs(fd)) {
-				t.Errorf("K = %d, shares %v, slopes %v: ∂/∂p[%d] = %v, finite differences %v", k, c.shares, c.slopes, j, g[j], fd)
+				t.Errorf("K = %d, shares %v: ∂/∂p[%d] = %v, finite differences %v", k, c.shares, j, g[j], fd)
 			}
 		}
 	}

@@ -11,11 +11,12 @@ const CrossFitFolds = 5
 
 // CrossFit returns, for each of CrossFitFolds folds of the held-out points
 // (rows of z and rho, with classes truth), the rows in the fold and the
-// calibration (FitCalibration) fitted on the other folds. Scoring each fold with its own
-// calibration gives an estimate of test performance in which no point
-// scores a map that was fitted on it: fitting the calibration and scoring
-// it on the same latents, as the held-out estimate otherwise would, is
-// optimistic by the map's fit to those points. The folds are a seeded
+// calibration (FitCalibration) fitted on the other folds. Scoring each
+// fold with its own calibration gives an estimate of test performance in
+// which no point scores a map that was fitted on it: fitting the
+// calibration and scoring it on the same latents, as the held-out
+// estimate otherwise would, is optimistic by the map's fit to those
+// points. The folds are a seeded
 // random partition (seed), stratified by class so that every fit sees
 // every class.
 func CrossFit(z, rho *mat.Dense, truth []int, seed uint64) (folds [][]int, cals []*Calibration, err error) {

@@ -14,8 +14,8 @@ import (
 // (leave-one-out) marginal of an active point (paper eq. 3) and the
 // predictive marginal of an inactive point (paper eq. 4), which the final
 // posterior never saw. One scoring pass over the inactive points,
-// O(N·M²) time and O(chunk·M) memory. b.Active holds indices into x (-1 for points of the
-// invariance stage, skipped). It returns ctx.Err()
+// O(N·M²) time and O(chunk·M) memory. b.Active holds indices into x (-1
+// for points of the invariance stage, skipped). It returns ctx.Err()
 // within one scoring chunk of a cancellation. For a classifier of an
 // invariance stage of geometry g (nil: none), the points whose
 // translations it trained on get the leave-group-out latents of

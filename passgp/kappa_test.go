@@ -123,7 +123,7 @@ func TestFitCalibrationTail(t *testing.T) {
 		t.Errorf("fitted %+v: want κ below 1/2 and a ceiling near or below 1/2", c)
 	}
 	// The symmetric mixture, fitted with κ held at 1/2.
-	obj := calibrationObjective(z, nil, truth, nil, false)
+	obj := calibrationObjective(z, nil, truth, nil)
 	sym := func(p, g []float64) float64 {
 		q := append(append([]float64(nil), p...), 0)
 		var gq []float64
