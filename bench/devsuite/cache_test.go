@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -65,21 +62,8 @@ func TestSuiteCache(t *testing.T) {
 	dir := t.TempDir()
 	cache := filepath.Join(dir, "cache")
 	report := func(name string) []SetResult {
-		jsonF := filepath.Join(dir, name+".json")
-		args := []string{"--sets", "gen-noise", "--quick", "--k", "2", "--candidate", "--kernel se",
-			"--json", jsonF, "--cache", cache, "--data-dir", dir}
-		var out, log bytes.Buffer
-		if err := run(context.Background(), args, &out, &log); err != nil {
-			t.Fatalf("%v\n%s", err, log.String())
-		}
-		b, err := os.ReadFile(jsonF)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rep Report
-		if err := json.Unmarshal(b, &rep); err != nil {
-			t.Fatal(err)
-		}
+		rep, _ := runReport(t, filepath.Join(dir, name+".json"), "--sets", "gen-noise", "--quick", "--k", "2",
+			"--candidate", "--kernel se", "--cache", cache, "--data-dir", dir)
 		return rep.Sets
 	}
 	first := report("a")

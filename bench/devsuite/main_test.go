@@ -27,11 +27,27 @@ func TestSuiteEndToEnd(t *testing.T) {
 		t.Skip("builds the CLI and trains 12 models")
 	}
 	dir := t.TempDir()
-	jsonF, work := filepath.Join(dir, "r.json"), filepath.Join(dir, "work")
+	work := filepath.Join(dir, "work")
+	rep, out := runReport(t, filepath.Join(dir, "r.json"), "--sets", "gen-noise,gen-xor", "--quick", "--k", "2", "--baseline", "--kernel se",
+		"--candidate", "", "--work", work, "--data-dir", dir)
+	if len(rep.Sets) != 2 || len(rep.Summaries) != 2 {
+		t.Fatalf("%d sets and %d summaries, want 2 and 2", len(rep.Sets), len(rep.Summaries))
+	}
+	for _, s := range rep.Sets {
+		checkSet(t, s)
+	}
+	if !strings.Contains(out, "summary, candidate against defaults over 2 sets (beyond 1 SE): error better 0, worse 0; Brier better 0, worse 0; NLP better 0, worse 0") {
+		t.Errorf("report lacks the summary of identical columns:\n%s", out)
+	}
+	checkAgainstEval(t, work, rep.Sets[1])
+}
+
+// runReport runs the suite with args and --json jsonF, and returns the
+// report read back from jsonF and the text report.
+func runReport(t *testing.T, jsonF string, args ...string) (Report, string) {
+	t.Helper()
 	var out, log bytes.Buffer
-	args := []string{"--sets", "gen-noise,gen-xor", "--quick", "--k", "2", "--baseline", "--kernel se",
-		"--candidate", "", "--json", jsonF, "--work", work, "--data-dir", dir}
-	if err := run(context.Background(), args, &out, &log); err != nil {
+	if err := run(context.Background(), append(args, "--json", jsonF), &out, &log); err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
 	b, err := os.ReadFile(jsonF)
@@ -42,16 +58,7 @@ func TestSuiteEndToEnd(t *testing.T) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Sets) != 2 || len(rep.Summaries) != 2 {
-		t.Fatalf("%d sets and %d summaries, want 2 and 2", len(rep.Sets), len(rep.Summaries))
-	}
-	for _, s := range rep.Sets {
-		checkSet(t, s)
-	}
-	if !strings.Contains(out.String(), "summary, candidate against defaults over 2 sets (beyond 1 SE): error better 0, worse 0; Brier better 0, worse 0; NLP better 0, worse 0") {
-		t.Errorf("report lacks the summary of identical columns:\n%s", out.String())
-	}
-	checkAgainstEval(t, work, rep.Sets[1])
+	return rep, out.String()
 }
 
 // checkSet checks one set's figures.
