@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/passgp"
@@ -164,11 +165,11 @@ func (r *recorder) heldOutMetrics(m *model.Model, y []float64) (met Metrics, ok 
 
 // crossFitMetrics scores m's held-out latents z, rho (classes truth) fold
 // by fold, each fold through a calibration fitted on the others
-// (passgp.CrossFit), so that no point is scored by a map fitted on it.
+// (calib.CrossFit), so that no point is scored by a map fitted on it.
 // The held-out latents are already the calibration's inputs (passgp moves
 // those far from the active set), and serve as the raw ones too.
 func crossFitMetrics(m *model.Model, z, rho *mat.Dense, truth []int, seed uint64) (Metrics, error) {
-	folds, cals, err := passgp.CrossFit(z, rho, calibrationTruth(m, truth), seed)
+	folds, cals, err := calib.CrossFit(z, rho, calibrationTruth(m, truth), seed)
 	if err != nil {
 		return Metrics{}, err
 	}

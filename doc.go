@@ -41,5 +41,6 @@
 //
 // Imports point one way: the command line (internal/cli, the program
 // cmd/passgp-fast) uses this package,
-// which uses passgp, model and data, which use ep and la.
+// which uses passgp, model, calib and data; passgp and model use calib
+// (the calibration stage), ep and la.
 package passgpfast

@@ -26,7 +26,7 @@ type Metrics struct {
 	// confident mistake is not clamped.
 	NLP float64 `json:"nlp"`
 	// ECE is the expected calibration error of the predicted class's
-	// probability over 15 equal-width bins (passgp.ECE).
+	// probability over 15 equal-width bins (calib.ECE).
 	ECE float64 `json:"ece"`
 	// Calibrated says whether the probabilities are the model's
 	// calibrated ones (false: the raw q's, --raw or a version 1 model).
@@ -98,7 +98,7 @@ func computeMetrics(m *model.Model, prob *mat.Dense, lat *Predictions, truth []i
 const eceBins = 15
 
 // calibrationTruth maps true output indices to the classes of m's
-// calibration (passgp.FitCalibration's: 1 for the positive class of a
+// calibration (calib.Fit's: 1 for the positive class of a
 // binary model).
 func calibrationTruth(m *model.Model, truth []int) []int {
 	if m.Mode != model.PositiveVsRest {

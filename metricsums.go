@@ -159,7 +159,7 @@ func (s *metricSums) metrics() Metrics {
 	return r
 }
 
-// eceSums are passgp.ECE's per-bin sums (count, confidence, correct
+// eceSums are calib.ECE's per-bin sums (count, confidence, correct
 // count), accumulated over batches of points in order.
 type eceSums struct{ cnt, sc, sa []float64 }
 
@@ -167,7 +167,7 @@ func newECESums(bins int) eceSums {
 	return eceSums{cnt: make([]float64, bins), sc: make([]float64, bins), sa: make([]float64, bins)}
 }
 
-// add bins one point of confidence c, as passgp.ECE bins it.
+// add bins one point of confidence c, as calib.ECE bins it.
 func (e *eceSums) add(c float64, correct bool) {
 	bins := len(e.cnt)
 	b := min(max(int(c*float64(bins)), 0), bins-1)
@@ -178,7 +178,7 @@ func (e *eceSums) add(c float64, correct bool) {
 	}
 }
 
-// value is passgp.ECE of the n points added.
+// value is calib.ECE of the n points added.
 func (e *eceSums) value(n int) float64 {
 	if n == 0 {
 		return 0

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/passgp"
@@ -259,7 +260,7 @@ func referenceMetrics(m *model.Model, prob *mat.Dense, lat *Predictions, truth [
 	default:
 		r.NLP = passgp.LatentNLP(mat.Col(nil, 0, z), binaryTargets(m, truth, 0))
 	}
-	r.ECE = passgp.ECE(conf, correct, eceBins)
+	r.ECE = calib.ECE(conf, correct, eceBins)
 	for c := range wrong {
 		if r.PerClassN[c] > 0 {
 			r.PerClassError[c] = float64(wrong[c]) / float64(r.PerClassN[c])

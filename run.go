@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/passgp"
@@ -25,7 +26,7 @@ type recorder struct {
 	cancel   func()
 	ckErr    error
 	// cal is the calibration passgp fitted on the training data.
-	cal *passgp.Calibration
+	cal *calib.Calibration
 	// heldOut and heldShare are each classifier's held-out latents of
 	// the training points and their prior-variance shares
 	// (passgp.Result.HeldOut, HeldOutShare), the data of cal's fit; nil
@@ -183,7 +184,7 @@ func (r *recorder) trainBinary(ctx context.Context, x passgp.Rows, y []float64, 
 		// checkpoint has them.
 		if h := r.cp.HeldOutOf(r.cp.Done[0].Class); h != nil {
 			var err error
-			r.cal, err = passgp.FitBinaryCalibration(h.Z, h.Share, passgp.Gather(y, r.held))
+			r.cal, err = calib.FitBinary(h.Z, h.Share, passgp.Gather(y, r.held))
 			r.heldOut, r.heldShare = [][]float64{h.Z}, [][]float64{h.Share}
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/internal/testenv"
 	"github.com/passgp-fast/passgp-fast/kernel"
@@ -113,7 +114,7 @@ func benchUSPSMulti(b *testing.B, m passgp.Method) {
 		}
 		pred := make([]float64, te.N)
 		res.Model.PredictTo(pred, xt)
-		errRate = passgp.ErrorRate(pred, te.Y)
+		errRate = calib.ErrorRate(pred, te.Y)
 	}
 	b.ReportMetric(100*errRate, "test_err_%")
 }

@@ -103,7 +103,7 @@ func BenchmarkPredictLatency(b *testing.B) {
 
 // BenchmarkNear times the largest correlations with the active set that
 // a calibrated prediction needs besides its latents and shares (the
-// far-field gate, passgp.Calibration.Gate), |A| = 1000, d = 64, 4096
+// far-field gate, calib.Calibration.Gate), |A| = 1000, d = 64, 4096
 // rows: near is passgp.Binary.NearTo on its own (its Gram block, 2·n·m·d
 // FLOPs), latent is LatentShareTo (Gram block and the variance's
 // triangular solve, n·m²) and latent+near LatentShareNearTo, which reads

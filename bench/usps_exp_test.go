@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/passgp"
@@ -114,7 +115,7 @@ func BenchmarkUSPSExperiment(b *testing.B) {
 			}
 		}
 		b.Logf("digit %v: |A| %4d  error %.2f%%  brier %.4f  time %v (hyp %v, EP %v, score %v)  θ %.4g  evals %d",
-			res.Model.Classes[j], len(r.Model.Active), 100*float64(e)/float64(n), passgp.Brier(col, yb),
+			res.Model.Classes[j], len(r.Model.Active), 100*float64(e)/float64(n), calib.Brier(col, yb),
 			r.Elapsed.Round(time.Millisecond), hyp.Round(time.Millisecond), epT.Round(time.Millisecond), sc.Round(time.Millisecond),
 			r.Model.Kernel.Params(), r.Evals)
 	}
@@ -130,7 +131,7 @@ func BenchmarkUSPSExperiment(b *testing.B) {
 	for i := range pm {
 		pm[i] = res.Model.Classes[floats.MaxIdx(lm.RawRowView(i))]
 	}
-	b.Logf("argmax of the latent mean: error %.2f%%", 100*passgp.ErrorRate(pm, yte))
+	b.Logf("argmax of the latent mean: error %.2f%%", 100*calib.ErrorRate(pm, yte))
 	// Kinds of multi-class errors: the true class's q above 1/2 but beaten
 	// by another class's (competing positives), only wrong classes above
 	// 1/2, or no class above 1/2.
@@ -164,10 +165,10 @@ func BenchmarkUSPSExperiment(b *testing.B) {
 		sizes[j] = len(r.Model.Active)
 	}
 	b.Logf("%v: multi-class error %.2f%%, Brier %.4f, NLP %.4f, active sizes %v (max %d), training %v",
-		m, 100*passgp.ErrorRate(pred, yte), passgp.BrierMulti(prob, res.Model.Classes, yte), passgp.MeanNLPMulti(prob, res.Model.Classes, yte),
+		m, 100*calib.ErrorRate(pred, yte), calib.BrierMulti(prob, res.Model.Classes, yte), calib.MeanNLPMulti(prob, res.Model.Classes, yte),
 		sizes, slices.Max(sizes), el.Round(time.Millisecond))
-	b.ReportMetric(100*passgp.ErrorRate(pred, yte), "error%")
-	b.ReportMetric(passgp.BrierMulti(prob, res.Model.Classes, yte), "brier")
+	b.ReportMetric(100*calib.ErrorRate(pred, yte), "error%")
+	b.ReportMetric(calib.BrierMulti(prob, res.Model.Classes, yte), "brier")
 	b.ReportMetric(float64(slices.Max(sizes)), "max|A|")
 }
 
@@ -204,7 +205,7 @@ func BenchmarkUSPSTrajectory(b *testing.B) {
 	n, _ := xte.Dims()
 	prob := make([]float64, n)
 	res.Model.PredictTo(prob, xte)
-	b.Logf("final θ %.4g  logZ %.3f  test error %.2f%%", res.Model.Kernel.Params(), res.Model.Post.LogZ, 100*passgp.ProbErrorRate(prob, yt))
+	b.Logf("final θ %.4g  logZ %.3f  test error %.2f%%", res.Model.Kernel.Params(), res.Model.Post.LogZ, 100*calib.ProbErrorRate(prob, yt))
 	// A converged optimisation on the final active set (ep's default
 	// bounds), for comparison.
 	r, err := ep.Optimize(res.Model.Kernel, res.Model.X, res.Model.Y, &res.Model.Post.Sites,

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/kernel"
@@ -31,10 +32,10 @@ type Model struct {
 	History [][]Batch
 	Elapsed []time.Duration
 	// Calibration maps the classifiers' latents to class probabilities
-	// (passgp.Calibration; K = 1 for Binary and PositiveVsRest models).
+	// (calib.Calibration; K = 1 for Binary and PositiveVsRest models).
 	// nil for models saved without one, such as every format version 1
 	// file: ProbTo then gives the raw probabilities, as version 1 did.
-	Calibration *passgp.Calibration
+	Calibration *calib.Calibration
 	// Scaling is the per-feature map that the training inputs went
 	// through before training (train --scale), or nil. The prediction
 	// methods take inputs as in the training file and apply it

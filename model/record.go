@@ -6,8 +6,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/data"
-	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
 // Mode says how the binary classifiers of a model map to class labels.
@@ -84,7 +84,7 @@ type record struct {
 	Options     json.RawMessage
 	Classifiers []Classifier
 	// Calibration is nil in version 1 files and when none was fitted.
-	Calibration *passgp.Calibration
+	Calibration *calib.Calibration
 	// Scaling is nil in files before version 7 and when the inputs were
 	// not scaled.
 	Scaling *data.Scaling
@@ -112,7 +112,7 @@ type record struct {
 //	  history   uint64 count, then per batch 5 int64 (pass, batch, active,
 //	            included, deleted) and a float64 (log Z)
 //
-// Version 2 appends the calibration (passgp.Calibration), version 3 the
+// Version 2 appends the calibration (calib.Calibration), version 3 the
 // noise counts (after the calibration: per classifier, per history batch,
 // int64 noise and skipped), version 4 the calibration's label-noise share
 // Eps (float64 in [0, 1), after the noise counts, only if k > 0), version
@@ -326,7 +326,7 @@ func decodeRecord(b []byte, version uint32) (*record, error) {
 	}
 	if version >= 2 {
 		if k := d.count(8, "calibration"); k > 0 {
-			c := &passgp.Calibration{A: d.f64(), B: d.floats(k)}
+			c := &calib.Calibration{A: d.f64(), B: d.floats(k)}
 			if d.err != nil {
 				return nil, d.err
 			}
@@ -457,7 +457,7 @@ func decodeShare(d *dec, name string) (float64, error) {
 
 // decodeGate reads and checks the calibration's far-field gate (format
 // version 9): no gate (both 0) or 0 < GateFar < GateNear <= 1.
-func decodeGate(d *dec, c *passgp.Calibration) error {
+func decodeGate(d *dec, c *calib.Calibration) error {
 	near, far := d.f64(), d.f64()
 	if d.err != nil {
 		return d.err
@@ -472,7 +472,7 @@ func decodeGate(d *dec, c *passgp.Calibration) error {
 // decodeSlopes reads and checks the calibration's per-class slopes
 // (format version 10): none, or one positive finite slope per class of a
 // multi-class calibration.
-func decodeSlopes(d *dec, c *passgp.Calibration) error {
+func decodeSlopes(d *dec, c *calib.Calibration) error {
 	n := d.count(8, "calibration slopes")
 	if d.err != nil {
 		return d.err
@@ -522,7 +522,7 @@ func decodeScaling(d *dec, r *record) error {
 // decodeBalance reads and checks the class balance of a calibration
 // (format version 6): none, or one share per bias, each in [0, 1], summing
 // to one for more than one.
-func decodeBalance(d *dec, c *passgp.Calibration) error {
+func decodeBalance(d *dec, c *calib.Calibration) error {
 	n := d.u64()
 	if d.err != nil {
 		return d.err

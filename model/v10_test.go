@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/calib"
 )
 
 // TestFITCSubsetRoundTrip: format version 10 stores a FITC posterior whose
@@ -82,7 +82,7 @@ func TestFITCSubsetRoundTrip(t *testing.T) {
 func TestCalibrationSlopesRoundTrip(t *testing.T) {
 	m := toyModel(t, OneVsRest, kernels[2], 4)
 	k := len(m.Binaries)
-	c := &passgp.Calibration{A: 1.2, B: make([]float64, k), Eps: 0.05, Slopes: make([]float64, k)}
+	c := &calib.Calibration{A: 1.2, B: make([]float64, k), Eps: 0.05, Slopes: make([]float64, k)}
 	for j := range k {
 		c.B[j], c.Slopes[j] = 0.1*float64(j), 0.8+0.3*float64(j)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/calib"
 )
 
 // readCSV reads the predict output that the code of format version 1
@@ -100,7 +100,7 @@ func TestVersion1Files(t *testing.T) {
 // probabilities.
 func TestCalibrationRoundTrip(t *testing.T) {
 	m := toyModel(t, OneVsRest, kernels[0], 7)
-	m.Calibration = &passgp.Calibration{A: 2.5, B: []float64{0.1, -0.2, 0.05}}
+	m.Calibration = &calib.Calibration{A: 2.5, B: []float64{0.1, -0.2, 0.05}}
 	got := reencode(t, m)
 	if got.FormatVersion != Version || got.Calibration == nil || got.Calibration.A != 2.5 || got.Calibration.B[1] != -0.2 {
 		t.Fatalf("calibration after the round trip: %+v", got.Calibration)
@@ -130,11 +130,11 @@ func TestCalibrationRoundTrip(t *testing.T) {
 		}
 	}
 	// A calibration whose size does not match the classifiers is refused.
-	m.Calibration = &passgp.Calibration{A: 1, B: []float64{0}}
+	m.Calibration = &calib.Calibration{A: 1, B: []float64{0}}
 	if _, err := Encode(m); err == nil {
 		t.Error("a 1-class calibration of a 3-class model was written")
 	}
-	m.Calibration = &passgp.Calibration{A: -1, B: []float64{0, 0, 0}}
+	m.Calibration = &calib.Calibration{A: -1, B: []float64{0, 0, 0}}
 	if _, err := Encode(m); err == nil {
 		t.Error("a calibration with A < 0 was written")
 	}

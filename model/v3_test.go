@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/calib"
 )
 
 // TestNoiseCountsRoundTrip: format version 3 stores the noise counts of
@@ -12,7 +12,7 @@ import (
 // its calibration and zero counts; a negative count is refused.
 func TestNoiseCountsRoundTrip(t *testing.T) {
 	m := toyModel(t, OneVsRest, kernels[0], 9)
-	m.Calibration = &passgp.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}}
+	m.Calibration = &calib.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}}
 	for i := range m.History {
 		m.History[i] = append(m.History[i], Batch{Pass: 1, Active: 22, Included: 4, Deleted: 2, Noise: 1 + i, Skipped: 17 + i, LogZ: -3})
 	}
@@ -43,7 +43,7 @@ func TestNoiseCountsRoundTrip(t *testing.T) {
 // loads with Eps 0; Eps outside [0, 1) is refused.
 func TestCalibrationEpsRoundTrip(t *testing.T) {
 	m := toyModel(t, OneVsRest, kernels[0], 9)
-	m.Calibration = &passgp.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: 0.07}
+	m.Calibration = &calib.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: 0.07}
 	got := reencode(t, m)
 	if got.FormatVersion != Version || !reflect.DeepEqual(got.Calibration, m.Calibration) {
 		t.Fatalf("version %d, calibration %+v; want %+v", got.FormatVersion, got.Calibration, m.Calibration)
@@ -58,7 +58,7 @@ func TestCalibrationEpsRoundTrip(t *testing.T) {
 		t.Fatalf("uncalibrated model: %+v", got)
 	}
 	for _, bad := range []float64{-0.1, 1, 2} {
-		m.Calibration = &passgp.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: bad}
+		m.Calibration = &calib.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: bad}
 		r, _ := m.record()
 		if _, err := Decode(frame(KindModel, encodeRecord(r))); err == nil {
 			t.Errorf("Eps = %v accepted", bad)

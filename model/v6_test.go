@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/calib"
 )
 
 // TestCalibrationBalanceRoundTrip: format version 6 stores the
@@ -18,7 +18,7 @@ import (
 // outside [0, 1] or not summing to one is refused.
 func TestCalibrationBalanceRoundTrip(t *testing.T) {
 	m := toyModel(t, OneVsRest, kernels[0], 9)
-	m.Calibration = &passgp.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: 0.07, Balance: []float64{0.5, 0.3, 0.2}}
+	m.Calibration = &calib.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: 0.07, Balance: []float64{0.5, 0.3, 0.2}}
 	got := reencode(t, m)
 	if got.FormatVersion != Version || !reflect.DeepEqual(got.Calibration, m.Calibration) {
 		t.Fatalf("version %d, calibration %+v; want %+v", got.FormatVersion, got.Calibration, m.Calibration)

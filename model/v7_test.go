@@ -9,8 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/data"
-	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
 // TestScalingRoundTrip: format version 7 stores the input scaling, and a
@@ -21,7 +21,7 @@ import (
 // zero or non-finite factor or offset, is refused.
 func TestScalingRoundTrip(t *testing.T) {
 	m := toyModel(t, OneVsRest, kernels[0], 9)
-	m.Calibration = &passgp.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: 0.07, Balance: []float64{0.5, 0.3, 0.2}}
+	m.Calibration = &calib.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: 0.07, Balance: []float64{0.5, 0.3, 0.2}}
 	d := m.D()
 	s := &data.Scaling{Mul: make([]float64, d), Add: make([]float64, d)}
 	for j := range d {

@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/calib"
 )
 
 // TestCalibrationKappaRoundTrip: format version 8 stores a binary
@@ -18,7 +18,7 @@ import (
 // one-vs-rest calibration has no Kappa and its file is as before.
 func TestCalibrationKappaRoundTrip(t *testing.T) {
 	m := toyModel(t, Binary, kernels[2], 3)
-	m.Calibration = &passgp.Calibration{A: 1.5, B: []float64{-0.3}, Eps: 0.6, Balance: []float64{0.2}, Kappa: 0.15}
+	m.Calibration = &calib.Calibration{A: 1.5, B: []float64{-0.3}, Eps: 0.6, Balance: []float64{0.2}, Kappa: 0.15}
 	got := reencode(t, m)
 	if got.FormatVersion != Version || got.Calibration.Kappa != 0.15 {
 		t.Fatalf("version %d, calibration %+v", got.FormatVersion, got.Calibration)
@@ -61,7 +61,7 @@ func TestCalibrationKappaRoundTrip(t *testing.T) {
 		}
 	}
 	multi := toyModel(t, OneVsRest, kernels[0], 9)
-	multi.Calibration = &passgp.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: 0.07, Balance: []float64{0.5, 0.3, 0.2}}
+	multi.Calibration = &calib.Calibration{A: 1.5, B: []float64{0.1, -0.2, 0.05}, Eps: 0.07, Balance: []float64{0.5, 0.3, 0.2}}
 	r, err := multi.record()
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/calib"
 )
 
 // TestCalibrationGateRoundTrip: format version 9 stores the calibration's
@@ -22,7 +22,7 @@ func TestCalibrationGateRoundTrip(t *testing.T) {
 	for _, mode := range []Mode{Binary, OneVsRest} {
 		m := toyModel(t, mode, kernels[2], 4)
 		k := len(m.Binaries)
-		c := &passgp.Calibration{A: 1.2, B: make([]float64, k), Eps: 0.05, GateNear: 1e-4, GateFar: 1e-8}
+		c := &calib.Calibration{A: 1.2, B: make([]float64, k), Eps: 0.05, GateNear: 1e-4, GateFar: 1e-8}
 		if k == 1 {
 			c.Balance, c.Kappa = []float64{0.3}, 0.2
 		} else {

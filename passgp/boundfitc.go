@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/ep"
 )
 
@@ -169,7 +170,7 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 		return err
 	}
 	truth := binaryTruth(y)
-	var cal *Calibration
+	var cal *calib.Calibration
 	if ch.FITCNLL, cal, err = calibratedNLL(z, rho, truth, nil); err != nil {
 		return err
 	}
@@ -193,7 +194,7 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 // calibratedNLL returns the mean cross-fitted NLL of the labels truth under
 // the held-out latents (z, rho) on the rows sub (nil: all)
 // (calibratedNLLs); and the calibration fitted on every row (sub nil).
-func calibratedNLL(z, rho []float64, truth, sub []int) (float64, *Calibration, error) {
+func calibratedNLL(z, rho []float64, truth, sub []int) (float64, *calib.Calibration, error) {
 	each, _, c, err := calibratedNLLs(z, rho, truth, sub)
 	if err != nil {
 		return 0, nil, err
@@ -201,7 +202,7 @@ func calibratedNLL(z, rho []float64, truth, sub []int) (float64, *Calibration, e
 	return meanInOrder(each), c, nil
 }
 
-// meanInOrder is the mean of v summed in order, as Calibration.MeanNLL
+// meanInOrder is the mean of v summed in order, as calib.Calibration.MeanNLL
 // sums, so that a mean of calibratedNLLs' values is MeanNLL's to the bit.
 func meanInOrder(v []float64) float64 {
 	var s float64
@@ -317,7 +318,7 @@ func randomSubset(seed, salt uint64, n, m int) []int {
 }
 
 // binaryTruth returns 1 for the positive labels of y and 0 for the others:
-// FitCalibration's classes of a binary classifier.
+// calib.Fit's classes of a binary classifier.
 func binaryTruth(y []float64) []int {
 	t := make([]int, len(y))
 	for i, v := range y {
@@ -329,7 +330,7 @@ func binaryTruth(y []float64) []int {
 }
 
 // majorityRate is the error rate of always predicting the larger of the
-// classes truth (FitCalibration's 0 and 1).
+// classes truth (calib.Fit's 0 and 1).
 func majorityRate(truth []int) float64 {
 	pos := 0
 	for _, t := range truth {

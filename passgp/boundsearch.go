@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/ep"
 )
 
@@ -27,7 +28,7 @@ type boundCandidate struct {
 	b        *Binary
 	z, rho   []float64
 	lost     int
-	cal      *Calibration
+	cal      *calib.Calibration
 	nll      float64
 	sweeps   int
 	perPoint []float64 // per-point NLLs on the compared rows
@@ -161,20 +162,20 @@ func searchScreen(f0 *ep.FITC, sample []int) func(*ep.FITC) bool {
 // calibratedNLLs fits a calibration to the held-out latents (z, rho) of
 // the rows sub (nil: all) and returns the per-point NLLs of the labels
 // truth there and the per-point errors (1 or 0) of the decisions, both
-// cross-fitted (CrossFit: each point through a calibration fitted on the
+// cross-fitted (calib.CrossFit: each point through a calibration fitted on the
 // other folds, so that a posterior's score is not its calibration's fit to
 // the same points), and the calibration of all the rows (sub nil).
-func calibratedNLLs(z, rho []float64, truth, sub []int) (nll, errs []float64, cal *Calibration, err error) {
+func calibratedNLLs(z, rho []float64, truth, sub []int) (nll, errs []float64, cal *calib.Calibration, err error) {
 	if sub != nil {
 		z, rho, truth = gather(z, sub), gather(rho, sub), gather(truth, sub)
 	}
 	m := len(z)
 	zm, rm := mat.NewDense(m, 1, z), mat.NewDense(m, 1, rho)
-	c, err := FitCalibration(zm, rm, truth)
+	c, err := calib.Fit(zm, rm, truth)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	folds, cals, err := CrossFit(zm, rm, truth, crossFitSeed)
+	folds, cals, err := calib.CrossFit(zm, rm, truth, crossFitSeed)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -216,7 +217,7 @@ func searchPoints(seed uint64, n, limit int) []int {
 // (clearlyBetter). b is the active set's classifier, xs the points of x
 // the FITC EP runs on (nil: all).
 func searchCandidate(ctx context.Context, c *config, r *runner, ch *FITCChoice, b *Binary, x Rows, y []float64, xm *mat.Dense, idx, xs, rows, truth []int,
-	nb *Binary, z, rho *[]float64, lost *int, cal **Calibration) error {
+	nb *Binary, z, rho *[]float64, lost *int, cal **calib.Calibration) error {
 	if !c.boundSearch() {
 		return nil
 	}

@@ -6,7 +6,9 @@
 // code on the EP core of package ep; one-against-the-rest multi-class
 // training; the marginal likelihood approximations Z_EP,A, Z_APP and Z_ACC
 // (paper Section 5); representer weights (Section 4); and invariances by
-// one-pixel translations of the active images (Section 6.3).
+// one-pixel translations of the active images (Section 6.3). The map from
+// the classifiers' held-out latents to class probabilities, which Train
+// and TrainMulti fit (Result.Calibration), is package calib's.
 //
 // The hot path is the inclusion pass: every batch is scored against the
 // active set A with one cross-covariance block K(batch, A) and one

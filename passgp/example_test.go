@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/kernel"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
@@ -51,7 +52,7 @@ func ExampleTrain() {
 	prob := make([]float64, len(yt))
 	res.Model.PredictTo(prob, xt)
 	fmt.Println("active set smaller than the data:", len(res.Model.Y) < 1000)
-	fmt.Println("test error below 5%:", passgp.ProbErrorRate(prob, yt) < 0.05)
+	fmt.Println("test error below 5%:", calib.ProbErrorRate(prob, yt) < 0.05)
 	// Output:
 	// active set smaller than the data: true
 	// test error below 5%: true

@@ -10,7 +10,7 @@ import (
 // heldOutLatents returns, for every row i of the training data x, the
 // latent z_i = m_i/√(1+v_i) of a predictive distribution that did not see
 // point i's label, and the share rho_i = v_i/k(x_i, x_i) of the prior
-// variance that this distribution leaves (Calibration): the cavity
+// variance that this distribution leaves (calib.Calibration): the cavity
 // (leave-one-out) marginal of an active point (paper eq. 3) and the
 // predictive marginal of an inactive point (paper eq. 4), which the final
 // posterior never saw. One scoring pass over the inactive points,
@@ -77,7 +77,7 @@ func (mv meanVar) z() float64 { return mv.m / sqrtPos(1+mv.v) }
 
 // priorShares turns the variances v[i] of the marginals at the rows of x
 // into the shares v_i/k(x_i, x_i) of b's prior variances, in [0, 1]
-// (Calibration), reading x in chunks; it returns x's read error, or
+// (calib.Calibration), reading x in chunks; it returns x's read error, or
 // ctx's, checked between chunks.
 func priorShares(ctx context.Context, b *Binary, x Rows, v []float64) error {
 	if xd, ok := x.(denseRows); ok {

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/ep"
 )
 
@@ -118,7 +119,7 @@ func testIVMTrain(t *testing.T) {
 	xt, yt := toy(300, 22)
 	p := make([]float64, 300)
 	res.Model.PredictTo(p, xt)
-	e := ProbErrorRate(p, yt)
+	e := calib.ProbErrorRate(p, yt)
 	t.Logf("IVM error %.3f θ %v", e, res.Model.Kernel.Params())
 	if e > 60.0/300 {
 		t.Errorf("IVM error %.3f > 60/300", e)

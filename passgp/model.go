@@ -118,14 +118,14 @@ func (b *Binary) LatentTo(z []float64, x *mat.Dense) {
 // LatentShareTo is LatentTo that also sets rho[i] (when rho is not nil)
 // to v_i/k(x_i, x_i), the share of the prior variance that the posterior
 // leaves at x_i, in [0, 1]: near 0 close to the active points, 1 far from
-// all of them. Calibration.ProbTo takes both.
+// all of them. calib.Calibration.ProbTo takes both.
 func (b *Binary) LatentShareTo(z, rho []float64, x *mat.Dense) {
 	b.LatentShareNearTo(z, rho, nil, x)
 }
 
 // LatentShareNearTo is LatentShareTo that also sets near[i] (when near is
 // not nil) to the largest correlation of row i of x with an active input
-// (NearTo), which Calibration.Gate takes besides z and rho. Without a
+// (NearTo), which calib.Calibration.Gate takes besides z and rho. Without a
 // FITC posterior it reads them from the Gram block the prediction
 // computes anyway, so that they cost O(|A|) per row instead of NearTo's
 // O(|A|·d).

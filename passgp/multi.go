@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/la"
 )
 
@@ -84,7 +85,7 @@ type MultiResult struct {
 	// Calibration maps the K classifiers' latents to class probabilities
 	// (multinomial logistic), fitted on the held-out latents of the
 	// training points (Result.HeldOut); nil for a run stopped early.
-	Calibration *Calibration
+	Calibration *calib.Calibration
 }
 
 // TrainMulti trains one binary classifier per distinct label (one against
@@ -306,7 +307,7 @@ func (m *multiRun) collect(ctx context.Context) (*MultiResult, error) {
 // calibration fits the multi-class calibration on every class's
 // held-out latents (computed here for classes given in Options.Multi.Finished),
 // all of the same points (HeldOutRows).
-func (m *multiRun) calibration(ctx context.Context, labels []float64, mr *MultiResult) (*Calibration, error) {
+func (m *multiRun) calibration(ctx context.Context, labels []float64, mr *MultiResult) (*calib.Calibration, error) {
 	n, _ := m.x.Dims()
 	held := m.base.HeldOutRows(n)
 	nh := heldCount(m.base, n)
@@ -328,7 +329,7 @@ func (m *multiRun) calibration(ctx context.Context, labels []float64, mr *MultiR
 	for i, l := range Gather(labels, held) {
 		truth[i], _ = slices.BinarySearch(m.classes, l)
 	}
-	return FitCalibration(z, rho, truth)
+	return calib.Fit(z, rho, truth)
 }
 
 // heldCount is the number of training points, of n, with held-out

@@ -14,6 +14,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
@@ -128,7 +129,7 @@ func TestPASSGPLearns(t *testing.T) {
 	xt, yt := toy(400, 7)
 	p := make([]float64, 400)
 	res.Model.PredictTo(p, xt)
-	e := ProbErrorRate(p, yt)
+	e := calib.ProbErrorRate(p, yt)
 	t.Logf("error %.3f, |A| = %d, θ = %v, batches %d", e, len(res.Model.Active), res.Model.Kernel.Params(), len(res.Batches))
 	if e > 0.15 {
 		t.Errorf("test error %.3f > 0.15", e)
@@ -342,8 +343,8 @@ func TestMulti(t *testing.T) {
 	res.Model.PredictTo(pred, xt)
 	prob := mat.NewDense(300, 3, nil)
 	res.Model.PredictProbTo(prob, xt)
-	e := ErrorRate(pred, yt)
-	t.Logf("error %.3f brier %.3f nlp %.3f", e, BrierMulti(prob, res.Model.Classes, yt), MeanNLPMulti(prob, res.Model.Classes, yt))
+	e := calib.ErrorRate(pred, yt)
+	t.Logf("error %.3f brier %.3f nlp %.3f", e, calib.BrierMulti(prob, res.Model.Classes, yt), calib.MeanNLPMulti(prob, res.Model.Classes, yt))
 	if e > 0.15 {
 		t.Errorf("multi-class error %.3f", e)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
@@ -63,7 +64,7 @@ func TestFITCPass(t *testing.T) {
 		p0, p1 := make([]float64, n), make([]float64, n)
 		plain.Model.PredictTo(p0, xt)
 		b.PredictTo(p1, xt)
-		e0, e1 := ProbErrorRate(p0, yt), ProbErrorRate(p1, yt)
+		e0, e1 := calib.ProbErrorRate(p0, yt), calib.ProbErrorRate(p1, yt)
 		if e1 > e0 {
 			t.Errorf("%v: test error %.4f with the FITC pass, %.4f without", m, e1, e0)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
@@ -93,7 +94,7 @@ type Result struct {
 	HeldOut      []float64
 	HeldOutShare []float64
 	HeldOutRows  []int
-	Calibration  *Calibration
+	Calibration  *calib.Calibration
 	// HeldOutError is the error rate of the raw decisions (z > 0) on the
 	// held-out latents, and MajorityRate that of always predicting the
 	// larger class: a classifier with HeldOutError >= MajorityRate has
@@ -269,7 +270,7 @@ func calibrate(ctx context.Context, r *runner, res *Result, x Rows, y []float64,
 	truth := binaryTruth(yh)
 	res.HeldOutError = LatentErrorRate(res.HeldOut, yh)
 	res.MajorityRate = majorityRate(truth)
-	res.Calibration, err = FitCalibration(mat.NewDense(len(yh), 1, res.HeldOut), mat.NewDense(len(yh), 1, res.HeldOutShare), truth)
+	res.Calibration, err = calib.Fit(mat.NewDense(len(yh), 1, res.HeldOut), mat.NewDense(len(yh), 1, res.HeldOutShare), truth)
 	return err
 }
 

@@ -6,7 +6,7 @@
 // the test set itself, which a model must never use and which therefore
 // bound what any calibration of those latents could reach:
 //
-//   - cross-fitted: passgp.FitCalibration on all but one of -folds
+//   - cross-fitted: calib.Fit on all but one of -folds
 //     interleaved folds of the test points, applied to the fold left out;
 //   - temperature: the model's calibration with its slope A scaled by the
 //     factor in -scales that gives the lowest test NLP (in-sample, the most
@@ -31,9 +31,9 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/model"
-	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
 func main() {
@@ -138,7 +138,7 @@ func bounds(m *model.Model, ds *data.Dataset, folds int, scales []float64) ([]ro
 }
 
 // crossFit returns the test figures of calibrations fitted by
-// passgp.FitCalibration on all folds of (z, rho, truth) but one and
+// calib.Fit on all folds of (z, rho, truth) but one and
 // applied to that one; point i is in fold i mod folds.
 func crossFit(z, rho *mat.Dense, truth []int, folds int) (row, error) {
 	n, k := z.Dims()
@@ -154,7 +154,7 @@ func crossFit(z, rho *mat.Dense, truth []int, folds int) (row, error) {
 				fit = append(fit, i)
 			}
 		}
-		c, err := passgp.FitCalibration(rowsOf(z, fit), rowsOf(rho, fit), pick(truth, fit))
+		c, err := calib.Fit(rowsOf(z, fit), rowsOf(rho, fit), pick(truth, fit))
 		if err != nil {
 			return row{}, err
 		}
@@ -173,7 +173,7 @@ func crossFit(z, rho *mat.Dense, truth []int, folds int) (row, error) {
 }
 
 // score returns c's test figures on (z, rho, truth).
-func score(name string, c *passgp.Calibration, z, rho *mat.Dense, truth []int) row {
+func score(name string, c *calib.Calibration, z, rho *mat.Dense, truth []int) row {
 	n, k := z.Dims()
 	prob := mat.NewDense(n, max(k, 2), nil)
 	c.ProbTo(prob, z, rho)

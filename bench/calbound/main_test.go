@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/calib"
 )
 
 // TestFigures checks error and Brier score on a hand-computed case.
@@ -29,7 +29,7 @@ func TestFigures(t *testing.T) {
 func TestCrossFit(t *testing.T) {
 	const n, k = 9000, 3
 	rng := rand.New(rand.NewPCG(3, 4))
-	truthCal := &passgp.Calibration{A: 2, B: []float64{0.4, 0, -0.3}}
+	truthCal := &calib.Calibration{A: 2, B: []float64{0.4, 0, -0.3}}
 	z := mat.NewDense(n, k, nil)
 	truth := make([]int, n)
 	p := make([]float64, k)

@@ -60,7 +60,7 @@ func runPassGP(ctx context.Context, cache *foldCache, bin, dir, trainF, testF st
 // one row per point) and returns per point the 0/1 error of the
 // predicted class, the Brier score Σ_c (p_c − [y = c])² and the negative
 // log probability of the true class −log max(p_y, 1e-300), as eval
-// clamps them (passgp.MeanNLP); labels compare as numbers.
+// clamps them (calib.MeanNLP); labels compare as numbers.
 func scorePredictions(r io.Reader, name string, truth []float64) (errs, briers, nlps []float64, err error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 1<<24)

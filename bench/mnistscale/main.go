@@ -29,6 +29,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/kernel"
@@ -106,7 +107,7 @@ func main() {
 		prob := make([]float64, len(yv))
 		res.Model.PredictTo(prob, xv)
 		fmt.Printf("digit %d scale %g/784%s: validation error %.3f%% Brier %.4f |A| %d theta %.4g training %v\n", *digit, g, stage,
-			100*passgp.ProbErrorRate(prob, yv), passgp.Brier(prob, yv), len(res.Model.Y), res.Model.Kernel.Params(), el.Round(time.Second))
+			100*calib.ProbErrorRate(prob, yv), calib.Brier(prob, yv), len(res.Model.Y), res.Model.Kernel.Params(), el.Round(time.Second))
 	}
 	for _, g := range scales {
 		o := passgp.Options{Method: passgp.PASSGP, Kernel: polyAt(g), Sub: *sub, HypEvery: *hypEvery, Seed: *seed, Threads: *threads}

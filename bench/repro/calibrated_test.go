@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/bench/internal/libsvm"
-	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/synth"
 )
 
@@ -22,11 +22,11 @@ func TestScoreCalibrated(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range []struct {
 		name    string
-		cal     *passgp.Calibration
+		cal     *calib.Calibration
 		classes []float64
 	}{
-		{"binary", &passgp.Calibration{A: 1.7, B: []float64{-0.3}, Eps: 0.01, Balance: []float64{0.2}}, []float64{-1, 1}},
-		{"three classes", &passgp.Calibration{A: 2.1, B: []float64{0.2, -0.1, 0.4}, Eps: 0.02, Balance: []float64{0.5, 0.3, 0.2}}, []float64{0, 1, 2}},
+		{"binary", &calib.Calibration{A: 1.7, B: []float64{-0.3}, Eps: 0.01, Balance: []float64{0.2}}, []float64{-1, 1}},
+		{"three classes", &calib.Calibration{A: 2.1, B: []float64{0.2, -0.1, 0.4}, Eps: 0.02, Balance: []float64{0.5, 0.3, 0.2}}, []float64{0, 1, 2}},
 	} {
 		n, k := 400, len(tc.cal.B)
 		z, rho := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
@@ -63,7 +63,7 @@ func TestScoreCalibrated(t *testing.T) {
 		want.Error /= float64(n)
 		want.Brier /= float64(n)
 		want.NLP /= float64(n)
-		want.ECE = passgp.ECE(conf, correct, 15)
+		want.ECE = calib.ECE(conf, correct, 15)
 		if got.Error != want.Error || math.Abs(got.Brier-want.Brier) > 1e-12 || math.Abs(got.NLP-want.NLP) > 1e-9 || math.Abs(got.ECE-want.ECE) > 1e-12 {
 			t.Errorf("%s: got %+v, want %+v", tc.name, *got, want)
 		}

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/bench/internal/libsvm"
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
@@ -18,14 +19,14 @@ import (
 type multiEval struct {
 	Err        float64    // multi-class test error %
 	DigitErr   []float64  // per-class binary (one-vs-rest) test error %
-	BrierMulti float64    // normalised multi-class Brier (passgp.BrierMulti)
+	BrierMulti float64    // normalised multi-class Brier (calib.BrierMulti)
 	BrierBin   float64    // mean over classes of the binary Brier score
 	NLP        float64    // mean negative log predictive probability (multi-class)
 	ECE        float64    // 15-bin top-label ECE of the normalised probabilities
 	Prob       *mat.Dense // test probabilities, one column per class
 	Classes    []float64  // the columns' classes
 	PredTime   time.Duration
-	// Cal scores the calibrated probabilities (passgp.Calibration, fitted
+	// Cal scores the calibrated probabilities (calib.Calibration, fitted
 	// on the training points' held-out latents only); nil without one.
 	Cal *libsvm.Scores
 }
@@ -34,7 +35,7 @@ type multiEval struct {
 // and, when cal is not nil, the calibrated ones.
 // One prediction pass gives both: the latents z, and q = Φ(z), which is
 // what MultiClass.PredictProbTo computes from the same mean and variance.
-func evalMulti(m *passgp.MultiClass, cal *passgp.Calibration, te *Dataset) multiEval {
+func evalMulti(m *passgp.MultiClass, cal *calib.Calibration, te *Dataset) multiEval {
 	n, k := te.N(), len(m.Classes)
 	z, rho := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
 	col, share := make([]float64, n), make([]float64, n)
@@ -73,7 +74,7 @@ func nearCol(b *passgp.Binary, x *mat.Dense) []float64 {
 // against the labels y as eval does: decision by the largest calibrated
 // probability, Brier summed over the classes, NLP (Calibration.MeanNLL,
 // exact in the tails) and top-label ECE.
-func scoreCalibrated(cal *passgp.Calibration, z, rho, near *mat.Dense, classes, y []float64) *libsvm.Scores {
+func scoreCalibrated(cal *calib.Calibration, z, rho, near *mat.Dense, classes, y []float64) *libsvm.Scores {
 	z, rho = cal.Gate(z, rho, near)
 	n, k := z.Dims()
 	p := mat.NewDense(n, max(k, 2), nil)
@@ -99,7 +100,7 @@ func scoreCalibrated(cal *passgp.Calibration, z, rho, near *mat.Dense, classes, 
 	s.Error /= float64(n)
 	s.Brier /= float64(n)
 	s.NLP = cal.MeanNLL(z, rho, truth)
-	s.ECE = passgp.ECE(conf, correct, libsvm.ECEBins)
+	s.ECE = calib.ECE(conf, correct, libsvm.ECEBins)
 	return &s
 }
 
@@ -121,23 +122,23 @@ func scoreMulti(p *mat.Dense, classes []float64, te *Dataset, predTime time.Dura
 		y := binaryLabels(te.Y, c)
 		mat.Col(col, j, p)
 		ev.DigitErr = append(ev.DigitErr, binaryErr(col, y))
-		ev.BrierBin += passgp.Brier(col, y) / float64(len(classes))
+		ev.BrierBin += calib.Brier(col, y) / float64(len(classes))
 	}
-	ev.BrierMulti = passgp.BrierMulti(p, classes, te.Y)
-	ev.NLP = passgp.MeanNLPMulti(p, classes, te.Y)
+	ev.BrierMulti = calib.BrierMulti(p, classes, te.Y)
+	ev.NLP = calib.MeanNLPMulti(p, classes, te.Y)
 	conf, correct := make([]float64, n), make([]bool, n)
 	for i := 0; i < n; i++ {
 		row := p.RawRowView(i)
 		top := floats.MaxIdx(row)
 		conf[i], correct[i] = row[top]/floats.Sum(row), classes[top] == te.Y[i]
 	}
-	ev.ECE = passgp.ECE(conf, correct, libsvm.ECEBins)
+	ev.ECE = calib.ECE(conf, correct, libsvm.ECEBins)
 	return ev
 }
 
 // binaryErr is the error % of probabilities q(+1|x) thresholded at 1/2.
 func binaryErr(prob, y []float64) float64 {
-	return 100 * passgp.ProbErrorRate(prob, y)
+	return 100 * calib.ProbErrorRate(prob, y)
 }
 
 // evalBinary predicts with one binary classifier: error %, Brier, time,
@@ -151,7 +152,7 @@ func evalBinary(b *passgp.Binary, x *mat.Dense, y []float64) (errPct, brier floa
 	for i, v := range z {
 		p[i] = ep.Phi(v)
 	}
-	return binaryErr(p, y), passgp.Brier(p, y), time.Since(t), z, rho
+	return binaryErr(p, y), calib.Brier(p, y), time.Since(t), z, rho
 }
 
 // progress returns a Progress callback that logs when -v is set.

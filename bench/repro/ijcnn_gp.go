@@ -79,7 +79,7 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 		{"IVM + FITC", nil, ms},
 	}
 	fitcOf := map[string]string{"fPASS-GP": "fPASS-GP + FITC", "IVM": "IVM + FITC"}
-	// brier: the raw q's, summed over both classes (2·passgp.Brier, as
+	// brier: the raw q's, summed over both classes (2·calib.Brier, as
 	// eval and the LIBSVM block score); cal*: the calibrated probabilities.
 	type cell struct{ err, brier, train, pred, calErr, calBrier, calNLP, calECE []float64 }
 	res := map[string]map[int]*cell{}
@@ -112,7 +112,7 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 		m.table(&t)
 		m.p("Brier scores are summed over both classes (2(1 - p_y)^2 per point, as `eval` and the LIBSVM block score them). Error and " +
 			"Brier: the raw q(+1|x) of paper eq. 4, thresholded at 1/2; calibrated columns: the Platt map of the latent fitted on the " +
-			"training points' held-out latents only (passgp.Calibration, what `passgp-fast predict` gives), its decision at 1/2.")
+			"training points' held-out latents only (calib.Calibration, what `passgp-fast predict` gives), its decision at 1/2.")
 		for _, xs := range []string{"M", "time"} {
 			fg := Fig{Title: "IJCNN: test error", YLabel: "error (%)", XLabel: "active set size M"}
 			if xs == "time" {

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
@@ -72,7 +73,7 @@ func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stag
 	}
 	mr.Elapsed = time.Since(start)
 	ev := scoreMulti(prob, stage1.Classes, te, predTime)
-	cal, err := passgp.FitCalibration(ztr, rtr, classIndices(stage1.Classes, tr.Y))
+	cal, err := calib.Fit(ztr, rtr, classIndices(stage1.Classes, tr.Y))
 	if err != nil {
 		return err
 	}

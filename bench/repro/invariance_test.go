@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/kernel"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
@@ -72,7 +73,7 @@ func TestAugmentMultiReleasesModels(t *testing.T) {
 		z.SetCol(j, res.HeldOut)
 		rho.SetCol(j, res.HeldOutShare)
 	}
-	cal, err := passgp.FitCalibration(z, rho, classIndices(mr.Model.Classes, tr.Y))
+	cal, err := calib.Fit(z, rho, classIndices(mr.Model.Classes, tr.Y))
 	if err != nil {
 		t.Fatal(err)
 	}

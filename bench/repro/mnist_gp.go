@@ -91,7 +91,7 @@ func mnistGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 				pm(scale(r.Total, 1.0/60), 1), pm(r.Pred, 1))
 		}
 		m.table(&t)
-		m.p("Raw columns: the normalised one-vs-rest probabilities q(+1|x) of paper eq. 4; calibrated columns: passgp.Calibration's " +
+		m.p("Raw columns: the normalised one-vs-rest probabilities q(+1|x) of paper eq. 4; calibrated columns: calib.Calibration's " +
 			"multinomial logistic map of the latents, fitted on the training points' held-out latents only (what `passgp-fast predict` " +
 			"gives; n/a where the stage fits none). SVM references quoted by the paper (not measured here): RBF 1.4%%, polynomial degree 9 1.22%%; with invariances 0.68%%. " +
 			"For PASS-GP + 8 shifts the training time is the second stage only (classes one after the other); see the table below for per-digit times of both stages. " +

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/bench/internal/libsvm"
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/passgp"
@@ -246,10 +247,10 @@ func uspsMainTable(settings string, runs []*multiRuns, full *fullGPC) string {
 	m.table(&t)
 	m.p("Brier scores: the paper does not state its normalisation; its values (0.14-0.71) are far above what per-point " +
 		"binary or multi-class Brier scores of classifiers with 4-5%% error can be, so only the ordering of methods is comparable. " +
-		"We report the multi-class Brier score of the normalised one-vs-rest probabilities (passgp.BrierMulti) and the mean over " +
+		"We report the multi-class Brier score of the normalised one-vs-rest probabilities (calib.BrierMulti) and the mean over " +
 		"digits of the binary Brier score, both of the raw probabilities q(+1|x) = Phi(z) of paper eq. 4, and their NLP and 15-bin top-label " +
 		"expected calibration error (ECE). The calibrated columns score what `passgp-fast predict` and `eval` give: the multinomial " +
-		"logistic map of the ten latents (passgp.Calibration, fitted on the training points' held-out latents only, never on test data; " +
+		"logistic map of the ten latents (calib.Calibration, fitted on the training points' held-out latents only, never on test data; " +
 		"docs/method.md), its argmax as the decision, Brier summed over the classes as the raw multi-class one, and LIBSVM's `-b 1` " +
 		"Platt probabilities are scored the same way in the LIBSVM block below (same run). Training wall time: ten binary classifiers trained two at a time on the two cores " +
 		"(passgp.TrainMulti). The paper's machine (2.0 GHz, 2 GB, Matlab) took about 8.6e5 s per digit for the full GPC with hyperparameter " +
@@ -576,7 +577,7 @@ type fullGPC struct {
 	nlp       float64
 	total     float64
 	n         int
-	// cal scores the calibrated probabilities: passgp.FitCalibration on
+	// cal scores the calibrated probabilities: calib.Fit on
 	// the ten digits' leave-one-out (cavity) latents of all training
 	// points, applied to the test latents (nil until every digit ran).
 	cal *libsvm.Scores
@@ -647,7 +648,7 @@ func uspsFull(ctx context.Context, b *builder, tr, te *Dataset, pass *multiRuns)
 		fg.digitTime[c] = res.Elapsed.Seconds()
 		fg.digitLogZ[c] = res.Model.Post.LogZ
 		fg.total += res.Elapsed.Seconds()
-		fg.brierB += passgp.Brier(col, yt) / float64(len(cls))
+		fg.brierB += calib.Brier(col, yt) / float64(len(cls))
 		est = time.Duration(1.2 * float64(res.Elapsed))
 		b.set("gp-full", fg.markdown(note))
 	}
@@ -655,7 +656,7 @@ func uspsFull(ctx context.Context, b *builder, tr, te *Dataset, pass *multiRuns)
 		fg.prob = prob
 		ev := scoreMulti(prob, cls, te, 0)
 		fg.multi, fg.brierM, fg.nlp = ev.Err, ev.BrierMulti, ev.NLP
-		if cal, err := passgp.FitCalibration(heldOut, heldShare, classIndices(cls, tr.Y)); err != nil {
+		if cal, err := calib.Fit(heldOut, heldShare, classIndices(cls, tr.Y)); err != nil {
 			note = append(note, fmt.Sprintf("calibration: `%v`", err))
 		} else {
 			fg.cal = scoreCalibrated(cal, zTest, rhoTest, nearTest, cls, te.Y)
@@ -694,7 +695,7 @@ func (fg *fullGPC) markdown(note []string) string {
 }
 
 // classIndices returns, for each label in y, its column in classes (the
-// truth passgp.FitCalibration takes).
+// truth calib.Fit takes).
 func classIndices(classes, y []float64) []int {
 	truth := make([]int, len(y))
 	for i, v := range y {

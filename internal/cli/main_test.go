@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/synth"
 	"math"
 	"os"
@@ -599,13 +600,13 @@ func TestTrainWarnings(t *testing.T) {
 	// and one that does not.
 	res.HypNotConverged = 0
 	for _, c := range []struct {
-		cal  *passgp.Calibration
+		cal  *calib.Calibration
 		warn bool
 	}{
-		{&passgp.Calibration{A: 2, B: []float64{-1}, Eps: 0.7, Kappa: 0.1}, true},  // [0.07, 0.37]
-		{&passgp.Calibration{A: 2, B: []float64{-1}, Eps: 0.7, Kappa: 0.95}, true}, // [0.665, 0.965]
-		{&passgp.Calibration{A: 2, B: []float64{-1}, Eps: 0.1, Kappa: 0.3}, false},
-		{&passgp.Calibration{A: 2, B: []float64{-1, 0.5}, Eps: 0.9}, false},
+		{&calib.Calibration{A: 2, B: []float64{-1}, Eps: 0.7, Kappa: 0.1}, true},  // [0.07, 0.37]
+		{&calib.Calibration{A: 2, B: []float64{-1}, Eps: 0.7, Kappa: 0.95}, true}, // [0.665, 0.965]
+		{&calib.Calibration{A: 2, B: []float64{-1}, Eps: 0.1, Kappa: 0.3}, false},
+		{&calib.Calibration{A: 2, B: []float64{-1, 0.5}, Eps: 0.9}, false},
 	} {
 		res.Calibration = c.cal
 		w := passgpfast.Warnings(res)
@@ -663,7 +664,7 @@ func TestCLIMatchesLibrary(t *testing.T) {
 // the latter).
 func TestCalibratedCLI(t *testing.T) {
 	f := newFixture(t)
-	var cals []*passgp.Calibration
+	var cals []*calib.Calibration
 	for i, test := range []string{f.test, f.train} {
 		m := filepath.Join(f.dir, fmt.Sprintf("c%d.pgp", i))
 		if code, _, e := runCLI(t, append([]string{"train", "--data", f.train, "--model", m, "--test", test}, fast...)...); code != 0 {

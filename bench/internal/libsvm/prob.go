@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/calib"
 )
 
 // Scores are the test-set figures of svm-predict -b 1's probabilities,
@@ -16,7 +16,7 @@ import (
 // predicted labels, the Brier score Σ_c (p_c − [y = c])² summed over all
 // classes (2(1 − p_y)² for a binary task), the mean negative log
 // probability of the true class (NLP) and the 15-bin expected calibration
-// error of the top-label confidence (passgp.ECE).
+// error of the top-label confidence (calib.ECE).
 type Scores struct {
 	Error, Brier, NLP, ECE float64
 }
@@ -105,6 +105,6 @@ func ScoreProbabilities(r io.Reader, name string, truth []float64) (Scores, erro
 	}
 	n := float64(len(conf))
 	s.Error, s.Brier, s.NLP = float64(nerr)/n, s.Brier/n, s.NLP/n
-	s.ECE = passgp.ECE(conf, correct, ECEBins)
+	s.ECE = calib.ECE(conf, correct, ECEBins)
 	return s, nil
 }

@@ -1,4 +1,4 @@
-package passgp
+package calib
 
 import (
 	"math/rand/v2"
@@ -11,7 +11,7 @@ const CrossFitFolds = 5
 
 // CrossFit returns, for each of CrossFitFolds folds of the held-out points
 // (rows of z and rho, with classes truth), the rows in the fold and the
-// calibration (FitCalibration) fitted on the other folds. Scoring each
+// calibration (Fit) fitted on the other folds. Scoring each
 // fold with its own calibration gives an estimate of test performance in
 // which no point scores a map that was fitted on it: fitting the
 // calibration and scoring it on the same latents, as the held-out
@@ -37,7 +37,7 @@ func CrossFit(z, rho *mat.Dense, truth []int, seed uint64) (folds [][]int, cals 
 			}
 		}
 		zr, rr := gatherMatRows(z, rest), gatherMatRows(rho, rest)
-		if cals[f], err = FitCalibration(zr, rr, gather(truth, rest)); err != nil {
+		if cals[f], err = Fit(zr, rr, gather(truth, rest)); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -72,10 +72,26 @@ func stratifiedFolds(truth []int, k int, seed uint64) [][]int {
 	return folds
 }
 
-// gatherMatRows returns the rows idx of m as a new matrix (nil m: nil).
+// gatherMatRows returns the rows idx of m as a new matrix (nil m or no
+// idx: nil).
 func gatherMatRows(m *mat.Dense, idx []int) *mat.Dense {
-	if m == nil {
+	if m == nil || len(idx) == 0 {
 		return nil
 	}
-	return gatherRows(m, idx)
+	_, d := m.Dims()
+	raw := m.RawMatrix()
+	out := make([]float64, len(idx)*d)
+	for k, i := range idx {
+		copy(out[k*d:(k+1)*d], raw.Data[i*raw.Stride:i*raw.Stride+d])
+	}
+	return mat.NewDense(len(idx), d, out)
+}
+
+// gather returns the elements idx of v.
+func gather[T any](v []T, idx []int) []T {
+	out := make([]T, len(idx))
+	for k, i := range idx {
+		out[k] = v[i]
+	}
+	return out
 }

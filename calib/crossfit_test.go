@@ -1,4 +1,4 @@
-package passgp
+package calib
 
 import (
 	"math/rand/v2"
@@ -32,7 +32,7 @@ func TestCrossFit(t *testing.T) {
 				rho.Set(i, j, rng.Float64()*0.3)
 			}
 		}
-		all, err := FitCalibration(z, rho, truth)
+		all, err := Fit(z, rho, truth)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +58,7 @@ func TestCrossFit(t *testing.T) {
 					rest = append(rest, i)
 				}
 			}
-			want, err := FitCalibration(gatherRows(z, rest), gatherRows(rho, rest), gather(truth, rest))
+			want, err := Fit(gatherMatRows(z, rest), gatherMatRows(rho, rest), gather(truth, rest))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,12 +67,12 @@ func TestCrossFit(t *testing.T) {
 			}
 		}
 		slices.Sort(seen)
-		if !slices.Equal(seen, span(0, n)) {
+		if !slices.Equal(seen, seq(n)) {
 			t.Fatalf("K=%d: the folds do not partition the points", k)
 		}
 		var cross float64
 		for f, rows := range folds {
-			cross += cals[f].MeanNLL(gatherRows(z, rows), gatherRows(rho, rows), gather(truth, rows)) * float64(len(rows))
+			cross += cals[f].MeanNLL(gatherMatRows(z, rows), gatherMatRows(rho, rows), gather(truth, rows)) * float64(len(rows))
 		}
 		cross /= float64(n)
 		if in := all.MeanNLL(z, rho, truth); !(cross >= in) {
@@ -89,4 +89,13 @@ func countOf(v []int, c int) int {
 		}
 	}
 	return n
+}
+
+// seq returns 0, 1, ..., n-1.
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }

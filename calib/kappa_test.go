@@ -1,4 +1,4 @@
-package passgp
+package calib
 
 import (
 	"math"
@@ -94,12 +94,12 @@ func tailLatents(seed uint64) (z *mat.Dense, truth []int) {
 	return z, truth
 }
 
-// TestFitCalibrationTail: on latents whose upper tail is mostly negative,
+// TestFitTail: on latents whose upper tail is mostly negative,
 // the symmetric mixture (κ = 1/2) has to let its sigmoid reach 1 − ε/2 and
 // calls that tail positive, erring more than the majority class; the
 // fitted κ puts the ceiling below 1/2 instead, and the fit's decisions on
 // the latents it was fitted to err no more than the majority class does.
-func TestFitCalibrationTail(t *testing.T) {
+func TestFitTail(t *testing.T) {
 	z, truth := tailLatents(1)
 	n := len(truth)
 	pos := 0
@@ -107,7 +107,7 @@ func TestFitCalibrationTail(t *testing.T) {
 		pos += v
 	}
 	majority := float64(min(pos, n-pos)) / float64(n)
-	c, err := FitCalibration(z, nil, truth)
+	c, err := Fit(z, nil, truth)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestFitCalibrationTail(t *testing.T) {
 		t.Errorf("fitted %+v: want κ below 1/2 and a ceiling near or below 1/2", c)
 	}
 	// The symmetric mixture, fitted with κ held at 1/2.
-	obj := calibrationObjective(z, nil, truth, nil)
+	obj := objective(z, nil, truth, nil)
 	sym := func(p, g []float64) float64 {
 		q := append(append([]float64(nil), p...), 0)
 		var gq []float64
