@@ -4,8 +4,7 @@
 // fPASS-GP (paper Algorithm 1), the baselines IVM (Lawrence, Seeger &
 // Herbrich 2003), a random active set and the full GPC, all run by the same
 // code on the EP core of package ep; one-against-the-rest multi-class
-// training; the marginal likelihood approximations Z_EP,A, Z_APP and Z_ACC
-// (paper Section 5); representer weights (Section 4); and invariances by
+// training; representer weights (Section 4); and invariances by
 // one-pixel translations of the active images (Section 6.3). The map from
 // the classifiers' held-out latents to class probabilities, which Train
 // and TrainMulti fit (Result.Calibration), is package calib's.

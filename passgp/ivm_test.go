@@ -126,48 +126,6 @@ func testIVMTrain(t *testing.T) {
 	}
 }
 
-// Z_ACC approaches the full EP evidence as the active set grows, and
-// equals it when A is everything; Z_APP lies below it (paper Fig. 4).
-func TestZACCApproachesFull(t *testing.T) {
-	x, y := toy(80, 23)
-	k := toyKernel()
-	tight := ep.Options{Tol: 1e-10, MaxSweeps: 1000}
-	full, err := ep.Infer(k, x, y, nil, &tight)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var errs []float64
-	for _, m := range []int{10, 40, 70, 80} {
-		res, err := Train(context.Background(), x, y, &Options{Method: Random, M: m, Kernel: k, FixedTheta: true, Seed: 4, EP: tight})
-		if err != nil {
-			t.Fatal(err)
-		}
-		z, err := MarginalLikelihood(res.Model, x, y, true, &tight, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := math.Abs(z.ACC - full.LogZ)
-		t.Logf("M=%d: log Z_EP,A %.4f, Z_APP %.4f, Z_ACC %.4f, full %.4f", m, z.EPA, z.APP, z.ACC, full.LogZ)
-		errs = append(errs, e)
-	}
-	if !(errs[1] < errs[0] && errs[2] < errs[1]) {
-		t.Errorf("|log Z_ACC − log Z_EP| does not shrink with M: %v", errs)
-	}
-	if errs[3] > 1e-8 {
-		t.Errorf("A = everything: |log Z_ACC − log Z_EP| = %v", errs[3])
-	}
-	if _, err := MarginalLikelihood(smallModel(t, x, y), x, y, true, nil, 8); err == nil {
-		t.Error("Z_ACC over the memory limit: no error")
-	}
-}
-
-func smallModel(t *testing.T, x *mat.Dense, y []float64) *Binary {
-	res, err := Train(context.Background(), x, y, &Options{Method: Random, M: 10, Kernel: toyKernel(), FixedTheta: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Model
-}
 
 func TestShiftImage(t *testing.T) {
 	src := []float64{

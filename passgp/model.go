@@ -22,7 +22,7 @@ type Binary struct {
 	// active inputs as inducing inputs, and predictions (PredictTo,
 	// PredictMeanVarTo, LatentTo) come from it. Post stays the active
 	// set's posterior: the weights (ActiveWeights, CavityWeights,
-	// PredictWeightsTo) and Z_APP/Z_ACC are the paper's, of A alone.
+	// PredictWeightsTo) are the paper's, of A alone.
 	Sparse *ep.FITC
 	// Inducing, when Sparse is set, holds the indices into X of Sparse's
 	// inducing inputs in ascending order (Options.BoundFITC's subset);

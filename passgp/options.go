@@ -198,9 +198,8 @@ const (
 	DefaultAugmentPInc = 0.99
 	DefaultEPTol       = 1e-3
 	// DefaultMaxFullBytes bounds the n²·8 bytes of one n×n matrix of the
-	// full GPC (Method Full, refused beyond it) and of Z_ACC's
-	// inactive-set EP (MarginalLikelihood's default; EP holds several
-	// such matrices).
+	// full GPC (Method Full, refused beyond it; EP holds several such
+	// matrices).
 	DefaultMaxFullBytes = int64(1) << 30
 	// scoreChunk is the number of batch rows scored by one BLAS-3 call; it
 	// fixes the split of the work, so results do not depend on Threads.

@@ -830,7 +830,7 @@ func uspsFig6(ctx context.Context, b *builder, tr *Dataset) error {
 			r.act = append(r.act, float64(len(res.Model.Active)))
 			r.tTrain = append(r.tTrain, res.Elapsed.Seconds())
 			t := time.Now()
-			z, err := passgp.MarginalLikelihood(res.Model, tr.X, y, false, nil, 0)
+			z, err := marginalLikelihood(res.Model, tr.X, y, false, nil, 0)
 			if err != nil {
 				env.logf("fig6 Z_APP: %v", err)
 				continue
@@ -842,7 +842,7 @@ func uspsFig6(ctx context.Context, b *builder, tr *Dataset) error {
 				notes = append(notes, note)
 			} else {
 				t = time.Now()
-				z, err = passgp.MarginalLikelihood(res.Model, tr.X, y, true, nil, 4<<30)
+				z, err = marginalLikelihood(res.Model, tr.X, y, true, nil, 4<<30)
 				if err == nil {
 					r.tAcc = append(r.tAcc, time.Since(t).Seconds())
 					r.acc = append(r.acc, z.ACC)

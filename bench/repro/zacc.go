@@ -1,4 +1,4 @@
-package passgp
+package main
 
 import (
 	"context"
@@ -12,11 +12,12 @@ import (
 
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/la"
+	"github.com/passgp-fast/passgp-fast/passgp"
 )
 
-// LogZ holds the marginal likelihood approximations of paper Section 5,
+// logZ holds the marginal likelihood approximations of paper Section 5,
 // as logarithms.
-type LogZ struct {
+type logZ struct {
 	// EPA is log Z_EP,A, the EP evidence of the active set alone.
 	EPA float64
 	// APP is log Z_APP = log Z_EP,A + Σ_{i∈I} log q(y_i|x_i): the
@@ -32,28 +33,28 @@ type LogZ struct {
 	ACCNotConverged bool
 }
 
-// MarginalLikelihood computes Z_EP,A, Z_APP and, if acc is set, Z_ACC for
+// marginalLikelihood computes Z_EP,A, Z_APP and, if acc is set, Z_ACC for
 // the classifier b trained on the rows of x with labels y (±1); the
 // inactive set I is every row of x that is not in b.Active. Z_ACC needs an
 // |I|×|I| matrix and refuses when its n²·8 bytes exceed maxBytes (0 means
 // DefaultMaxFullBytes). epo configures the inactive-set EP (nil: defaults).
-func MarginalLikelihood(b *Binary, x *mat.Dense, y []float64, acc bool, epo *ep.Options, maxBytes int64) (*LogZ, error) {
-	return MarginalLikelihoodContext(context.Background(), b, x, y, acc, epo, maxBytes)
+func marginalLikelihood(b *passgp.Binary, x *mat.Dense, y []float64, acc bool, epo *ep.Options, maxBytes int64) (*logZ, error) {
+	return marginalLikelihoodContext(context.Background(), b, x, y, acc, epo, maxBytes)
 }
 
-// MarginalLikelihoodContext is MarginalLikelihood that stops when ctx is
+// marginalLikelihoodContext is marginalLikelihood that stops when ctx is
 // done: the scoring of the inactive set within one chunk per worker, the
 // inactive-set EP of Z_ACC within one step of a sweep. It then returns
 // ctx.Err().
-func MarginalLikelihoodContext(ctx context.Context, b *Binary, x *mat.Dense, y []float64, acc bool, epo *ep.Options, maxBytes int64) (*LogZ, error) {
+func marginalLikelihoodContext(ctx context.Context, b *passgp.Binary, x *mat.Dense, y []float64, acc bool, epo *ep.Options, maxBytes int64) (*logZ, error) {
 	n, d := x.Dims()
 	if len(y) != n {
-		return nil, fmt.Errorf("passgp: %d labels for %d rows", len(y), n)
+		return nil, fmt.Errorf("%d labels for %d rows", len(y), n)
 	}
 	in := make([]bool, n)
 	for _, a := range b.Active {
 		if a >= n {
-			return nil, fmt.Errorf("passgp: active index %d out of range for %d rows", a, n)
+			return nil, fmt.Errorf("active index %d out of range for %d rows", a, n)
 		}
 		if a >= 0 {
 			in[a] = true
@@ -65,16 +66,23 @@ func MarginalLikelihoodContext(ctx context.Context, b *Binary, x *mat.Dense, y [
 			idx = append(idx, i)
 		}
 	}
-	z := &LogZ{EPA: b.Post.LogZ, APP: b.Post.LogZ, ACC: math.NaN(), Inactive: len(idx)}
+	z := &logZ{EPA: b.Post.LogZ, APP: b.Post.LogZ, ACC: math.NaN(), Inactive: len(idx)}
 	if len(idx) == 0 {
 		z.ACC = z.EPA
 		return z, nil
 	}
-	yi := gather(y, idx)
+	yi := make([]float64, len(idx))
+	xi := mat.NewDense(len(idx), d, nil)
+	for i, j := range idx {
+		yi[i] = y[j]
+		xi.SetRow(i, x.RawRowView(j))
+	}
 	mean := make([]float64, len(idx))
 	vr := make([]float64, len(idx))
-	r := runner{threads: la.Threads()}
-	if err := r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, DenseRows(x), idx, mean, vr, nil); err != nil {
+	// Z_APP and Z_ACC are of the active set's posterior (Post), also for a
+	// classifier that predicts from a FITC posterior.
+	active := &passgp.Binary{Kernel: b.Kernel, X: b.X, Y: b.Y, Active: b.Active, Post: b.Post}
+	if err := active.PredictMeanVarToContext(ctx, mean, vr, xi); err != nil {
 		return nil, err
 	}
 	for i := range idx {
@@ -84,13 +92,11 @@ func MarginalLikelihoodContext(ctx context.Context, b *Binary, x *mat.Dense, y [
 		return z, nil
 	}
 	if maxBytes == 0 {
-		maxBytes = DefaultMaxFullBytes
+		maxBytes = passgp.DefaultMaxFullBytes
 	}
-	if err := checkFullMemory(len(idx), maxBytes, "Z_ACC's inactive-set EP"); err != nil {
-		return z, err
+	if need := int64(len(idx)) * int64(len(idx)) * 8; need > maxBytes {
+		return z, fmt.Errorf("Z_ACC's inactive-set EP on %d points needs %d MiB for one matrix, over the limit of %d MiB", len(idx), need>>20, maxBytes>>20)
 	}
-	_ = d
-	xi := gatherRows(x, idx)
 	mI, cII, err := conditionalPrior(b, xi)
 	if err != nil {
 		return z, err
@@ -107,7 +113,7 @@ func MarginalLikelihoodContext(ctx context.Context, b *Binary, x *mat.Dense, y [
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, err
 		}
-		return z, fmt.Errorf("passgp: Z_ACC inactive-set EP: %w", err)
+		return z, fmt.Errorf("Z_ACC inactive-set EP: %w", err)
 	}
 	z.ACC = z.EPA + post.LogZ
 	return z, nil
@@ -118,7 +124,7 @@ func MarginalLikelihoodContext(ctx context.Context, b *Binary, x *mat.Dense, y [
 // as K_II − VᵀV with V = L \ (S^½ K_AI), L = chol(I + S^½ K_AA S^½), which
 // stays finite for zero site precisions. K_II carries the jitter: the
 // inactive points are training points.
-func conditionalPrior(b *Binary, xi *mat.Dense) (mean []float64, cov *mat.Dense, err error) {
+func conditionalPrior(b *passgp.Binary, xi *mat.Dense) (mean []float64, cov *mat.Dense, err error) {
 	m, _ := b.X.Dims()
 	ni, _ := xi.Dims()
 	k := b.Kernel
@@ -137,7 +143,7 @@ func conditionalPrior(b *Binary, xi *mat.Dense) (mean []float64, cov *mat.Dense,
 		row[i]++
 	}
 	if !la.Cholesky(braw) {
-		return nil, nil, errors.New("passgp: I + S½KS½ of the active set is not positive definite")
+		return nil, nil, errors.New("I + S½KS½ of the active set is not positive definite")
 	}
 	kai := mat.NewDense(m, ni, nil)
 	k.CrossTo(kai, b.X, xi)
