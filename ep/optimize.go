@@ -71,29 +71,12 @@ func OptimizeContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []flo
 		o = &OptimizeOptions{}
 	}
 	theta0 := k.Params()
-	np := len(theta0)
 	names := k.ParamNames()
-	if o.Fixed != nil && len(o.Fixed) != np {
-		panic(fmt.Sprintf("ep: Optimize: len(Fixed) = %d, want %d", len(o.Fixed), np))
+	if o.Fixed != nil && len(o.Fixed) != len(theta0) {
+		panic(fmt.Sprintf("ep: Optimize: len(Fixed) = %d, want %d", len(o.Fixed), len(theta0)))
 	}
-	lo, hi := make([]float64, np), make([]float64, np)
-	for j := range theta0 {
-		lo[j], hi[j] = DefaultLower, DefaultUpper
-		if o.Lower != nil {
-			lo[j] = o.Lower[j]
-		}
-		if o.Upper != nil {
-			hi[j] = o.Upper[j]
-		}
-		lo[j] = math.Min(lo[j], theta0[j])
-		hi[j] = math.Max(hi[j], theta0[j])
-	}
-	var free []int
-	for j := range theta0 {
-		if o.Fixed == nil || !o.Fixed[j] {
-			free = append(free, j)
-		}
-	}
+	box := NewLogBox(theta0, o.Fixed, o.Lower, o.Upper)
+	free, lo, hi := box.Free, box.Lower, box.Upper
 	if err := o.EP.Validate(); err != nil {
 		return nil, err
 	}
@@ -129,28 +112,12 @@ func OptimizeContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []flo
 		evals, ncs int
 		firstErr   error
 	)
-	thetaOf := func(u []float64) ([]float64, []bool) {
-		th := slices.Clone(theta0)
-		at := make([]bool, np)
-		for i, j := range free {
-			// Compare in log space: exp(log(hi)) may round below hi.
-			switch {
-			case u[i] <= math.Log(lo[j])+1e-12:
-				th[j], at[j] = lo[j], true
-			case u[i] >= math.Log(hi[j])-1e-12:
-				th[j], at[j] = hi[j], true
-			default:
-				th[j] = math.Exp(u[i])
-			}
-		}
-		return th, at
-	}
 	evaluate := func(u []float64) *eval {
 		if last != nil && slices.Equal(last.u, u) {
 			return last
 		}
 		e := &eval{u: slices.Clone(u), f: math.Inf(1), g: make([]float64, len(u))}
-		e.theta, e.bounds = thetaOf(u)
+		e.theta, e.bounds = box.Theta(u)
 		e.kern = k.WithParams(e.theta)
 		evals++
 		p, err := inferContext(ctx, e.kern, x, y, sites, &o.EP, true)
@@ -199,10 +166,7 @@ func OptimizeContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []flo
 		return e
 	}
 
-	u0 := make([]float64, len(free))
-	for i, j := range free {
-		u0[i] = math.Log(theta0[j])
-	}
+	u0 := box.Start()
 	e0 := evaluate(u0)
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -2,13 +2,11 @@ package passgp
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/optimize"
 
-	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
@@ -75,57 +73,6 @@ func thetaBounds(c *config, x Rows) (lower, upper []float64, err error) {
 	}
 	lower[1] = min(med/len2Floor, c.Kernel.Params()[1])
 	return lower, upper, nil
-}
-
-// logBox is a search over log θ: the entries of th0 not marked in fixed
-// are free, each within [lower, upper] (lo and hi, nil: ep's defaults),
-// widened to hold th0. ivmOptimize and fitcTheta search in one.
-type logBox struct {
-	th0, lower, upper []float64
-	free              []int
-}
-
-func newLogBox(th0 []float64, fixed []bool, lo, hi []float64) *logBox {
-	np := len(th0)
-	b := &logBox{th0: th0, lower: make([]float64, np), upper: make([]float64, np)}
-	for j := range th0 {
-		b.lower[j], b.upper[j] = ep.DefaultLower, ep.DefaultUpper
-		if lo != nil {
-			b.lower[j] = lo[j]
-		}
-		if hi != nil {
-			b.upper[j] = hi[j]
-		}
-		b.lower[j], b.upper[j] = math.Min(b.lower[j], th0[j]), math.Max(b.upper[j], th0[j])
-		if fixed == nil || !fixed[j] {
-			b.free = append(b.free, j)
-		}
-	}
-	return b
-}
-
-// start returns the free entries of log th0.
-func (b *logBox) start() []float64 {
-	u := make([]float64, len(b.free))
-	for i, j := range b.free {
-		u[i] = math.Log(b.th0[j])
-	}
-	return u
-}
-
-// theta returns θ for the free log-values u, clamped to the box, and
-// which entries sit at a bound.
-func (b *logBox) theta(u []float64) ([]float64, []bool) {
-	th, at := slices.Clone(b.th0), make([]bool, len(b.th0))
-	for i, j := range b.free {
-		th[j] = math.Exp(u[i])
-		if th[j] <= b.lower[j] {
-			th[j], at[j] = b.lower[j], true
-		} else if th[j] >= b.upper[j] {
-			th[j], at[j] = b.upper[j], true
-		}
-	}
-	return th, at
 }
 
 // lbfgs minimises fg (the objective at u; it writes the gradient into

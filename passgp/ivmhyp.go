@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 
+	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
@@ -80,8 +81,8 @@ func uninformativeSite(tau float64) bool { return !(tau > 0) || math.IsInf(tau, 
 // kernel found, which of its components sit at a bound, and the number of
 // evaluations.
 func ivmOptimize(ctx context.Context, k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool, lo, hi []float64, maxEvals int) (best kernel.Kernel, atBound []bool, evals int) {
-	box := newLogBox(k.Params(), fixed, lo, hi)
-	np, free := len(box.th0), box.free
+	box := ep.NewLogBox(k.Params(), fixed, lo, hi)
+	np, free := len(box.Theta0), box.Free
 	if len(free) == 0 {
 		return k, make([]bool, np), 0
 	}
@@ -89,7 +90,7 @@ func ivmOptimize(ctx context.Context, k kernel.Kernel, xa *mat.Dense, tau, nu []
 	bestF := math.Inf(1)
 	g := make([]float64, np)
 	fg := func(u, grad []float64) float64 {
-		th, at := box.theta(u)
+		th, at := box.Theta(u)
 		kk := k.WithParams(th)
 		evals++
 		lz, ok := ivmSiteEvidence(kk, xa, tau, nu, g)
@@ -108,7 +109,7 @@ func ivmOptimize(ctx context.Context, k kernel.Kernel, xa *mat.Dense, tau, nu []
 		}
 		return -lz
 	}
-	lbfgs(ctx, fg, box.start(), maxEvals, 1e-6, 1e-6)
+	lbfgs(ctx, fg, box.Start(), maxEvals, 1e-6, 1e-6)
 	return best, atBound, evals
 }
 

@@ -109,7 +109,7 @@ func activeAt(ctx context.Context, b *Binary, k kernel.Kernel, o *ep.Options) (*
 var errScreened = errors.New("passgp: search stopped by its screen")
 
 // fitcTheta maximises the FITC model's log Z_EP over log θ (the entries
-// not in c.Fixed, within c's bounds or ep's defaults: logBox) in at most
+// not in c.Fixed, within c's bounds or ep's defaults: ep.LogBox) in at most
 // evals EP runs, each warm-started from the best sites so
 // far, and returns the best posterior, f0 if none is better. The search
 // starts from f0's θ or from StartKernel's values for the free entries,
@@ -130,8 +130,8 @@ func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []fl
 	best := f0
 	// eval runs EP at the free log-values u of box (with the gradient
 	// when grad is not nil) and returns -log Z, +Inf if EP failed.
-	eval := func(box *logBox, u, grad []float64) float64 {
-		th, at := box.theta(u)
+	eval := func(box *ep.LogBox, u, grad []float64) float64 {
+		th, at := box.Theta(u)
 		warm := best.Sites
 		k := f0.Kernel.WithParams(th)
 		var f *ep.FITC
@@ -149,15 +149,15 @@ func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []fl
 		if f.LogZ > best.LogZ {
 			best = f
 		}
-		for i, j := range box.free {
+		for i, j := range box.Free {
 			if grad != nil && !at[j] {
 				grad[i] = -g[j]
 			}
 		}
 		return -f.LogZ
 	}
-	box := newLogBox(f0.Kernel.Params(), c.Fixed, c.lower, c.upper)
-	if len(box.free) == 0 {
+	box := ep.NewLogBox(f0.Kernel.Params(), c.Fixed, c.lower, c.upper)
+	if len(box.Free) == 0 {
 		return f0, nil
 	}
 	// EP runs of the two phases (Nelder-Mead's pays for the second start).
@@ -168,8 +168,8 @@ func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []fl
 	if k, ok := StartKernel(f0.Kernel.Name(), d); ok {
 		th := f0.Kernel.Params()
 		st := k.Params()
-		for _, j := range box.free {
-			th[j] = math.Min(math.Max(st[j], box.lower[j]), box.upper[j])
+		for _, j := range box.Free {
+			th[j] = math.Min(math.Max(st[j], box.Lower[j]), box.Upper[j])
 		}
 		if !slices.Equal(th, f0.Kernel.Params()) {
 			nm--
@@ -179,8 +179,8 @@ func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []fl
 			}
 		}
 	}
-	box = newLogBox(best.Kernel.Params(), c.Fixed, c.lower, c.upper)
-	_, _ = optimize.Minimize(optimize.Problem{Func: func(u []float64) float64 { return eval(box, u, nil) }}, box.start(),
+	box = ep.NewLogBox(best.Kernel.Params(), c.Fixed, c.lower, c.upper)
+	_, _ = optimize.Minimize(optimize.Problem{Func: func(u []float64) float64 { return eval(box, u, nil) }}, box.Start(),
 		&optimize.Settings{FuncEvaluations: nm, Converger: &optimize.FunctionConverge{Absolute: 1e-3, Iterations: 20},
 			Recorder: ctxRecorder{ctx}}, &optimize.NelderMead{SimplexSize: 1})
 	if err := ctx.Err(); err != nil {
@@ -189,8 +189,8 @@ func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []fl
 	if screen != nil && !screen(best) {
 		return best, errScreened
 	}
-	box = newLogBox(best.Kernel.Params(), c.Fixed, c.lower, c.upper)
-	lbfgs(ctx, func(u, grad []float64) float64 { return eval(box, u, grad) }, box.start(), lb, 1e-4, 1e-3)
+	box = ep.NewLogBox(best.Kernel.Params(), c.Fixed, c.lower, c.upper)
+	lbfgs(ctx, func(u, grad []float64) float64 { return eval(box, u, grad) }, box.Start(), lb, 1e-4, 1e-3)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
