@@ -126,7 +126,6 @@ func testIVMTrain(t *testing.T) {
 	}
 }
 
-
 func TestShiftImage(t *testing.T) {
 	src := []float64{
 		1, 2, 3,
