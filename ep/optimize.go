@@ -1,6 +1,7 @@
 package ep
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -71,135 +72,148 @@ func OptimizeContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []flo
 		o = &OptimizeOptions{}
 	}
 	theta0 := k.Params()
-	names := k.ParamNames()
 	if o.Fixed != nil && len(o.Fixed) != len(theta0) {
 		panic(fmt.Sprintf("ep: Optimize: len(Fixed) = %d, want %d", len(o.Fixed), len(theta0)))
 	}
-	box := NewLogBox(theta0, o.Fixed, o.Lower, o.Upper)
-	free, lo, hi := box.Free, box.Lower, box.Upper
 	if err := o.EP.Validate(); err != nil {
 		return nil, err
 	}
 	if o.MaxEvals < 0 || !(o.GradTol >= 0) {
 		return nil, fmt.Errorf("ep: Optimize: MaxEvals %d and GradTol %v must be >= 0", o.MaxEvals, o.GradTol)
 	}
-	maxEvals := o.MaxEvals
-	if maxEvals == 0 {
-		maxEvals = 100
-	}
-	gradTol := o.GradTol
-	if gradTol == 0 {
-		gradTol = 1e-6
-	}
-
-	var sites *Sites
+	maxEvals := cmp.Or(o.MaxEvals, 100)
+	gradTol := cmp.Or(o.GradTol, 1e-6)
+	op := &optimizer{ctx: ctx, k: k, x: x, y: y, ep: o.EP, box: NewLogBox(theta0, o.Fixed, o.Lower, o.Upper)}
 	if warm != nil {
 		s := warm.Clone()
-		sites = &s
+		op.sites = &s
 	}
-	type eval struct {
-		u      []float64
-		theta  []float64
-		f      float64
-		g      []float64 // gradient of -log Z in u
-		post   *Posterior
-		kern   kernel.Kernel
-		bounds []bool
-		nc     bool // EP did not converge
-	}
-	var (
-		last, best *eval
-		evals, ncs int
-		firstErr   error
-	)
-	evaluate := func(u []float64) *eval {
-		if last != nil && slices.Equal(last.u, u) {
-			return last
-		}
-		e := &eval{u: slices.Clone(u), f: math.Inf(1), g: make([]float64, len(u))}
-		e.theta, e.bounds = box.Theta(u)
-		e.kern = k.WithParams(e.theta)
-		evals++
-		p, err := inferContext(ctx, e.kern, x, y, sites, &o.EP, true)
-		var nc *NotConvergedError
-		if errors.As(err, &nc) && o.EP.Schedule == Parallel {
-			// Parallel EP can oscillate at extreme hyperparameters; the
-			// sequential schedule is the robust fallback.
-			nc.Post.dropInv()
-			seq := o.EP
-			seq.Schedule = Sequential
-			p, err = InferContext(ctx, e.kern, x, y, &nc.Post.Sites, &seq)
-		}
-		if errors.As(err, &nc) {
-			p, err = nc.Post, nil
-			e.nc = true
-			ncs++
-		}
-		if err == nil {
-			// Cancelled as EP finished: skip the O(n³) gradient.
-			err = ctx.Err()
-		}
-		if err != nil {
-			if p != nil {
-				p.dropInv()
-			}
-			if firstErr == nil {
-				firstErr = err
-			}
-			last = e
-			return e
-		}
-		e.post = p
-		e.f = -p.LogZ
-		grad := p.GradientTo(nil)
-		for i, j := range free {
-			if !e.bounds[j] {
-				e.g[i] = -grad[j]
-			}
-		}
-		s := p.Sites.Clone()
-		sites = &s
-		if best == nil || e.f < best.f {
-			best = e
-		}
-		last = e
-		return e
-	}
-
-	u0 := box.Start()
-	e0 := evaluate(u0)
+	u0 := op.box.Start()
+	e0 := op.evaluate(u0)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if e0.post == nil {
-		return nil, fmt.Errorf("ep: Optimize: EP at the start θ = %v failed: %w", theta0, firstErr)
+		return nil, fmt.Errorf("ep: Optimize: EP at the start θ = %v failed: %w", theta0, op.firstErr)
 	}
 	status := "no free hyperparameters"
-	if len(free) > 0 {
+	if len(op.box.Free) > 0 {
 		status = minimize(func(u []float64) (float64, []float64, bool) {
-			e := evaluate(u)
+			e := op.evaluate(u)
 			return e.f, e.g, e.post != nil
 		}, u0, maxEvals, gradTol, math.Max(o.EP.tol(), 1e-12), ctx.Err)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	r := &OptimizeResult{Kernel: best.kern, Post: best.post, Evals: evals, AtBound: best.bounds,
-		NotConverged: best.nc, NotConvergedEvals: ncs}
+	best := op.best
+	return &OptimizeResult{Kernel: best.kern, Post: best.post, Evals: op.evals, AtBound: best.bounds,
+		NotConverged: best.nc, NotConvergedEvals: op.ncs, Status: status + op.boundNote()}, nil
+}
+
+// optimizer is the state of one OptimizeContext search: the last and the
+// best evaluation, the sites the next EP run starts from, and counts.
+type optimizer struct {
+	ctx        context.Context
+	k          kernel.Kernel
+	x          *mat.Dense
+	y          []float64
+	ep         Options
+	box        *LogBox
+	sites      *Sites
+	last, best *evaluation
+	evals, ncs int
+	firstErr   error
+}
+
+// evaluation is EP and the gradient of −log Z_EP at one point u of the box.
+type evaluation struct {
+	u      []float64
+	theta  []float64
+	f      float64
+	g      []float64 // gradient of -log Z in u
+	post   *Posterior
+	kern   kernel.Kernel
+	bounds []bool
+	nc     bool // EP did not converge
+}
+
+// evaluate runs EP at u, warm-started from the last successful run's
+// sites, and its gradient; the point asked for last is not run again.
+func (op *optimizer) evaluate(u []float64) *evaluation {
+	if op.last != nil && slices.Equal(op.last.u, u) {
+		return op.last
+	}
+	e := &evaluation{u: slices.Clone(u), f: math.Inf(1), g: make([]float64, len(u))}
+	e.theta, e.bounds = op.box.Theta(u)
+	e.kern = op.k.WithParams(e.theta)
+	op.evals++
+	op.last = e
+	p, err := op.infer(e)
+	if err == nil {
+		// Cancelled as EP finished: skip the O(n³) gradient.
+		err = op.ctx.Err()
+	}
+	if err != nil {
+		if p != nil {
+			p.dropInv()
+		}
+		op.firstErr = cmp.Or(op.firstErr, err)
+		return e
+	}
+	e.post = p
+	e.f = -p.LogZ
+	grad := p.GradientTo(nil)
+	for i, j := range op.box.Free {
+		if !e.bounds[j] {
+			e.g[i] = -grad[j]
+		}
+	}
+	s := p.Sites.Clone()
+	op.sites = &s
+	if op.best == nil || e.f < op.best.f {
+		op.best = e
+	}
+	return e
+}
+
+// infer runs EP for e. A run that does not converge is used as it is
+// (counted), after a sequential retry where the schedule is parallel:
+// parallel EP can oscillate at extreme hyperparameters, and the
+// sequential schedule is the robust fallback.
+func (op *optimizer) infer(e *evaluation) (*Posterior, error) {
+	p, err := inferContext(op.ctx, e.kern, op.x, op.y, op.sites, &op.ep, true)
+	var nc *NotConvergedError
+	if errors.As(err, &nc) && op.ep.Schedule == Parallel {
+		nc.Post.dropInv()
+		seq := op.ep
+		seq.Schedule = Sequential
+		p, err = InferContext(op.ctx, e.kern, op.x, op.y, &nc.Post.Sites, &seq)
+	}
+	if errors.As(err, &nc) {
+		p, err = nc.Post, nil
+		e.nc = true
+		op.ncs++
+	}
+	return p, err
+}
+
+// boundNote names the parameters the best point holds at a bound.
+func (op *optimizer) boundNote() string {
+	names := op.k.ParamNames()
 	var at []string
-	for j, b := range best.bounds {
+	for j, b := range op.best.bounds {
 		if !b {
 			continue
 		}
-		side, v := "upper", hi[j]
-		if best.theta[j] <= lo[j] {
-			side, v = "lower", lo[j]
+		side, v := "upper", op.box.Upper[j]
+		if op.best.theta[j] <= op.box.Lower[j] {
+			side, v = "lower", op.box.Lower[j]
 		}
 		at = append(at, fmt.Sprintf("%s at its %s bound %g", names[j], side, v))
 	}
-	if len(at) > 0 {
-		status += "; stopped at a bound: " + strings.Join(at, ", ") + " (log Z_EP still increases beyond it)"
+	if len(at) == 0 {
+		return ""
 	}
-	r.Status = status
-	return r, nil
+	return "; stopped at a bound: " + strings.Join(at, ", ") + " (log Z_EP still increases beyond it)"
 }
