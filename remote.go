@@ -5,6 +5,7 @@ import (
 
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/score"
 )
 
 // RemoteScorer scores rows of the binary data file that FitBinary trains
@@ -12,7 +13,7 @@ import (
 // the beam module), while FitBinary keeps EP, the selection rule and the
 // calibration. Score must set mean[k] and vr[k] to what ScoreTask gives
 // for row rows[k] of the data file, with the task's bytes task: a worker scores parts of rows, each
-// starting at a multiple of passgp.ScoreChunk within rows, with
+// starting at a multiple of score.Chunk within rows, with
 // ScoreTask (or DecodeTask and Task.Score), and the classifier is then
 // FitBinary's without a remote scorer, bit for bit. y[k] is the label
 // (±1) of row rows[k] for the classifier being trained, given when the
@@ -31,7 +32,7 @@ type RemoteScorer interface {
 func WithRemoteScorer(r RemoteScorer) Option { return func(s *settings) { s.remote = r } }
 
 // remoteRows are the training rows of FitBinary with a remote scorer:
-// passgp's RemoteScorer, which hands r each scoring job as a task with
+// a score.Remote, which hands r each scoring job as a task with
 // the input scaling that the rows are read with.
 type remoteRows struct {
 	passgp.Rows
@@ -39,8 +40,8 @@ type remoteRows struct {
 	scaling *data.Scaling
 }
 
-// ScoreRows implements passgp.RemoteScorer.
-func (x *remoteRows) ScoreRows(ctx context.Context, job *passgp.ScoreJob, rows []int, y, mean, vr []float64) error {
+// ScoreRows implements score.Remote.
+func (x *remoteRows) ScoreRows(ctx context.Context, job *score.Job, rows []int, y, mean, vr []float64) error {
 	task, err := encodeTask(x.scaling, job)
 	if err != nil {
 		return err

@@ -9,12 +9,12 @@ import (
 	"testing"
 
 	"github.com/passgp-fast/passgp-fast/data"
-	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/score"
 	"github.com/passgp-fast/passgp-fast/synth"
 )
 
 // taskScorer is an in-process RemoteScorer: ScoreTask on the data file
-// src, in parts of passgp.ScoreChunk rows, as a pipeline's workers would.
+// src, in parts of score.Chunk rows, as a pipeline's workers would.
 type taskScorer struct {
 	src   *data.BinarySource
 	calls atomic.Int64
@@ -22,8 +22,8 @@ type taskScorer struct {
 
 func (s *taskScorer) Score(ctx context.Context, task []byte, rows []int, y, mean, vr []float64) error {
 	s.calls.Add(1)
-	for lo := 0; lo < len(rows); lo += passgp.ScoreChunk {
-		hi := min(lo+passgp.ScoreChunk, len(rows))
+	for lo := 0; lo < len(rows); lo += score.Chunk {
+		hi := min(lo+score.Chunk, len(rows))
 		var yp []float64
 		if y != nil {
 			yp = y[lo:hi]

@@ -11,6 +11,7 @@ import (
 
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/score"
 )
 
 // A task's bytes (what a RemoteScorer gets), little-endian:
@@ -18,7 +19,7 @@ import (
 //	magic "PGTASK" and the version byte 1
 //	uint32 D, the features of the input scaling (0: none)
 //	D multipliers and D offsets (data.Scaling)
-//	uint64 length of the job, the job (passgp.ScoreJob.MarshalBinary)
+//	uint64 length of the job, the job (score.Job.MarshalBinary)
 //	uint32 CRC-32C of everything before it
 const (
 	taskMagic   = "PGTASK"
@@ -31,15 +32,15 @@ var taskCRC = crc32.MakeTable(crc32.Castagnoli)
 var ErrTask = errors.New("passgpfast: not a scoring task")
 
 // Task is a scoring task decoded (DecodeTask): the input scaling that
-// FitBinary reads the rows with, and passgp's scoring job.
+// FitBinary reads the rows with, and the scoring job (score.Job).
 type Task struct {
 	scaling *data.Scaling
-	job     *passgp.ScoreJob
+	job     *score.Job
 }
 
 // encodeTask returns the bytes of the task of scoring with job the rows
 // of a data file read with scaling s (nil: none).
-func encodeTask(s *data.Scaling, job *passgp.ScoreJob) ([]byte, error) {
+func encodeTask(s *data.Scaling, job *score.Job) ([]byte, error) {
 	jb, err := job.MarshalBinary()
 	if err != nil {
 		return nil, err
@@ -64,7 +65,7 @@ func encodeTask(s *data.Scaling, job *passgp.ScoreJob) ([]byte, error) {
 
 // DecodeTask decodes a task's bytes (what a RemoteScorer gets). Bytes
 // that are torn, altered or not a task of this version give an error
-// wrapping ErrTask, or passgp.ErrScoreJob for its job.
+// wrapping ErrTask, or score.ErrJob for its job.
 func DecodeTask(b []byte) (*Task, error) {
 	head := len(taskMagic) + 1 + 4
 	if len(b) < head+12 || string(b[:len(taskMagic)]) != taskMagic || b[len(taskMagic)] != taskVersion {
@@ -91,7 +92,7 @@ func DecodeTask(b []byte) (*Task, error) {
 		return nil, fmt.Errorf("%w: a job of %d bytes in %d", ErrTask, n, len(rest)-8)
 	}
 	var err error
-	if t.job, err = passgp.UnmarshalScoreJob(rest[8:]); err != nil {
+	if t.job, err = score.UnmarshalJob(rest[8:]); err != nil {
 		return nil, err
 	}
 	if d > 0 && int(d) != t.job.Dim() {
@@ -114,9 +115,9 @@ func ScoreTask(ctx context.Context, task []byte, src *data.BinarySource, rows []
 func (t *Task) Screens() bool { return t.job.Screens() }
 
 // Score sets mean[k] and vr[k] to the scores of row rows[k] of src, the binary data file that
-// FitBinary trains on, read with the task's scaling (passgp.ScoreJob.
-// Score; y[k], the row's ±1 label, is read when the task screens). It
-// reads only the rows listed, in chunks of passgp.ScoreChunk, and holds
+// FitBinary trains on, read with the task's scaling (score.Job.Score;
+// y[k], the row's ±1 label, is read when the task screens). It reads
+// only the rows listed, in chunks of score.Chunk, and holds
 // no dense copy of src. Errors name src; it returns ctx's error within
 // one chunk of ctx ending. It is safe for concurrent use.
 func (t *Task) Score(ctx context.Context, src *data.BinarySource, rows []int, y, mean, vr []float64) error {

@@ -106,7 +106,7 @@ func TrainAugmented(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{threads: c.threads}
+	r := newRunner(c.threads)
 	res, err := augmentStage(ctx, b, &c, r, "")
 	if err != nil {
 		return res, err

@@ -267,7 +267,7 @@ func TestAugmentedHeldOutFinished(t *testing.T) {
 		t.Errorf("calibration %+v after resuming, %+v uninterrupted", got.Calibration, want.Calibration)
 	}
 	// The plain latents differ: the check above could fail.
-	plain, _, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, want.Model.Models[0], DenseRows(x), nil)
+	plain, _, _, err := heldOutLatents(context.Background(), newRunner(1), want.Model.Models[0], DenseRows(x), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func TestBoundFITC(t *testing.T) {
 		}
 	}
 	// Held-out latents: the FITC cavities, as heldOutLatents gives them.
-	z, _, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, b, DenseRows(x), nil)
+	z, _, _, err := heldOutLatents(context.Background(), newRunner(1), b, DenseRows(x), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestBoundFITCSubset(t *testing.T) {
 	}
 	nb := *b
 	nb.Sparse = f
-	z, _, _, err := fitcHeldOut(context.Background(), &runner{threads: 1}, &nb, DenseRows(x), sub)
+	z, _, _, err := fitcHeldOut(context.Background(), newRunner(1), &nb, DenseRows(x), sub)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 // the held-out latents are its, and the trial is deterministic. Without
 // the search or with a fixed θ there is none.
 func TestBoundSearch(t *testing.T) {
-	r := &runner{threads: 1}
+	r := newRunner(1)
 	run := func(set func(c *config)) (*Result, *config) {
 		x, y, c, res := driftedRun(t)
 		set(c)
@@ -88,7 +88,7 @@ func TestBoundSearch(t *testing.T) {
 // clearly better; either way the classifier is bit for bit the one of the
 // trial without the search.
 func TestBoundSearchNotChosen(t *testing.T) {
-	r := &runner{threads: 1}
+	r := newRunner(1)
 	run := func(search bool) *Result {
 		x, y, _ := noisy(t, 1500, 1)
 		o := boundOptions(0)

@@ -20,7 +20,7 @@ func CalibrateBinaryRows(b *Binary, x Rows, y []float64) (*calib.Calibration, er
 	if len(y) != n {
 		return nil, fmt.Errorf("passgp: CalibrateBinaryRows: %d labels for %d rows", len(y), n)
 	}
-	z, rho, _, err := heldOutLatents(context.Background(), &runner{threads: la.Threads()}, b, x, nil)
+	z, rho, _, err := heldOutLatents(context.Background(), newRunner(la.Threads()), b, x, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -12,16 +12,16 @@
 // The hot path is the inclusion pass: every batch is scored against the
 // active set A with one cross-covariance block K(batch, A) and one
 // triangular solve with many right-hand sides per fixed-size chunk of the
-// batch (ep.Posterior.PredictCrossTo), the chunks shared among worker
-// goroutines. Memory is O(M² + batch·M); N·M is never formed (except by IVM,
-// whose O(N·M) storage is part of that method's definition).
+// batch (package score), the chunks shared among worker goroutines.
+// Memory is O(M² + batch·M); N·M is never formed (except by IVM, whose
+// O(N·M) storage is part of that method's definition).
 //
 // Results depend only on the seed: the chunks are fixed and independent of
 // the number of workers, so the same seed gives the same active set,
 // hyperparameters and predictions for any Options.Threads. Because a
 // row's score depends only on its chunk, the scoring can run elsewhere:
-// training rows that implement RemoteScorer get each scoring job
-// (ScoreJob, which serialises the posterior's prediction state) and hand
-// parts of the rows that start at multiples of ScoreChunk to workers,
-// whose ScoreJob.Score gives the scores bit for bit.
+// training rows that implement score.Remote get each scoring job
+// (score.Job, which serialises the posterior's prediction state) and hand
+// parts of the rows that start at multiples of score.Chunk to workers,
+// whose score.Job.Score gives the scores bit for bit.
 package passgp

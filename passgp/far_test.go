@@ -11,6 +11,7 @@ import (
 
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/score"
 	"github.com/passgp-fast/passgp-fast/synth"
 )
 
@@ -153,11 +154,11 @@ func TestFarField(t *testing.T) {
 			xr := mat.NewDense(nt+nr, 4, nil)
 			xr.Slice(0, nt, 0, 4).(*mat.Dense).Copy(x)
 			xr.Slice(nt, nt+nr, 0, 4).(*mat.Dense).Copy(ray)
-			hz, hr, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, b, DenseRows(xr), nil)
+			hz, hr, _, err := heldOutLatents(context.Background(), newRunner(1), b, DenseRows(xr), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			z0, r0, _, err := heldOutLatents(context.Background(), &runner{threads: 1}, b, DenseRows(x), nil)
+			z0, r0, _, err := heldOutLatents(context.Background(), newRunner(1), b, DenseRows(x), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -194,9 +195,9 @@ func TestGramNearOf(t *testing.T) {
 		{kernel.SEBias{SE: se, Bias: 1e6}, false, false},
 		{kernel.Poly{Var: 1, Jitter: 1e-4, Degree: 2}, true, true},
 	} {
-		g, ok := gramNearOf(tc.k)
-		if ok != tc.ok || g.flat != tc.flat {
-			t.Errorf("%s %v: ok %v, flat %v", tc.k.Name(), tc.k.Params(), ok, g.flat)
+		g, ok := score.NearOf(tc.k)
+		if ok != tc.ok || g.Flat != tc.flat {
+			t.Errorf("%s %v: ok %v, flat %v", tc.k.Name(), tc.k.Params(), ok, g.Flat)
 		}
 		rng := rand.New(rand.NewPCG(1, 2))
 		xa := mat.NewDense(20, 3, nil)
@@ -223,27 +224,6 @@ func TestGramNearOf(t *testing.T) {
 		for i := range want {
 			if math.Abs(got[i]-want[i]) > 1e-12 || (tc.flat && got[i] != 1) {
 				t.Errorf("%s %v: row %d: %v, NearTo %v", tc.k.Name(), tc.k.Params(), i, got[i], want[i])
-			}
-		}
-	}
-}
-
-// TestRowMax: rowMax is the largest element for every length and
-// position, −Inf for none.
-func TestRowMax(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 3))
-	if !math.IsInf(rowMax(nil), -1) {
-		t.Fatalf("empty: %v", rowMax(nil))
-	}
-	for n := 1; n <= 13; n++ {
-		s := make([]float64, n)
-		for k := range n {
-			for i := range s {
-				s[i] = rng.NormFloat64()
-			}
-			s[k] = 10
-			if got := rowMax(s); got != 10 || got != floats.Max(s) {
-				t.Fatalf("n %d, largest at %d: %v", n, k, got)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"github.com/passgp-fast/passgp-fast/score"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -89,14 +90,14 @@ func priorShares(ctx context.Context, b *Binary, x Rows, v []float64) error {
 		return nil
 	}
 	n, d := x.Dims()
-	m := min(scoreChunk, n)
+	m := min(score.Chunk, n)
 	buf, k := make([]float64, m*d), make([]float64, m)
 	var idx []int
-	for lo := 0; lo < n; lo += scoreChunk {
+	for lo := 0; lo < n; lo += score.Chunk {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		hi := min(lo+scoreChunk, n)
+		hi := min(lo+score.Chunk, n)
 		idx = spanTo(idx, lo, hi)
 		x.RowsTo(buf, idx)
 		b.Kernel.DiagTo(k[:hi-lo], mat.NewDense(hi-lo, d, buf[:(hi-lo)*d]))

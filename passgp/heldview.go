@@ -3,6 +3,8 @@ package passgp
 import (
 	"math/rand/v2"
 	"slices"
+
+	"github.com/passgp-fast/passgp-fast/score"
 )
 
 // HeldOutMax bounds the training points whose held-out latents the
@@ -48,27 +50,6 @@ func sampleSorted(seed, salt uint64, n, m int) []int {
 // heldOutMax is HeldOutMax; tests lower it.
 var heldOutMax = HeldOutMax
 
-// subsetRows is the rows rows of x.
-type subsetRows struct {
-	x    Rows
-	rows []int
-}
-
-func (s subsetRows) Dims() (n, d int) {
-	_, d = s.x.Dims()
-	return len(s.rows), d
-}
-
-func (s subsetRows) Err() error { return s.x.Err() }
-
-func (s subsetRows) RowsTo(dst []float64, idx []int) {
-	orig := make([]int, len(idx))
-	for k, i := range idx {
-		orig[k] = s.rows[i]
-	}
-	s.x.RowsTo(dst, orig)
-}
-
 // heldView is the held-out stage's view of the training data: the rows
 // held (nil: all) of x and y and the classifier b with its active points
 // numbered among them (-1 for those not held).
@@ -81,7 +62,7 @@ func heldView(x Rows, y []float64, b *Binary, held []int) (Rows, []float64, *Bin
 	for k, a := range b.Active {
 		bh.Active[k] = position(held, a)
 	}
-	return subsetRows{x, held}, gather(y, held), &bh
+	return score.Subset{X: x, Idx: held}, gather(y, held), &bh
 }
 
 // position returns the position of a in the ascending rows, or -1.

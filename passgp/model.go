@@ -9,6 +9,7 @@ import (
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/kernel"
 	"github.com/passgp-fast/passgp-fast/la"
+	"github.com/passgp-fast/passgp-fast/score"
 )
 
 // Binary is a trained binary classifier: the EP posterior on the active set.
@@ -44,12 +45,12 @@ func newBinary(k kernel.Kernel, xa *mat.Dense, ya []float64, active []int, s ep.
 // eq. 4) of every row of x; either may be nil. The rows are scored in fixed
 // chunks on la.Threads() goroutines.
 func (b *Binary) PredictMeanVarTo(mean, variance []float64, x *mat.Dense) {
-	b.predictNear(&runner{threads: la.Threads()}, mean, variance, nil, x)
+	b.predictNear(newRunner(la.Threads()), mean, variance, nil, x)
 }
 
 // predictNear is PredictMeanVarTo that also sets near (when not nil) to
 // NearTo's correlations: from the prediction's own Gram block where that
-// reads them exactly enough (gramNear), else by NearTo's.
+// reads them exactly enough (score.NearOf), else by NearTo's.
 // r runs the chunks: la.Threads() workers, or serial (servePool).
 func (b *Binary) predictNear(r *runner, mean, variance, near []float64, x *mat.Dense) {
 	n, _ := x.Dims()
@@ -63,12 +64,12 @@ func (b *Binary) predictNear(r *runner, mean, variance, near []float64, x *mat.D
 	if b.Sparse != nil {
 		_ = r.predictSparse(context.Background(), b.Sparse, DenseRows(x), nil, mean[:n], variance[:n])
 	} else {
-		g, ok := gramNearOf(b.Kernel)
+		g, ok := score.NearOf(b.Kernel)
 		var nr []float64
 		if near != nil && ok {
 			nr, read = near[:n], true
 		}
-		r.predictRows(b.Post, b.Kernel, b.X, DenseRows(x), nil, mean[:n], variance[:n], nr, g, nil)
+		r.Predict(b.Post, b.Kernel, b.X, DenseRows(x), nil, mean[:n], variance[:n], nr, g, nil)
 	}
 	if near != nil && !read {
 		_ = r.nearTo(context.Background(), b, near, DenseRows(x))
@@ -86,7 +87,7 @@ func (b *Binary) PredictMeanVarToContext(ctx context.Context, mean, variance []f
 	if variance == nil {
 		variance = make([]float64, n)
 	}
-	r := runner{threads: la.Threads()}
+	r := newRunner(la.Threads())
 	if b.Sparse != nil {
 		return r.predictSparse(ctx, b.Sparse, DenseRows(x), nil, mean[:n], variance[:n])
 	}
@@ -94,7 +95,7 @@ func (b *Binary) PredictMeanVarToContext(ctx context.Context, mean, variance []f
 	for i := range rows {
 		rows[i] = i
 	}
-	return r.predictRowsContext(ctx, b.Post, b.Kernel, b.X, DenseRows(x), rows, mean[:n], variance[:n], nil)
+	return r.PredictContext(ctx, b.Post, b.Kernel, b.X, DenseRows(x), rows, mean[:n], variance[:n], nil)
 }
 
 // PredictTo sets prob[i] = q(y=+1|x_i) = Φ(m_i/√(1+v_i)) (paper eq. 4).
@@ -104,7 +105,7 @@ func (b *Binary) PredictTo(prob []float64, x *mat.Dense) {
 	v := make([]float64, n)
 	b.PredictMeanVarTo(m, v, x)
 	for i := range prob[:n] {
-		prob[i] = predProb(1, m[i], v[i])
+		prob[i] = score.Prob(1, m[i], v[i])
 	}
 }
 
@@ -130,7 +131,7 @@ func (b *Binary) LatentShareTo(z, rho []float64, x *mat.Dense) {
 // computes anyway, so that they cost O(|A|) per row instead of NearTo's
 // O(|A|·d).
 func (b *Binary) LatentShareNearTo(z, rho, near []float64, x *mat.Dense) {
-	b.latentShareNear(&runner{threads: la.Threads()}, z, rho, near, x)
+	b.latentShareNear(newRunner(la.Threads()), z, rho, near, x)
 }
 
 // latentShareNear is LatentShareNearTo on r's chunks.

@@ -211,7 +211,7 @@ func (m *multiRun) runAll(ctx context.Context) {
 	workers, per := m.workers()
 	if workers <= 1 {
 		for j := range m.classes {
-			m.runClass(ctx, j, &runner{threads: m.base.threads})
+			m.runClass(ctx, j, newRunner(m.base.threads))
 		}
 		return
 	}
@@ -221,7 +221,7 @@ func (m *multiRun) runAll(ctx context.Context) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := &runner{threads: per}
+			r := newRunner(per)
 			for j := range next {
 				m.runClass(ctx, j, r)
 			}
@@ -317,7 +317,7 @@ func (m *multiRun) calibration(ctx context.Context, labels []float64, mr *MultiR
 		if r.HeldOut == nil || r.HeldOutShare == nil {
 			xh, _, bh := heldView(m.x, labels, r.Model, held)
 			var err error
-			if r.HeldOut, r.HeldOutShare, r.HeldOutLost, err = heldOutLatents(ctx, &runner{threads: m.base.threads}, bh, xh, m.base.geom()); err != nil {
+			if r.HeldOut, r.HeldOutShare, r.HeldOutLost, err = heldOutLatents(ctx, newRunner(m.base.threads), bh, xh, m.base.geom()); err != nil {
 				return nil, err
 			}
 			r.HeldOutRows = held

@@ -201,9 +201,6 @@ const (
 	// full GPC (Method Full, refused beyond it; EP holds several such
 	// matrices).
 	DefaultMaxFullBytes = int64(1) << 30
-	// scoreChunk is the number of batch rows scored by one BLAS-3 call; it
-	// fixes the split of the work, so results do not depend on Threads.
-	scoreChunk = 256
 )
 
 // Budget rule of SqrtBudget: BudgetFactor·√N points, at most BudgetCap.

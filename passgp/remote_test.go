@@ -6,18 +6,20 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/passgp-fast/passgp-fast/score"
 )
 
-// fakeRemote is training rows with an in-process RemoteScorer that does
+// fakeRemote is training rows with an in-process score.Remote that does
 // what a pipeline's workers do: it carries the job as bytes, and scores
 // the row list in parts of two chunks, each from a multiple of
-// ScoreChunk, on goroutines of their own.
+// score.Chunk, on goroutines of their own.
 type fakeRemote struct {
 	Rows
 	calls, rows atomic.Int64
 }
 
-func (f *fakeRemote) ScoreRows(ctx context.Context, job *ScoreJob, rows []int, y, mean, vr []float64) error {
+func (f *fakeRemote) ScoreRows(ctx context.Context, job *score.Job, rows []int, y, mean, vr []float64) error {
 	f.calls.Add(1)
 	f.rows.Add(int64(len(rows)))
 	b, err := job.MarshalBinary()
@@ -25,11 +27,11 @@ func (f *fakeRemote) ScoreRows(ctx context.Context, job *ScoreJob, rows []int, y
 		return err
 	}
 	var wg sync.WaitGroup
-	errs := make([]error, (len(rows)+2*ScoreChunk-1)/(2*ScoreChunk))
+	errs := make([]error, (len(rows)+2*score.Chunk-1)/(2*score.Chunk))
 	for p := range errs {
-		lo, hi := 2*ScoreChunk*p, min(2*ScoreChunk*(p+1), len(rows))
+		lo, hi := 2*score.Chunk*p, min(2*score.Chunk*(p+1), len(rows))
 		wg.Go(func() {
-			j, err := UnmarshalScoreJob(b)
+			j, err := score.UnmarshalJob(b)
 			if err == nil {
 				var yp []float64
 				if y != nil {
@@ -49,7 +51,7 @@ func (f *fakeRemote) ScoreRows(ctx context.Context, job *ScoreJob, rows []int, y
 	return nil
 }
 
-// TestTrainRowsRemote: training whose rows score through a RemoteScorer
+// TestTrainRowsRemote: training whose rows score through a score.Remote
 // gives the model that training without one gives, bit for bit (the
 // same scores from the same chunks), binary (whose first pass screens
 // and whose held-out stage scores more than two chunks) and one-vs-rest
@@ -70,7 +72,7 @@ func TestTrainRowsRemote(t *testing.T) {
 		}
 		sameResult(t, "binary", local, remote)
 		// Every batch and the held-out stage.
-		if f.calls.Load() < 9 || f.rows.Load() < int64(2*ScoreChunk) {
+		if f.calls.Load() < 9 || f.rows.Load() < int64(2*score.Chunk) {
 			t.Errorf("%d remote calls scored %d rows: the remote scorer was not used throughout", f.calls.Load(), f.rows.Load())
 		}
 	})

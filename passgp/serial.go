@@ -3,6 +3,7 @@ package passgp
 import (
 	"sync"
 
+	"github.com/passgp-fast/passgp-fast/score"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -10,7 +11,7 @@ import (
 // chunk's Gram block, 2 MB at |A| = 1000), so that a service's calls do
 // not allocate one each. Every value a workspace holds is overwritten
 // before it is read, so reuse changes no result.
-var servePool = sync.Pool{New: func() any { return &runner{threads: 1, serial: true} }}
+var servePool = sync.Pool{New: func() any { return &runner{score.Runner{Threads: 1, Serial: true}} }}
 
 // serving runs f with a serial runner: on the calling goroutine alone,
 // no BLAS call.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/score"
 )
 
 // DefaultFITCHypEvals caps the FITC evidence evaluations of the FITC
@@ -216,7 +217,7 @@ func sparseHeldOut(f *ep.FITC, z, v []float64) (lost int) {
 }
 
 // predictSparse sets mean and variance to f's predictive latent marginals
-// of the rows rows of x (nil: all), in chunks of scoreChunk rows on r's
+// of the rows rows of x (nil: all), in chunks of score.Chunk rows on r's
 // workers, checking ctx between rounds of chunks; it returns ctx's or x's
 // error.
 func (r *runner) predictSparse(ctx context.Context, f *ep.FITC, x Rows, rows []int, mean, variance []float64) error {
@@ -224,10 +225,10 @@ func (r *runner) predictSparse(ctx context.Context, f *ep.FITC, x Rows, rows []i
 	if rows != nil {
 		n = len(rows)
 	}
-	bufs := make([][]float64, max(r.threads, 1))
-	err := r.chunks(ctx, n, func(w, lo, hi int) {
-		if len(bufs[w]) < scoreChunk*d {
-			bufs[w] = make([]float64, scoreChunk*d)
+	bufs := make([][]float64, max(r.Threads, 1))
+	err := r.Chunks(ctx, n, func(w, lo, hi int) {
+		if len(bufs[w]) < score.Chunk*d {
+			bufs[w] = make([]float64, score.Chunk*d)
 		}
 		xs := mat.NewDense(hi-lo, d, bufs[w][:(hi-lo)*d])
 		if rows != nil {
@@ -235,7 +236,7 @@ func (r *runner) predictSparse(ctx context.Context, f *ep.FITC, x Rows, rows []i
 		} else {
 			x.RowsTo(xs.RawMatrix().Data, span(lo, hi))
 		}
-		if r.serial {
+		if r.Serial {
 			f.PredictSerialTo(mean[lo:hi], variance[lo:hi], nil, xs)
 			return
 		}
@@ -284,6 +285,6 @@ func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Opt
 	if err := sparsePass(ctx, &c, res, x, y); err != nil {
 		return nil, err
 	}
-	r := &runner{threads: c.threads}
+	r := newRunner(c.threads)
 	return res, calibrate(ctx, r, res, DenseRows(x), y, nil, c.HeldOutRows(len(y)))
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/score"
 )
 
 // BatchStats records one batch of the active set loop.
@@ -151,7 +152,7 @@ func TrainRows(ctx context.Context, x Rows, y []float64, o *Options) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{threads: c.threads}
+	r := newRunner(c.threads)
 	return train(ctx, x, y, &c, r, "")
 }
 
@@ -604,7 +605,7 @@ func (t *trainer) score(ctx context.Context, post *ep.Posterior, xa *mat.Dense, 
 	}
 	sc.q = make([]float64, len(cand))
 	for i, n := range cand {
-		sc.q[i] = predProb(t.y[n], sc.mean[i], sc.vr[i])
+		sc.q[i] = score.Prob(t.y[n], sc.mean[i], sc.vr[i])
 	}
 	// ep guards the cavities and the predictive variances; a NaN that
 	// still got through would silently delete a point (NaN <= p_del is
@@ -648,14 +649,18 @@ func (t *trainer) apply(u update, s ep.Sites, sc *batchScores, bs *BatchStats) {
 	t.st.Active, t.st.Tau, t.st.Nu = active, tau, nu
 }
 
+// screenScores switches the screen (score.Screen) on; tests compare runs
+// without it.
+var screenScores = true
+
 // screen returns the screen of this batch's scoring (nil: score every
 // candidate fully): PASS-GP's rule with a p_inc below 1.
-func (t *trainer) screen() *screen {
+func (t *trainer) screen() *score.Screen {
 	r := t.rule()
 	if !screenScores || t.method != PASSGP || r.pinc >= 1 {
 		return nil
 	}
-	return &screen{y: t.y, pinc: r.pinc}
+	return &score.Screen{Y: t.y, PInc: r.pinc}
 }
 
 // finish optimises θ on the final active set (unless θ is fixed or was

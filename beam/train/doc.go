@@ -6,7 +6,7 @@
 // rule and the calibration; the pipeline's workers score the rows.
 //
 // A call splits its list of rows into parts that start at multiples of
-// passgp.ScoreChunk within the list, the chunks in which training
+// score.Chunk within the list, the chunks in which training
 // scores, deals the parts into Workers groups (scored side by side),
 // and hands the workers the task's bytes (the posterior, kernel and
 // input scaling: passgpfast.ScoreTask) as a side input. Each worker

@@ -3,7 +3,7 @@ package train
 import (
 	"fmt"
 
-	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/score"
 )
 
 // Part is a part of a call's row list: positions [Lo, Lo+len(Rows)) of
@@ -18,21 +18,21 @@ type Part struct {
 // DefaultPartRows returns the rows per part for a list of n rows and
 // workers groups: about four parts per group, so that a slow worker
 // holds up the end of a call by a quarter of its share, rounded up to a
-// multiple of passgp.ScoreChunk and at most 16 chunks, which bounds a
+// multiple of score.Chunk and at most 16 chunks, which bounds a
 // part file.
 func DefaultPartRows(n, workers int) int {
-	c := passgp.ScoreChunk
+	c := score.Chunk
 	per := (n + 4*workers - 1) / max(4*workers, 1)
 	return min(max((per+c-1)/c*c, c), 16*c)
 }
 
 // parts splits rows (with labels y, nil: none) into parts of size rows
 // (the last may be shorter). It panics unless size is a positive
-// multiple of passgp.ScoreChunk: a part that starts elsewhere would be
+// multiple of score.Chunk: a part that starts elsewhere would be
 // scored in other chunks than training's.
 func parts(rows []int, y []float64, size int) []Part {
-	if size <= 0 || size%passgp.ScoreChunk != 0 {
-		panic(fmt.Sprintf("train: parts of %d rows, want a positive multiple of %d", size, passgp.ScoreChunk))
+	if size <= 0 || size%score.Chunk != 0 {
+		panic(fmt.Sprintf("train: parts of %d rows, want a positive multiple of %d", size, score.Chunk))
 	}
 	var ps []Part
 	for lo := 0; lo < len(rows); lo += size {

@@ -11,7 +11,7 @@ import (
 	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/beam/internal/beamrun"
 	"github.com/passgp-fast/passgp-fast/data"
-	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/score"
 )
 
 // Options controls New.
@@ -29,7 +29,7 @@ type Options struct {
 	// share its file system (Prism).
 	Dir string
 	// PartRows is the number of rows per part, a positive multiple of
-	// passgp.ScoreChunk; 0 means DefaultPartRows.
+	// score.Chunk; 0 means DefaultPartRows.
 	PartRows int
 	// Execute runs a pipeline; nil means Beam's Prism runner in this
 	// process (beamrun.PrismExecute: it needs beam.Init to have been
@@ -50,8 +50,8 @@ var _ passgpfast.RemoteScorer = (*Remote)(nil)
 // New checks o and the data file (it opens it, and reads its header)
 // and returns the remote scorer; Close releases it.
 func New(ctx context.Context, o Options) (*Remote, error) {
-	if o.PartRows < 0 || o.PartRows%passgp.ScoreChunk != 0 {
-		return nil, fmt.Errorf("train: %d rows per part, want a positive multiple of %d", o.PartRows, passgp.ScoreChunk)
+	if o.PartRows < 0 || o.PartRows%score.Chunk != 0 {
+		return nil, fmt.Errorf("train: %d rows per part, want a positive multiple of %d", o.PartRows, score.Chunk)
 	}
 	src, err := data.OpenBinary(ctx, o.Data, data.BinaryOptions{})
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	passgpfast "github.com/passgp-fast/passgp-fast"
-	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/score"
 )
 
 // TestFitBinaryBeam: FitBinary whose scoring runs on Beam (Prism, two
@@ -21,7 +21,7 @@ func TestFitBinaryBeam(t *testing.T) {
 	for _, tc := range []struct {
 		classes, n, partRows int
 	}{
-		{2, 900, passgp.ScoreChunk},
+		{2, 900, score.Chunk},
 		{3, 600, 0},
 	} {
 		t.Run(fmt.Sprintf("%d classes", tc.classes), func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/passgp"
+	scoring "github.com/passgp-fast/passgp-fast/score"
 )
 
 // Memory of a streamed training run (FitBinary), which holds no N×D
@@ -13,7 +14,7 @@ import (
 //   - per thread (a classifier training or a chunk being scored): the
 //     active set's inputs (m·d numbers), posteriorMatrices m×m matrices
 //     (EP's Gram matrix and Cholesky factor, the θ search's inverse and
-//     its workspace) and a chunk of passgp.ScoreChunk rows with its Gram
+//     its workspace) and a chunk of score.Chunk rows with its Gram
 //     block against the active set.
 const (
 	pointBytes        = 29
@@ -30,7 +31,7 @@ const (
 // bounded and only the points and the chunks are counted.
 func (t *trainFlags) streamThreads(n, d, want int) (threads int, err error) {
 	m := t.activeBound(n)
-	per := 8 * (int64(m)*int64(d) + posteriorMatrices*int64(m)*int64(m) + int64(passgp.ScoreChunk)*int64(d+m))
+	per := 8 * (int64(m)*int64(d) + posteriorMatrices*int64(m)*int64(m) + int64(scoring.Chunk)*int64(d+m))
 	fixed := pointBytes * int64(n)
 	room := (t.df.maxBytes() - fixed) / per
 	if room < 1 {

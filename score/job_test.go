@@ -1,4 +1,4 @@
-package passgp
+package score
 
 import (
 	"bytes"
@@ -32,28 +32,28 @@ func jobFixture(t testing.TB, k kernel.Kernel) (*ep.Posterior, *mat.Dense, Rows,
 	for i := 0; i < 1800; i += 3 {
 		rows = append(rows, i, i+2)
 	}
-	return post, x, DenseRows(xs), ys, rows
+	return post, x, denseRows{xs}, ys, rows
 }
 
-// TestScoreJobRoundTrip: a job's bytes decode to a job whose bytes are
+// TestJobRoundTrip: a job's bytes decode to a job whose bytes are
 // the same, for each kind of kernel and each flag.
-func TestScoreJobRoundTrip(t *testing.T) {
+func TestJobRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
 		k          kernel.Kernel
-		sc         *screen
+		sc         *Screen
 		wantScreen bool
 	}{
 		{toyKernel(), nil, false},
-		{kernel.SEARD{Var: 1.5, Len2: []float64{0.5, 2}, Jitter: 1e-5}, &screen{pinc: 0.6}, true},
+		{kernel.SEARD{Var: 1.5, Len2: []float64{0.5, 2}, Jitter: 1e-5}, &Screen{PInc: 0.6}, true},
 		{kernel.Poly{Var: 1, Jitter: 1e-6, Degree: 3, Gamma: 0.25}, nil, false},
-		{kernel.SEBias{SE: kernel.SE{Var: 1, Len2: 0.7, Jitter: 1e-6}, Bias: 0.3}, &screen{pinc: 0.9}, true},
+		{kernel.SEBias{SE: kernel.SE{Var: 1, Len2: 0.7, Jitter: 1e-6}, Bias: 0.3}, &Screen{PInc: 0.9}, true},
 	} {
 		post, xa, _, _, _ := jobFixture(t, tc.k)
-		b, err := newScoreJob(post, tc.k, xa, tc.sc).MarshalBinary()
+		b, err := NewJob(post, tc.k, xa, tc.sc).MarshalBinary()
 		if err != nil {
 			t.Fatal(err)
 		}
-		j, err := UnmarshalScoreJob(b)
+		j, err := UnmarshalJob(b)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.k.Name(), err)
 		}
@@ -66,11 +66,11 @@ func TestScoreJobRoundTrip(t *testing.T) {
 	}
 }
 
-// TestScoreJobDecodeErrors: torn, altered, foreign and other-version
-// bytes are refused with ErrScoreJob.
-func TestScoreJobDecodeErrors(t *testing.T) {
+// TestJobDecodeErrors: torn, altered, foreign and other-version
+// bytes are refused with ErrJob.
+func TestJobDecodeErrors(t *testing.T) {
 	post, xa, _, _, _ := jobFixture(t, toyKernel())
-	good, _ := newScoreJob(post, toyKernel(), xa, nil).MarshalBinary()
+	good, _ := NewJob(post, toyKernel(), xa, nil).MarshalBinary()
 	flip := func(at int) []byte {
 		b := slices.Clone(good)
 		b[at] ^= 1
@@ -94,38 +94,41 @@ func TestScoreJobDecodeErrors(t *testing.T) {
 		{"unknown flag", sealed(func(b []byte) { b[len(jobMagic)+1] |= 2 })},
 		{"foreign", []byte("PGSCORE1 and some more bytes")},
 	} {
-		if _, err := UnmarshalScoreJob(tc.b); !errors.Is(err, ErrScoreJob) {
-			t.Errorf("%s: error %v, want %v", tc.name, err, ErrScoreJob)
+		if _, err := UnmarshalJob(tc.b); !errors.Is(err, ErrJob) {
+			t.Errorf("%s: error %v, want %v", tc.name, err, ErrJob)
 		}
 	}
 }
 
-// TestScoreJobMatchesPredictRows: a decoded job's Score on parts of a
-// row list that start at multiples of ScoreChunk gives what training's
-// predictRowsContext gives on the whole list, bit for bit (the same
+// TestJobMatchesPredict: a decoded job's Score on parts of a
+// row list that start at multiples of Chunk gives what training's
+// PredictContext gives on the whole list, bit for bit (the same
 // code on the same chunks), with and without the screen.
-func TestScoreJobMatchesPredictRows(t *testing.T) {
+func TestJobMatchesPredict(t *testing.T) {
 	k := toyKernel()
 	post, xa, xs, ys, rows := jobFixture(t, k)
 	n := len(rows)
-	parts := [][2]int{{0, ScoreChunk}, {ScoreChunk, 3 * ScoreChunk}, {3 * ScoreChunk, n}}
+	parts := [][2]int{{0, Chunk}, {Chunk, 3 * Chunk}, {3 * Chunk, n}}
 	for _, screens := range []bool{false, true} {
 		t.Run(fmt.Sprintf("screen=%v", screens), func(t *testing.T) {
-			var sc *screen
+			var sc *Screen
 			if screens {
-				sc = &screen{y: ys, pinc: 0.6}
+				sc = &Screen{Y: ys, PInc: 0.6}
 			}
 			wantM, wantV := make([]float64, n), make([]float64, n)
-			if err := (&runner{threads: 2}).predictRowsContext(context.Background(), post, k, xa, xs, rows, wantM, wantV, sc); err != nil {
+			if err := (&Runner{Threads: 2}).PredictContext(context.Background(), post, k, xa, xs, rows, wantM, wantV, sc); err != nil {
 				t.Fatal(err)
 			}
-			b, _ := newScoreJob(post, k, xa, sc).MarshalBinary()
-			j, err := UnmarshalScoreJob(b)
+			b, _ := NewJob(post, k, xa, sc).MarshalBinary()
+			j, err := UnmarshalJob(b)
 			if err != nil {
 				t.Fatal(err)
 			}
 			gotM, gotV := make([]float64, n), make([]float64, n)
-			y := gather(ys, rows)
+			y := make([]float64, n)
+			for i, r := range rows {
+				y[i] = ys[r]
+			}
 			for _, p := range parts {
 				lo, hi := p[0], p[1]
 				if err := j.Score(context.Background(), xs, rows[lo:hi], y[lo:hi], gotM[lo:hi], gotV[lo:hi]); err != nil {
@@ -133,7 +136,7 @@ func TestScoreJobMatchesPredictRows(t *testing.T) {
 				}
 			}
 			if !sameFloatBits(gotM, wantM) || !sameFloatBits(gotV, wantV) {
-				t.Errorf("means or variances differ from predictRows's")
+				t.Errorf("means or variances differ from PredictContext's")
 			}
 		})
 	}
@@ -144,15 +147,15 @@ func sameFloatBits(a, b []float64) bool {
 	return slices.EqualFunc(a, b, func(u, v float64) bool { return math.Float64bits(u) == math.Float64bits(v) })
 }
 
-// FuzzUnmarshalScoreJob: no input makes the decoder panic or allocate
+// FuzzUnmarshalJob: no input makes the decoder panic or allocate
 // beyond what its length declares, and whatever it accepts encodes to
 // bytes that decode to the same bytes again. With seal set the input's
 // last four bytes are replaced by its checksum, so that the fields'
 // checks, not only the checksum's, see altered bytes.
-func FuzzUnmarshalScoreJob(f *testing.F) {
+func FuzzUnmarshalJob(f *testing.F) {
 	post, xa, _, _, _ := jobFixture(f, toyKernel())
-	for _, sc := range []*screen{nil, {pinc: 0.6}} {
-		b, _ := newScoreJob(post, toyKernel(), xa, sc).MarshalBinary()
+	for _, sc := range []*Screen{nil, {PInc: 0.6}} {
+		b, _ := NewJob(post, toyKernel(), xa, sc).MarshalBinary()
 		f.Add(b, false)
 		f.Add(b[:len(b)/2], true)
 	}
@@ -160,10 +163,10 @@ func FuzzUnmarshalScoreJob(f *testing.F) {
 		if seal && len(b) >= 4 {
 			b = binary.LittleEndian.AppendUint32(slices.Clone(b[:len(b)-4]), crc32.Checksum(b[:len(b)-4], castagnoli))
 		}
-		j, err := UnmarshalScoreJob(b)
+		j, err := UnmarshalJob(b)
 		if err != nil {
-			if !errors.Is(err, ErrScoreJob) {
-				t.Fatalf("error %v does not wrap ErrScoreJob", err)
+			if !errors.Is(err, ErrJob) {
+				t.Fatalf("error %v does not wrap ErrJob", err)
 			}
 			return
 		}
@@ -172,7 +175,7 @@ func FuzzUnmarshalScoreJob(f *testing.F) {
 			t.Fatalf("%d bytes decoded to %d active inputs of %d features", len(b), m, d)
 		}
 		b2, _ := j.MarshalBinary()
-		j2, err := UnmarshalScoreJob(b2)
+		j2, err := UnmarshalJob(b2)
 		if err != nil {
 			t.Fatalf("re-encoded job refused: %v", err)
 		}

@@ -1,4 +1,4 @@
-package passgp
+package score
 
 import (
 	"encoding/binary"
@@ -45,8 +45,8 @@ func (r *reader) floats(n int) []float64 {
 }
 
 // decodeJob decodes a job's fields after the magic and version.
-func decodeJob(r *reader) (*ScoreJob, error) {
-	j := &ScoreJob{}
+func decodeJob(r *reader) (*Job, error) {
+	j := &Job{}
 	flags := r.u8()
 	j.screens, j.pinc = flags&1 != 0, r.f64()
 	if flags&^1 != 0 || j.screens && !(j.pinc > 0 && j.pinc <= 1) {

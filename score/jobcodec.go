@@ -1,4 +1,4 @@
-package passgp
+package score
 
 import (
 	"encoding/binary"
@@ -10,7 +10,7 @@ import (
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
-// A scoring job's bytes (ScoreJob.MarshalBinary), little-endian:
+// A scoring job's bytes (Job.MarshalBinary), little-endian:
 //
 //	magic "PGSCJOB" and the version byte 2
 //	uint8 flags (1: screens), float64 p_inc
@@ -39,11 +39,11 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// ErrScoreJob marks bytes that are not a scoring job of this version.
-var ErrScoreJob = errors.New("passgp: not a scoring job")
+// ErrJob marks bytes that are not a scoring job of this version.
+var ErrJob = errors.New("score: not a scoring job")
 
-// MarshalBinary returns the job's bytes, which UnmarshalScoreJob decodes.
-func (j *ScoreJob) MarshalBinary() ([]byte, error) {
+// MarshalBinary returns the job's bytes, which UnmarshalJob decodes.
+func (j *Job) MarshalBinary() ([]byte, error) {
 	m, d := j.xa.Dims()
 	s := j.post.PredictState()
 	theta := j.k.Params()
@@ -72,7 +72,7 @@ func (j *ScoreJob) MarshalBinary() ([]byte, error) {
 }
 
 // flags returns the job's flag byte.
-func (j *ScoreJob) flags() byte {
+func (j *Job) flags() byte {
 	var f byte
 	if j.screens {
 		f |= 1
@@ -87,12 +87,12 @@ func appendFloats(b []byte, v []float64) []byte {
 	return b
 }
 
-// UnmarshalScoreJob decodes a job's bytes (ScoreJob.MarshalBinary). Bytes
-// that are torn, altered or not a job of this version give an error
-// wrapping ErrScoreJob that says what is wrong.
-func UnmarshalScoreJob(b []byte) (*ScoreJob, error) {
+// UnmarshalJob decodes a job's bytes (Job.MarshalBinary). Bytes that
+// are torn, altered or not a job of this version give an error wrapping
+// ErrJob that says what is wrong.
+func UnmarshalJob(b []byte) (*Job, error) {
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: %s", ErrScoreJob, fmt.Sprintf(format, a...))
+		return fmt.Errorf("%w: %s", ErrJob, fmt.Sprintf(format, a...))
 	}
 	if len(b) < len(jobMagic)+5 || string(b[:len(jobMagic)]) != jobMagic {
 		return nil, bad("%d bytes, not starting %q", len(b), jobMagic)
