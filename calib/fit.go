@@ -143,7 +143,7 @@ func minimize(z, rho *mat.Dense, truth []int, balance []float64) ([]float64, err
 		}
 		results[j], errs[j] = optimize.Minimize(prob, p0, &optimize.Settings{GradientThreshold: calibrationGradTol, MajorIterations: 500}, &optimize.LBFGS{})
 	}
-	forEach(la.Workers(len(starts)), len(starts), fit)
+	la.ForEach(la.Workers(len(starts)), len(starts), func(_, j int) { fit(j) })
 	var best *optimize.Result
 	var firstErr error
 	for j, res := range results {

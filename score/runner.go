@@ -2,8 +2,6 @@ package score
 
 import (
 	"context"
-	"sync"
-	"sync/atomic"
 
 	"github.com/passgp-fast/passgp-fast/la"
 )
@@ -33,36 +31,7 @@ func (r *Runner) parallel(n int, f func(worker, c int)) {
 	if r.Serial || la.BLASThreads() > 1 {
 		workers = 1
 	}
-	forEach(workers, n, f)
-}
-
-// forEach runs f(worker, c) for c = 0..n-1 on min(workers, n) goroutines
-// (in this goroutine when that is at most 1), handing out c in order;
-// worker identifies the goroutine, for per-worker scratch.
-func forEach(workers, n int, f func(worker, c int)) {
-	workers = min(workers, n)
-	if workers <= 1 {
-		for c := 0; c < n; c++ {
-			f(0, c)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for {
-				c := int(next.Add(1)) - 1
-				if c >= n {
-					return
-				}
-				f(w, c)
-			}
-		}(w)
-	}
-	wg.Wait()
+	la.ForEach(workers, n, f)
 }
 
 // Chunks calls f(w, lo, hi) for the rows [lo, hi) of n rows in chunks of
