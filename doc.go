@@ -35,12 +35,13 @@
 //
 // FitBinary can run its scoring elsewhere (WithRemoteScorer): each
 // scoring call hands a RemoteScorer a task, the input scaling and
-// passgp's scoring job as bytes, whose workers score rows of the same
+// the scoring job (package score) as bytes, whose workers score rows of the same
 // binary data file with ScoreTask; the classifier is the same, bit for
 // bit. Package train of the beam module runs them as Beam pipelines.
 //
 // Imports point one way: the command line (internal/cli, the program
 // cmd/passgp-fast) uses this package,
-// which uses passgp, model, calib and data; passgp and model use calib
-// (the calibration stage), ep and la.
+// which uses passgp, model, calib and data; passgp uses score (the
+// scoring stage) and calib (the calibration stage); score uses ep,
+// kernel and la; calib uses la only.
 package passgpfast
