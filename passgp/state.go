@@ -3,7 +3,29 @@ package passgp
 import (
 	"fmt"
 	"math"
+	"time"
 )
+
+// State is a resumable snapshot of the active set loop, made of plain
+// exported fields so that it can be stored with encoding/gob.
+type State struct {
+	Method Method
+	Class  float64   // positive class label in TrainMulti (0 in Train)
+	N, D   int       // training data shape (checked on resume)
+	Theta  []float64 // current θ
+	Active []int     // A, indices into the training data
+	// Frozen is set once PASS-GP's budget (Options.MaxActive) has bound:
+	// θ is no longer optimised (see Options.MaxActive).
+	Frozen  bool
+	Tau, Nu []float64 // EP sites of A (new points: zero)
+	// Perm[Bounds[j]:Bounds[j+1]] is batch j.
+	Perm        []int32
+	Bounds      []int
+	Pass, Batch int // next batch to process
+	Done        int // batches processed so far (for HypEvery)
+	Stats       []BatchStats
+	Elapsed     time.Duration
+}
 
 // Check reports whether s is a consistent snapshot of a run on n×d data:
 // its shape and method, Perm a permutation of 0..n-1 cut into batches by
