@@ -617,8 +617,22 @@ func decodeBalance(d *dec, c *calib.Calibration) error {
 }
 
 // validate checks what ep.FromSites and the kernel need; it does not
-// build anything.
+// build anything. The checks run in a fixed order (kernel, active set and
+// sites, FITC posterior), so a file with several faults always reports
+// the same one.
 func (c *Classifier) validate() error {
+	if err := c.validateKernel(); err != nil {
+		return err
+	}
+	if err := c.validateActive(); err != nil {
+		return err
+	}
+	return c.validateFITC()
+}
+
+// validateKernel checks the kernel name and its hyperparameters: their
+// number for the kernel, and each positive and finite.
+func (c *Classifier) validateKernel() error {
 	switch c.Kernel {
 	case "se":
 		if len(c.Theta) != 3 {
@@ -654,6 +668,13 @@ func (c *Classifier) validate() error {
 			return fmt.Errorf("hyperparameter %v is not positive and finite", t)
 		}
 	}
+	return nil
+}
+
+// validateActive checks the active set and its sites: a non-empty set of
+// finite inputs with labels ±1, consistent lengths, sites of finite
+// natural mean and non-negative finite precision, indices >= -1.
+func (c *Classifier) validateActive() error {
 	if c.D < 1 {
 		return fmt.Errorf("input dimension %d", c.D)
 	}
@@ -686,12 +707,21 @@ func (c *Classifier) validate() error {
 			return fmt.Errorf("active index %d is %d", j, c.Active[j])
 		}
 	}
+	return nil
+}
+
+// validateFITC checks the FITC posterior, if any, on a valid active set:
+// ascending inducing indices into it, β and P's factor of the lengths the
+// inducing inputs give, β finite and the factor lower triangular with a
+// positive finite diagonal.
+func (c *Classifier) validateFITC() error {
 	if c.Beta == nil && c.FactorP == nil {
 		if c.Inducing != nil {
 			return fmt.Errorf("FITC inducing indices without a FITC posterior")
 		}
 		return nil
 	}
+	n := len(c.Y)
 	if c.Inducing != nil {
 		for j, v := range c.Inducing {
 			if v < 0 || v >= n || j > 0 && v <= c.Inducing[j-1] {
