@@ -134,7 +134,8 @@ type record struct {
 func encodeRecord(r *record) []byte { return encodeRecordVersion(r, Version) }
 
 // encodeRecordVersion writes the payload layout of a format version >= 2
-// (tests write older files with it).
+// (tests write older files with it): the version 1 layout, then each
+// later version's appendix in the order the versions added them.
 func encodeRecordVersion(r *record, version uint32) []byte {
 	e := &enc{}
 	e.u32(uint32(r.Mode))
@@ -142,29 +143,7 @@ func encodeRecordVersion(r *record, version uint32) []byte {
 	e.bytes(r.Options)
 	e.u64(uint64(len(r.Classifiers)))
 	for i := range r.Classifiers {
-		c := &r.Classifiers[i]
-		e.str(c.Kernel)
-		e.i64(int64(c.Degree))
-		e.f64(c.Gamma)
-		e.floatSlice(c.Theta)
-		e.f64(c.Class)
-		e.f64(c.Elapsed)
-		e.u64(uint64(len(c.Y)))
-		e.u64(uint64(c.D))
-		e.floats(c.X)
-		e.floats(c.Y)
-		for _, a := range c.Active {
-			e.i64(int64(a))
-		}
-		e.floats(c.Tau)
-		e.floats(c.Nu)
-		e.u64(uint64(len(c.History)))
-		for _, h := range c.History {
-			for _, v := range [...]int{h.Pass, h.Batch, h.Active, h.Included, h.Deleted} {
-				e.i64(int64(v))
-			}
-			e.f64(h.LogZ)
-		}
+		encodeClassifier(e, &r.Classifiers[i])
 	}
 	if c := r.Calibration; c != nil {
 		e.u64(uint64(len(c.B)))
@@ -186,24 +165,7 @@ func encodeRecordVersion(r *record, version uint32) []byte {
 	}
 	if version >= 5 {
 		for i := range r.Classifiers {
-			c := &r.Classifiers[i]
-			switch {
-			case c.Beta == nil:
-				e.u64(0)
-				continue
-			case c.Inducing == nil:
-				e.u64(1)
-			case version < 10:
-				panic("model: a FITC posterior on a subset of the active points needs format version 10")
-			default:
-				e.u64(2)
-				e.u64(uint64(len(c.Inducing)))
-				for _, v := range c.Inducing {
-					e.i64(int64(v))
-				}
-			}
-			e.floats(c.Beta)
-			e.floats(c.FactorP)
+			encodeSparse(e, &r.Classifiers[i], version)
 		}
 	}
 	if version >= 6 && r.Calibration != nil {
@@ -233,6 +195,55 @@ func encodeRecordVersion(r *record, version uint32) []byte {
 		panic("model: per-class calibration slopes need format version 10")
 	}
 	return e.b
+}
+
+// encodeClassifier writes one classifier of the version 1 layout.
+func encodeClassifier(e *enc, c *Classifier) {
+	e.str(c.Kernel)
+	e.i64(int64(c.Degree))
+	e.f64(c.Gamma)
+	e.floatSlice(c.Theta)
+	e.f64(c.Class)
+	e.f64(c.Elapsed)
+	e.u64(uint64(len(c.Y)))
+	e.u64(uint64(c.D))
+	e.floats(c.X)
+	e.floats(c.Y)
+	for _, a := range c.Active {
+		e.i64(int64(a))
+	}
+	e.floats(c.Tau)
+	e.floats(c.Nu)
+	e.u64(uint64(len(c.History)))
+	for _, h := range c.History {
+		for _, v := range [...]int{h.Pass, h.Batch, h.Active, h.Included, h.Deleted} {
+			e.i64(int64(v))
+		}
+		e.f64(h.LogZ)
+	}
+}
+
+// encodeSparse writes a classifier's kind of sparse posterior (format
+// version 5; kind 2, a FITC posterior on a subset of the active points,
+// from version 10) and, for a FITC posterior, its β and factor.
+func encodeSparse(e *enc, c *Classifier, version uint32) {
+	switch {
+	case c.Beta == nil:
+		e.u64(0)
+		return
+	case c.Inducing == nil:
+		e.u64(1)
+	case version < 10:
+		panic("model: a FITC posterior on a subset of the active points needs format version 10")
+	default:
+		e.u64(2)
+		e.u64(uint64(len(c.Inducing)))
+		for _, v := range c.Inducing {
+			e.i64(int64(v))
+		}
+	}
+	e.floats(c.Beta)
+	e.floats(c.FactorP)
 }
 
 // decodeRecord parses and validates a payload of the given format
