@@ -154,16 +154,9 @@ func inferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	n, d := x.Dims()
-	m, dm := xm.Dims()
-	if dm != d || len(y) != n {
-		panic(fmt.Sprintf("ep: InferFITC: x %d×%d, y %d, inducing inputs %d×%d", n, d, len(y), m, dm))
-	}
-	if m == 0 {
-		return nil, errors.New("ep: InferFITC needs at least one inducing input")
-	}
-	if warm != nil && (len(warm.Tau) != n || len(warm.Nu) != n) {
-		panic(fmt.Sprintf("ep: InferFITC: warm sites of length %d and %d for %d points", len(warm.Tau), len(warm.Nu), n))
+	n, m, err := checkFITCInputs(x, y, xm, warm)
+	if err != nil {
+		return nil, err
 	}
 	var flip float64
 	if o != nil {
@@ -172,14 +165,67 @@ func inferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 	f := &FITC{Kernel: k, Xm: xm, m: m,
 		Sites: Sites{Tau: make([]float64, n), Nu: make([]float64, n)},
 		Mean:  make([]float64, n), Var: make([]float64, n)}
+	run := &fitcRun{ctx: ctx, f: f, y: y, o: o, flip: flip}
+	buf, err := run.prior(x)
+	if err != nil {
+		return nil, err
+	}
+	run.tol = 1e-4
+	if o != nil && o.SiteTol > 0 {
+		run.tol = o.SiteTol
+	}
+	run.w = &fitcWork{p: mat.NewDense(m, m, nil), z: make([]float64, len(buf)), buf: buf,
+		ws: make([]float64, n), g: make([]float64, n), r: make([]float64, m)}
+	f.Beta = make([]float64, m)
+	if err := run.start(warm); err != nil {
+		return nil, err
+	}
+	return run.iterate(grad)
+}
 
-	// K_MM = L Lᵀ, U = K_NM L⁻ᵀ, d = diag(K_NN) + jitter − |u_n|², in
-	// one pass over U's blocks (which also fills U when it is stored).
+// checkFITCInputs checks inferFITC's inputs and returns N and M: it
+// panics for mismatched dimensions or warm sites (programmer errors) and
+// returns an error for no inducing inputs.
+func checkFITCInputs(x *mat.Dense, y []float64, xm *mat.Dense, warm *Sites) (int, int, error) {
+	n, d := x.Dims()
+	m, dm := xm.Dims()
+	if dm != d || len(y) != n {
+		panic(fmt.Sprintf("ep: InferFITC: x %d×%d, y %d, inducing inputs %d×%d", n, d, len(y), m, dm))
+	}
+	if m == 0 {
+		return 0, 0, errors.New("ep: InferFITC needs at least one inducing input")
+	}
+	if warm != nil && (len(warm.Tau) != n || len(warm.Nu) != n) {
+		panic(fmt.Sprintf("ep: InferFITC: warm sites of length %d and %d for %d points", len(warm.Tau), len(warm.Nu), n))
+	}
+	return n, m, nil
+}
+
+// fitcRun is the state of one inferFITC run: the posterior it fits, U's
+// blocks, d, refresh's buffers and the stopping rule's tolerance.
+type fitcRun struct {
+	ctx       context.Context
+	f         *FITC
+	y         []float64
+	o         *Options
+	u         *fitcU
+	dg        []float64 // d_n = Λ_nn
+	w         *fitcWork
+	flip, tol float64
+}
+
+// prior factors K_MM = L Lᵀ and sets U = K_NM L⁻ᵀ and d = diag(K_NN) +
+// jitter − |u_n|², in one pass over U's blocks (which also fills U when
+// it is stored). It returns the buffer of one block of U rows.
+func (r *fitcRun) prior(x *mat.Dense) ([]float64, error) {
+	f, k := r.f, r.f.Kernel
+	n, _ := x.Dims()
+	m := f.m
 	var err error
-	if f.lm, err = kmmFactor(k, xm); err != nil {
+	if f.lm, err = kmmFactor(k, f.Xm); err != nil {
 		return nil, fmt.Errorf("ep: InferFITC: %w", err)
 	}
-	u := &fitcU{k: k, x: x, xm: xm, lm: f.lmGeneral()}
+	u := &fitcU{k: k, x: x, xm: f.Xm, lm: f.lmGeneral()}
 	buf := make([]float64, min(n, fitcBlock)*m)
 	if int64(n)*int64(m)*8 <= fitcStoreBytes {
 		u.full = mat.NewDense(n, m, nil)
@@ -188,7 +234,7 @@ func inferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 	k.DiagTo(dg, x)
 	jit := k.DiagJitter()
 	for lo := 0; lo < n; lo += fitcBlock {
-		if err := ctx.Err(); err != nil {
+		if err := r.ctx.Err(); err != nil {
 			return nil, err
 		}
 		hi := min(n, lo+fitcBlock)
@@ -197,81 +243,106 @@ func inferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 			copy(u.full.RawMatrix().Data[lo*m:hi*m], b.Data)
 		}
 		for i := lo; i < hi; i++ {
-			r := b.Data[(i-lo)*b.Stride : (i-lo)*b.Stride+m]
+			row := b.Data[(i-lo)*b.Stride : (i-lo)*b.Stride+m]
 			// Exact arithmetic gives d_n >= jitter; rounding can take a
 			// point that is (nearly) an inducing input below it.
-			dg[i] = math.Max(dg[i]+jit-blas64.Dot(vec(r), vec(r)), jit)
+			dg[i] = math.Max(dg[i]+jit-blas64.Dot(vec(row), vec(row)), jit)
 		}
 	}
+	r.u, r.dg = u, dg
+	return buf, nil
+}
 
-	tol := 1e-4
-	if o != nil && o.SiteTol > 0 {
-		tol = o.SiteTol
-	}
-	damp := o.damping()
-	w := &fitcWork{p: mat.NewDense(m, m, nil), z: make([]float64, len(buf)), buf: buf,
-		ws: make([]float64, n), g: make([]float64, n), r: make([]float64, m)}
-	f.Beta = make([]float64, m)
+// start sets the sites to warm (nil: all zero, the prior) and refreshes
+// the posterior; warm sites that make P indefinite are dropped for zero.
+func (r *fitcRun) start(warm *Sites) error {
+	f := r.f
 	if warm != nil {
 		copy(f.Sites.Tau, warm.Tau)
 		copy(f.Sites.Nu, warm.Nu)
 	}
-	if err := f.refresh(ctx, u, dg, w); err != nil {
+	if err := f.refresh(r.ctx, r.u, r.dg, r.w); err != nil {
 		if warm == nil {
-			return nil, err
+			return err
 		}
 		// Sites from another θ can make P indefinite: start afresh.
 		clear(f.Sites.Tau)
 		clear(f.Sites.Nu)
-		if err := f.refresh(ctx, u, dg, w); err != nil {
-			return nil, err
+		if err := f.refresh(r.ctx, r.u, r.dg, r.w); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// iterate runs parallel EP sweeps until the sites settle or the sweeps
+// run out, halving the step up to fitcHalvings times (InferFITC), and
+// then finishes the posterior.
+func (r *fitcRun) iterate(grad []float64) (*FITC, error) {
+	f, o := r.f, r.o
+	damp := o.damping()
 	limit, halvings := o.maxSweeps(), 0
 	for sweep := 1; ; sweep++ {
-		if err := ctx.Err(); err != nil {
+		if err := r.ctx.Err(); err != nil {
 			return nil, err
 		}
-		change := 0.0
-		for i := range n {
-			tc := 1/f.Var[i] - f.Sites.Tau[i]
-			nc := f.Mean[i]/f.Var[i] - f.Sites.Nu[i]
-			if !(tc > 0) {
-				continue // keep the site: no proper cavity (rounding)
-			}
-			tt, tn := matchSite(y[i], nc/tc, 1/tc, flip)
-			tt = (1-damp)*f.Sites.Tau[i] + damp*tt
-			tn = (1-damp)*f.Sites.Nu[i] + damp*tn
-			change = math.Max(change, math.Abs(tt-f.Sites.Tau[i])/(1+f.Sites.Tau[i]))
-			change = math.Max(change, math.Abs(tn-f.Sites.Nu[i])/(1+math.Abs(f.Sites.Nu[i])))
-			f.Sites.Tau[i], f.Sites.Nu[i] = tt, tn
-		}
-		if err := f.refresh(ctx, u, dg, w); err != nil {
+		change := r.sweep(damp)
+		if err := f.refresh(r.ctx, r.u, r.dg, r.w); err != nil {
 			return nil, fmt.Errorf("%w (sweep %d)", err, sweep)
 		}
 		f.Sweeps, f.Damping = sweep, damp
 		// A smaller step moves the sites less: the change is judged on the
 		// scale of the first step, so that halving it does not loosen SiteTol.
 		change *= o.damping() / damp
-		done := sweep >= o.minSweeps() && change <= tol
+		done := sweep >= o.minSweeps() && change <= r.tol
 		if !done && sweep >= limit && halvings < fitcHalvings {
 			damp /= 2
 			halvings++
 			limit += o.maxSweeps()
 		}
 		if done || sweep >= limit {
-			f.LogZ = f.logZ(y, dg, w, flip)
-			if grad != nil {
-				if err := f.gradientTo(ctx, grad, u, dg, w); err != nil {
-					return nil, err
-				}
-			}
-			if done {
-				return f, nil
-			}
-			return f, &FITCNotConvergedError{Sweeps: sweep, Change: change, FITC: f}
+			return r.finish(grad, done, sweep, change)
 		}
 	}
+}
+
+// sweep updates every site in parallel from its cavity with step damp
+// and returns the largest relative change of a site's precision or
+// natural mean.
+func (r *fitcRun) sweep(damp float64) float64 {
+	f := r.f
+	change := 0.0
+	for i := range f.Sites.Tau {
+		tc := 1/f.Var[i] - f.Sites.Tau[i]
+		nc := f.Mean[i]/f.Var[i] - f.Sites.Nu[i]
+		if !(tc > 0) {
+			continue // keep the site: no proper cavity (rounding)
+		}
+		tt, tn := matchSite(r.y[i], nc/tc, 1/tc, r.flip)
+		tt = (1-damp)*f.Sites.Tau[i] + damp*tt
+		tn = (1-damp)*f.Sites.Nu[i] + damp*tn
+		change = math.Max(change, math.Abs(tt-f.Sites.Tau[i])/(1+f.Sites.Tau[i]))
+		change = math.Max(change, math.Abs(tn-f.Sites.Nu[i])/(1+math.Abs(f.Sites.Nu[i])))
+		f.Sites.Tau[i], f.Sites.Nu[i] = tt, tn
+	}
+	return change
+}
+
+// finish sets log Z_EP and, unless grad is nil, its gradient at the last
+// sites, and returns the posterior, with a *FITCNotConvergedError unless
+// the sites settled (done).
+func (r *fitcRun) finish(grad []float64, done bool, sweep int, change float64) (*FITC, error) {
+	f := r.f
+	f.LogZ = f.logZ(r.y, r.dg, r.w, r.flip)
+	if grad != nil {
+		if err := f.gradientTo(r.ctx, grad, r.u, r.dg, r.w); err != nil {
+			return nil, err
+		}
+	}
+	if done {
+		return f, nil
+	}
+	return f, &FITCNotConvergedError{Sweeps: sweep, Change: change, FITC: f}
 }
 
 // FITCNotConvergedError is InferFITC's error where the sites still

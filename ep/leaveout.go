@@ -51,8 +51,43 @@ func (p *Posterior) LeaveOutTo(mean, variance []float64, xs *mat.Dense, self []i
 		return nil
 	}
 	n := p.n
-	// Members with a positive site precision, per row, and their number.
-	members := make([][]int, m)
+	members, rows := p.leaveOutMembers(groups)
+	kss := make([]float64, m)
+	p.Kernel.DiagTo(kss, xs)
+	if n == 0 {
+		for k := range kss {
+			mean[k], variance[k] = 0, kss[k]
+		}
+		return nil
+	}
+	kq := p.leaveOutLatents(mean, variance, xs, self, kss)
+	t := p.memberRows(members, rows)
+	ka := kq.RawMatrix()
+	var bad int
+	r := 0
+	for k, g := range members {
+		a := vec(ka.Data[k*ka.Stride : k*ka.Stride+n])
+		mu, v, ok := p.divideOut(g, a, t[r*n:], mean[k], variance[k])
+		r += len(g)
+		if !ok || !(v > 0) || math.IsInf(v, 0) || math.IsNaN(mu) {
+			mean[k], variance[k] = math.NaN(), math.NaN()
+			bad++
+			continue
+		}
+		mean[k], variance[k] = mu, v
+	}
+	if bad > 0 {
+		return fmt.Errorf("ep: LeaveOutTo: %d of %d leave-out marginals lost to rounding (sites dominate the posterior)", bad, m)
+	}
+	return nil
+}
+
+// leaveOutMembers returns the members with a positive site precision of
+// each group, and their number over all groups. It panics for a member
+// out of range.
+func (p *Posterior) leaveOutMembers(groups [][]int) ([][]int, int) {
+	n := p.n
+	members := make([][]int, len(groups))
 	rows := 0
 	for k, g := range groups {
 		for _, j := range g {
@@ -65,17 +100,15 @@ func (p *Posterior) LeaveOutTo(mean, variance []float64, xs *mat.Dense, self []i
 		}
 		rows += len(members[k])
 	}
-	kss := make([]float64, m)
-	p.Kernel.DiagTo(kss, xs)
-	if n == 0 {
-		for k := range kss {
-			mean[k], variance[k] = 0, kss[k]
-		}
-		return nil
-	}
-	// PredictTo's latent at the rows, with the jitter of training points;
-	// predict leaves aᵀ = (L⁻¹S^½k_q)ᵀ in the rows of kq. One more solve
-	// X Lᵀ = E turns the members' unit rows e_jᵀ into yⱼᵀ.
+	return members, rows
+}
+
+// leaveOutLatents sets mean and variance to PredictTo's latent at the rows
+// of xs, with the jitter of training points (self) added to their prior
+// covariance kss and cross-covariances. It returns the cross-covariances,
+// whose rows predict leaves as aᵀ = (L⁻¹S^½k_q)ᵀ.
+func (p *Posterior) leaveOutLatents(mean, variance []float64, xs *mat.Dense, self []int, kss []float64) *mat.Dense {
+	m, n := len(kss), p.n
 	kq := mat.NewDense(m, n, nil)
 	p.Kernel.CrossTo(kq, xs, p.X)
 	jit := p.Kernel.DiagJitter()
@@ -86,6 +119,14 @@ func (p *Posterior) LeaveOutTo(mean, variance []float64, xs *mat.Dense, self []i
 		}
 	}
 	p.predict(mean, variance, nil, kq, kss, m, false)
+	return kq
+}
+
+// memberRows returns, row after row for the members of every group in
+// turn, yⱼᵀ = (L⁻¹e_j)ᵀ: one solve X Lᵀ = E with the members' unit rows
+// e_jᵀ (rows×n, row-major).
+func (p *Posterior) memberRows(members [][]int, rows int) []float64 {
+	n := p.n
 	t := make([]float64, rows*n)
 	r := 0
 	for _, g := range members {
@@ -98,50 +139,38 @@ func (p *Posterior) LeaveOutTo(mean, variance []float64, xs *mat.Dense, self []i
 		e := blas64.General{Rows: rows, Cols: n, Stride: n, Data: t}
 		la.SolveLowerTransRightTo(e, p.general(p.l), e)
 	}
-	ka := kq.RawMatrix()
-	var bad int
-	r = 0
-	for k, g := range members {
-		a := vec(ka.Data[k*ka.Stride : k*ka.Stride+n])
-		mu, v := mean[k], variance[k]
-		if len(g) > 0 {
-			gs := len(g)
-			rm := mat.NewSymDense(gs, nil)
-			c, w := make([]float64, gs), make([]float64, gs)
-			for i, ji := range g {
-				yi := vec(t[(r+i)*n : (r+i+1)*n])
-				c[i] = blas64.Dot(yi, a)
-				for l := 0; l <= i; l++ {
-					rm.SetSym(i, l, blas64.Dot(yi, vec(t[(r+l)*n:(r+l+1)*n])))
-				}
-				s := p.sw[ji]
-				w[i] = s*p.Mean[ji] - p.Sites.Nu[ji]/s
-			}
-			r += gs
-			var ch mat.Cholesky
-			if !ch.Factorize(rm) {
-				mean[k], variance[k] = math.NaN(), math.NaN()
-				bad++
-				continue
-			}
-			var cr mat.VecDense
-			if err := ch.SolveVecTo(&cr, mat.NewVecDense(gs, c)); err != nil {
-				mean[k], variance[k] = math.NaN(), math.NaN()
-				bad++
-				continue
-			}
-			mu += mat.Dot(&cr, mat.NewVecDense(gs, w))
-			v += mat.Dot(&cr, mat.NewVecDense(gs, c))
-		}
-		if !(v > 0) || math.IsInf(v, 0) || math.IsNaN(mu) {
-			mean[k], variance[k] = math.NaN(), math.NaN()
-			bad++
-			continue
-		}
-		mean[k], variance[k] = mu, v
+	return t
+}
+
+// divideOut returns the marginal mu, v of a row with the sites of group g
+// divided out: m = μ_q + cᵀR⁻¹w, v = Σ_qq + cᵀR⁻¹c (the formulas above),
+// from a = L⁻¹S^½k_q and the members' rows yⱼ at the start of t. It
+// returns false if R is not positive definite.
+func (p *Posterior) divideOut(g []int, a blas64.Vector, t []float64, mu, v float64) (float64, float64, bool) {
+	if len(g) == 0 {
+		return mu, v, true
 	}
-	if bad > 0 {
-		return fmt.Errorf("ep: LeaveOutTo: %d of %d leave-out marginals lost to rounding (sites dominate the posterior)", bad, m)
+	n, gs := p.n, len(g)
+	rm := mat.NewSymDense(gs, nil)
+	c, w := make([]float64, gs), make([]float64, gs)
+	for i, ji := range g {
+		yi := vec(t[i*n : (i+1)*n])
+		c[i] = blas64.Dot(yi, a)
+		for l := 0; l <= i; l++ {
+			rm.SetSym(i, l, blas64.Dot(yi, vec(t[l*n:(l+1)*n])))
+		}
+		s := p.sw[ji]
+		w[i] = s*p.Mean[ji] - p.Sites.Nu[ji]/s
 	}
-	return nil
+	var ch mat.Cholesky
+	if !ch.Factorize(rm) {
+		return mu, v, false
+	}
+	var cr mat.VecDense
+	if err := ch.SolveVecTo(&cr, mat.NewVecDense(gs, c)); err != nil {
+		return mu, v, false
+	}
+	mu += mat.Dot(&cr, mat.NewVecDense(gs, w))
+	v += mat.Dot(&cr, mat.NewVecDense(gs, c))
+	return mu, v, true
 }

@@ -43,7 +43,7 @@ const refreshPanel = 1024
 func (p *Posterior) refresh(w *work, sigma []float64) bool {
 	n := p.n
 	tau, nu := p.Sites.Tau, p.Sites.Nu
-	sw, K, L := p.sw, p.k, p.l
+	sw, K := p.sw, p.k
 	w.inverse = false
 	zero := true
 	for i, t := range tau {
@@ -54,6 +54,45 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 		p.refreshZero(sigma)
 		return true
 	}
+	if !p.factorB(w) {
+		return false
+	}
+
+	w.inverse = sigma == nil && p.varByInverse(w)
+	if !w.inverse {
+		if w.cancelled() != nil || !p.varBySolve(w) {
+			return false
+		}
+	}
+	for j, vj := range p.Var {
+		// diag Σ >= 0 for a positive semi-definite K; rounding takes it
+		// a little below zero when a site precision dwarfs the prior
+		// (cavity then gives an uninformative cavity), but not by a
+		// fraction of the prior variance.
+		if vj < -negVarTol*K[j*n+j] {
+			return false
+		}
+	}
+
+	p.refreshMean(w)
+
+	if sigma != nil && n > 0 {
+		// varBySolve left V = L⁻¹ S^½ K in w.v.
+		copy(sigma, K)
+		blas64.Syrk(blas.Trans, -1, p.general(w.v[:n*n]), 1,
+			blas64.Symmetric{Uplo: blas.Lower, N: n, Stride: n, Data: sigma})
+	}
+	p.LogZ = p.logZ(w)
+	return true
+}
+
+// factorB sets p.l to the lower Cholesky factor L of B = I + S^½ K S^½
+// (lower triangle; S^½ = p.sw). It returns false if B is not positive
+// definite (a diagonal of L not positive and finite) or the run's context
+// is done.
+func (p *Posterior) factorB(w *work) bool {
+	n := p.n
+	sw, K, L := p.sw, p.k, p.l
 	for i := 0; i < n; i++ {
 		li := L[i*n : i*n+i+1]
 		ki := K[i*n : i*n+i+1]
@@ -78,24 +117,14 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 			return false
 		}
 	}
+	return true
+}
 
-	w.inverse = sigma == nil && p.varByInverse(w)
-	if !w.inverse {
-		if w.cancelled() != nil || !p.varBySolve(w) {
-			return false
-		}
-	}
-	for j, vj := range p.Var {
-		// diag Σ >= 0 for a positive semi-definite K; rounding takes it
-		// a little below zero when a site precision dwarfs the prior
-		// (cavity then gives an uninformative cavity), but not by a
-		// fraction of the prior variance.
-		if vj < -negVarTol*K[j*n+j] {
-			return false
-		}
-	}
-
-	// b = ν̃ - S^½ L⁻ᵀ L⁻¹ S^½ (K ν̃ + m), μ = K b + m.
+// refreshMean sets p.Alpha to b = ν̃ - S^½ L⁻ᵀ L⁻¹ S^½ (K ν̃ + m) and
+// p.Mean to μ = K b + m (GPML infEP's epComputeParams), from the factor
+// L of B; it uses w.a.
+func (p *Posterior) refreshMean(w *work) {
+	nu, sw := p.Sites.Nu, p.sw
 	t := w.a
 	p.symv(t, nu)
 	if p.mean0 != nil {
@@ -116,15 +145,6 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 			p.Mean[i] += p.mean0[i]
 		}
 	}
-
-	if sigma != nil && n > 0 {
-		// varBySolve left V = L⁻¹ S^½ K in w.v.
-		copy(sigma, K)
-		blas64.Syrk(blas.Trans, -1, p.general(w.v[:n*n]), 1,
-			blas64.Symmetric{Uplo: blas.Lower, N: n, Stride: n, Data: sigma})
-	}
-	p.LogZ = p.logZ(w)
-	return true
 }
 
 // refreshZero is refresh for all sites zero: the posterior is the prior,

@@ -3,8 +3,6 @@ package model
 import (
 	"encoding/json"
 	"fmt"
-	"math"
-	"slices"
 
 	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/data"
@@ -134,7 +132,8 @@ type record struct {
 func encodeRecord(r *record) []byte { return encodeRecordVersion(r, Version) }
 
 // encodeRecordVersion writes the payload layout of a format version >= 2
-// (tests write older files with it).
+// (tests write older files with it): the version 1 layout, then each
+// later version's appendix in the order the versions added them.
 func encodeRecordVersion(r *record, version uint32) []byte {
 	e := &enc{}
 	e.u32(uint32(r.Mode))
@@ -142,29 +141,7 @@ func encodeRecordVersion(r *record, version uint32) []byte {
 	e.bytes(r.Options)
 	e.u64(uint64(len(r.Classifiers)))
 	for i := range r.Classifiers {
-		c := &r.Classifiers[i]
-		e.str(c.Kernel)
-		e.i64(int64(c.Degree))
-		e.f64(c.Gamma)
-		e.floatSlice(c.Theta)
-		e.f64(c.Class)
-		e.f64(c.Elapsed)
-		e.u64(uint64(len(c.Y)))
-		e.u64(uint64(c.D))
-		e.floats(c.X)
-		e.floats(c.Y)
-		for _, a := range c.Active {
-			e.i64(int64(a))
-		}
-		e.floats(c.Tau)
-		e.floats(c.Nu)
-		e.u64(uint64(len(c.History)))
-		for _, h := range c.History {
-			for _, v := range [...]int{h.Pass, h.Batch, h.Active, h.Included, h.Deleted} {
-				e.i64(int64(v))
-			}
-			e.f64(h.LogZ)
-		}
+		encodeClassifier(e, &r.Classifiers[i])
 	}
 	if c := r.Calibration; c != nil {
 		e.u64(uint64(len(c.B)))
@@ -186,24 +163,7 @@ func encodeRecordVersion(r *record, version uint32) []byte {
 	}
 	if version >= 5 {
 		for i := range r.Classifiers {
-			c := &r.Classifiers[i]
-			switch {
-			case c.Beta == nil:
-				e.u64(0)
-				continue
-			case c.Inducing == nil:
-				e.u64(1)
-			case version < 10:
-				panic("model: a FITC posterior on a subset of the active points needs format version 10")
-			default:
-				e.u64(2)
-				e.u64(uint64(len(c.Inducing)))
-				for _, v := range c.Inducing {
-					e.i64(int64(v))
-				}
-			}
-			e.floats(c.Beta)
-			e.floats(c.FactorP)
+			encodeSparse(e, &r.Classifiers[i], version)
 		}
 	}
 	if version >= 6 && r.Calibration != nil {
@@ -235,425 +195,51 @@ func encodeRecordVersion(r *record, version uint32) []byte {
 	return e.b
 }
 
-// decodeRecord parses and validates a payload of the given format
-// version; it never panics.
-func decodeRecord(b []byte, version uint32) (*record, error) {
-	d := &dec{b: b}
-	r := &record{}
-	r.Mode = Mode(d.u32())
-	r.Classes = d.floatSlice("classes")
-	r.Options = d.bytes("options")
-	nc := d.count(8*8, "classifier count")
-	if d.err != nil {
-		return nil, d.err
+// encodeClassifier writes one classifier of the version 1 layout.
+func encodeClassifier(e *enc, c *Classifier) {
+	e.str(c.Kernel)
+	e.i64(int64(c.Degree))
+	e.f64(c.Gamma)
+	e.floatSlice(c.Theta)
+	e.f64(c.Class)
+	e.f64(c.Elapsed)
+	e.u64(uint64(len(c.Y)))
+	e.u64(uint64(c.D))
+	e.floats(c.X)
+	e.floats(c.Y)
+	for _, a := range c.Active {
+		e.i64(int64(a))
 	}
-	switch r.Mode {
-	case Binary:
-		if len(r.Classes) != 2 || nc != 1 {
-			return nil, fmt.Errorf("%w: binary model needs 2 classes and 1 classifier, has %d and %d", ErrPayload, len(r.Classes), nc)
+	e.floats(c.Tau)
+	e.floats(c.Nu)
+	e.u64(uint64(len(c.History)))
+	for _, h := range c.History {
+		for _, v := range [...]int{h.Pass, h.Batch, h.Active, h.Included, h.Deleted} {
+			e.i64(int64(v))
 		}
-	case OneVsRest:
-		if len(r.Classes) < 2 || nc != len(r.Classes) {
-			return nil, fmt.Errorf("%w: one-vs-rest model needs one classifier per class (>= 2), has %d classes and %d classifiers", ErrPayload, len(r.Classes), nc)
-		}
-	case PositiveVsRest:
-		if len(r.Classes) != 1 || nc != 1 {
-			return nil, fmt.Errorf("%w: positive-vs-rest model needs 1 class and 1 classifier, has %d and %d", ErrPayload, len(r.Classes), nc)
-		}
+		e.f64(h.LogZ)
+	}
+}
+
+// encodeSparse writes a classifier's kind of sparse posterior (format
+// version 5; kind 2, a FITC posterior on a subset of the active points,
+// from version 10) and, for a FITC posterior, its β and factor.
+func encodeSparse(e *enc, c *Classifier, version uint32) {
+	switch {
+	case c.Beta == nil:
+		e.u64(0)
+		return
+	case c.Inducing == nil:
+		e.u64(1)
+	case version < 10:
+		panic("model: a FITC posterior on a subset of the active points needs format version 10")
 	default:
-		return nil, fmt.Errorf("%w: unknown mode %d", ErrPayload, uint32(r.Mode))
-	}
-	for i, c := range r.Classes {
-		if math.IsNaN(c) || math.IsInf(c, 0) {
-			return nil, fmt.Errorf("%w: class label %d is %v", ErrPayload, i, c)
-		}
-		if i > 0 && !(c > r.Classes[i-1]) {
-			return nil, fmt.Errorf("%w: class labels are not strictly increasing", ErrPayload)
+		e.u64(2)
+		e.u64(uint64(len(c.Inducing)))
+		for _, v := range c.Inducing {
+			e.i64(int64(v))
 		}
 	}
-	if len(r.Options) > 0 && !json.Valid(r.Options) {
-		return nil, fmt.Errorf("%w: training options are not valid JSON", ErrPayload)
-	}
-	dim := -1
-	for i := 0; i < nc; i++ {
-		var c Classifier
-		c.Kernel = d.str("kernel name")
-		c.Degree = int(d.i64())
-		c.Gamma = d.f64()
-		c.Theta = d.floatSlice("theta")
-		c.Class = d.f64()
-		c.Elapsed = d.f64()
-		n := d.u64()
-		dd := d.u64()
-		if d.err != nil {
-			return nil, d.err
-		}
-		// Every active point needs (d+4)*8 bytes: check before allocating.
-		if dd > 1<<32 || n > uint64(d.remaining())/((dd+4)*8) {
-			return nil, fmt.Errorf("%w: classifier %d: %d active points of dimension %d exceed the remaining %d bytes", ErrPayload, i, n, dd, d.remaining())
-		}
-		c.D = int(dd)
-		c.X = d.floats(int(n * dd))
-		c.Y = d.floats(int(n))
-		c.Active = make([]int, n)
-		for j := range c.Active {
-			c.Active[j] = int(d.i64())
-		}
-		c.Tau = d.floats(int(n))
-		c.Nu = d.floats(int(n))
-		nh := d.count(6*8, "history")
-		if d.err != nil {
-			return nil, d.err
-		}
-		c.History = make([]Batch, nh)
-		for j := range c.History {
-			h := &c.History[j]
-			h.Pass, h.Batch, h.Active = int(d.i64()), int(d.i64()), int(d.i64())
-			h.Included, h.Deleted = int(d.i64()), int(d.i64())
-			h.LogZ = d.f64()
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if err := c.validate(); err != nil {
-			return nil, fmt.Errorf("%w: classifier %d: %v", ErrPayload, i, err)
-		}
-		if dim >= 0 && c.D != dim {
-			return nil, fmt.Errorf("%w: classifier %d has input dimension %d, classifier 0 has %d", ErrPayload, i, c.D, dim)
-		}
-		dim = c.D
-		r.Classifiers = append(r.Classifiers, c)
-	}
-	if version >= 2 {
-		if k := d.count(8, "calibration"); k > 0 {
-			c := &calib.Calibration{A: d.f64(), B: d.floats(k)}
-			if d.err != nil {
-				return nil, d.err
-			}
-			if k != len(r.Classifiers) {
-				return nil, fmt.Errorf("%w: calibration for %d classifiers, model has %d", ErrPayload, k, len(r.Classifiers))
-			}
-			if !(c.A > 0) || math.IsInf(c.A, 0) || slices.ContainsFunc(c.B, func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }) {
-				return nil, fmt.Errorf("%w: calibration A = %v, B = %v: want A > 0 and all finite", ErrPayload, c.A, c.B)
-			}
-			r.Calibration = c
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-	}
-	if version >= 3 {
-		for i := range r.Classifiers {
-			hist := r.Classifiers[i].History
-			for j := range hist {
-				hist[j].Noise, hist[j].Skipped = int(d.i64()), int(d.i64())
-				if d.err == nil && (hist[j].Noise < 0 || hist[j].Skipped < 0) {
-					return nil, fmt.Errorf("%w: classifier %d batch %d: negative noise counts", ErrPayload, i, j)
-				}
-			}
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-	}
-	if version >= 4 && r.Calibration != nil {
-		eps, err := decodeShare(d, "Eps")
-		if err != nil {
-			return nil, err
-		}
-		r.Calibration.Eps = eps
-	}
-	if version >= 5 {
-		for i := range r.Classifiers {
-			c := &r.Classifiers[i]
-			switch flag := d.u64(); {
-			case d.err != nil:
-				return nil, d.err
-			case flag == 1 || flag == 2 && version >= 10:
-				n := uint64(len(c.Y))
-				if flag == 2 {
-					// A subset of the active points: its size, then
-					// its indices, before the posterior's m + m² values.
-					m := d.u64()
-					if d.err != nil {
-						return nil, d.err
-					}
-					if m == 0 || m > n {
-						return nil, fmt.Errorf("%w: classifier %d: a FITC posterior on %d of %d active points", ErrPayload, i, m, n)
-					}
-					if m > uint64(d.remaining())/8 {
-						return nil, fmt.Errorf("%w: classifier %d: %d inducing indices exceed the remaining %d bytes", ErrPayload, i, m, d.remaining())
-					}
-					c.Inducing = make([]int, m)
-					for j := range c.Inducing {
-						c.Inducing[j] = int(d.i64())
-					}
-					if d.err != nil {
-						return nil, d.err
-					}
-					n = m
-				}
-				if n*(n+1) > uint64(d.remaining())/8 {
-					return nil, fmt.Errorf("%w: classifier %d: a FITC posterior of %d inducing points exceeds the remaining %d bytes", ErrPayload, i, n, d.remaining())
-				}
-				c.Beta = d.floats(int(n))
-				c.FactorP = d.floats(int(n * n))
-				if d.err != nil {
-					return nil, d.err
-				}
-				if err := c.validate(); err != nil {
-					return nil, fmt.Errorf("%w: classifier %d: %v", ErrPayload, i, err)
-				}
-			case flag != 0:
-				return nil, fmt.Errorf("%w: classifier %d: sparse posterior kind %d (want 0, 1 or, from version 10, 2)", ErrPayload, i, flag)
-			}
-		}
-	}
-	if version >= 6 && r.Calibration != nil {
-		if err := decodeBalance(d, r.Calibration); err != nil {
-			return nil, err
-		}
-	}
-	if version >= 7 {
-		if err := decodeScaling(d, r); err != nil {
-			return nil, err
-		}
-	}
-	if version >= 8 && r.Calibration != nil && len(r.Calibration.B) == 1 {
-		kappa, err := decodeShare(d, "Kappa")
-		if err != nil {
-			return nil, err
-		}
-		r.Calibration.Kappa = kappa
-	}
-	if version >= 9 && r.Calibration != nil {
-		if err := decodeGate(d, r.Calibration); err != nil {
-			return nil, err
-		}
-	}
-	if version >= 10 && r.Calibration != nil {
-		if err := decodeSlopes(d, r.Calibration); err != nil {
-			return nil, err
-		}
-	}
-	if d.remaining() != 0 {
-		return nil, fmt.Errorf("%w: %d unexpected bytes at the end", ErrPayload, d.remaining())
-	}
-	return r, nil
-}
-
-// decodeShare reads a calibration share (Eps, version 4; Kappa, version
-// 8) and checks that it lies in [0, 1).
-func decodeShare(d *dec, name string) (float64, error) {
-	v := d.f64()
-	if d.err != nil {
-		return 0, d.err
-	}
-	if !(v >= 0 && v < 1) {
-		return 0, fmt.Errorf("%w: calibration %s = %v: want it in [0, 1)", ErrPayload, name, v)
-	}
-	return v, nil
-}
-
-// decodeGate reads and checks the calibration's far-field gate (format
-// version 9): no gate (both 0) or 0 < GateFar < GateNear <= 1.
-func decodeGate(d *dec, c *calib.Calibration) error {
-	near, far := d.f64(), d.f64()
-	if d.err != nil {
-		return d.err
-	}
-	if !(near == 0 && far == 0) && !(far > 0 && far < near && near <= 1) {
-		return fmt.Errorf("%w: calibration gate %v, %v: want both 0 or 0 < GateFar < GateNear <= 1", ErrPayload, near, far)
-	}
-	c.GateNear, c.GateFar = near, far
-	return nil
-}
-
-// decodeSlopes reads and checks the calibration's per-class slopes
-// (format version 10): none, or one positive finite slope per class of a
-// multi-class calibration.
-func decodeSlopes(d *dec, c *calib.Calibration) error {
-	n := d.count(8, "calibration slopes")
-	if d.err != nil {
-		return d.err
-	}
-	if n == 0 {
-		return nil
-	}
-	if n != len(c.B) || n < 2 {
-		return fmt.Errorf("%w: %d calibration slopes for %d classes", ErrPayload, n, len(c.B))
-	}
-	c.Slopes = d.floats(n)
-	if d.err != nil {
-		return d.err
-	}
-	for j, v := range c.Slopes {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("%w: calibration slope %d is %v: want positive and finite", ErrPayload, j, v)
-		}
-	}
-	return nil
-}
-
-// decodeScaling reads and checks the input scaling (format version 7):
-// none, or one factor and one offset per input dimension.
-func decodeScaling(d *dec, r *record) error {
-	n := d.count(16, "scaling")
-	if d.err != nil {
-		return d.err
-	}
-	if n == 0 {
-		return nil
-	}
-	if dim := r.Classifiers[0].D; n != dim {
-		return fmt.Errorf("%w: input scaling of %d features for input dimension %d", ErrPayload, n, dim)
-	}
-	s := &data.Scaling{Mul: d.floats(n), Add: d.floats(n)}
-	if d.err != nil {
-		return d.err
-	}
-	if err := s.Validate(n); err != nil {
-		return fmt.Errorf("%w: %v", ErrPayload, err)
-	}
-	r.Scaling = s
-	return nil
-}
-
-// decodeBalance reads and checks the class balance of a calibration
-// (format version 6): none, or one share per bias, each in [0, 1], summing
-// to one for more than one.
-func decodeBalance(d *dec, c *calib.Calibration) error {
-	n := d.u64()
-	if d.err != nil {
-		return d.err
-	}
-	if n == 0 {
-		return nil
-	}
-	if n != uint64(len(c.B)) {
-		return fmt.Errorf("%w: calibration balance of %d classes for %d biases", ErrPayload, n, len(c.B))
-	}
-	bal := d.floats(int(n))
-	if d.err != nil {
-		return d.err
-	}
-	sum := 0.0
-	for _, v := range bal {
-		if !(v >= 0 && v <= 1) {
-			return fmt.Errorf("%w: calibration balance %v: want shares in [0, 1]", ErrPayload, bal)
-		}
-		sum += v
-	}
-	if n > 1 && math.Abs(sum-1) > 1e-9 {
-		return fmt.Errorf("%w: calibration balance %v sums to %v, want 1", ErrPayload, bal, sum)
-	}
-	c.Balance = bal
-	return nil
-}
-
-// validate checks what ep.FromSites and the kernel need; it does not
-// build anything.
-func (c *Classifier) validate() error {
-	switch c.Kernel {
-	case "se":
-		if len(c.Theta) != 3 {
-			return fmt.Errorf("kernel se needs 3 hyperparameters, has %d", len(c.Theta))
-		}
-	case "se+lin", "se+bias":
-		if len(c.Theta) != 4 {
-			return fmt.Errorf("kernel %s needs 4 hyperparameters, has %d", c.Kernel, len(c.Theta))
-		}
-	case "seard", "seard+bias":
-		np := c.D + 2
-		if c.Kernel == "seard+bias" {
-			np++
-		}
-		if c.D < 1 || len(c.Theta) != np {
-			return fmt.Errorf("kernel %s for %d features needs %d hyperparameters, has %d", c.Kernel, c.D, np, len(c.Theta))
-		}
-	case "poly":
-		if len(c.Theta) != 2 {
-			return fmt.Errorf("kernel poly needs 2 hyperparameters, has %d", len(c.Theta))
-		}
-		if c.Degree < 1 || c.Degree > 1000 {
-			return fmt.Errorf("poly degree %d out of range", c.Degree)
-		}
-		if !(c.Gamma >= 0) || math.IsInf(c.Gamma, 0) {
-			return fmt.Errorf("poly gamma %v invalid", c.Gamma)
-		}
-	default:
-		return fmt.Errorf("unknown kernel %q", c.Kernel)
-	}
-	for _, t := range c.Theta {
-		if !(t > 0) || math.IsInf(t, 0) {
-			return fmt.Errorf("hyperparameter %v is not positive and finite", t)
-		}
-	}
-	if c.D < 1 {
-		return fmt.Errorf("input dimension %d", c.D)
-	}
-	if len(c.Y) == 0 {
-		return fmt.Errorf("empty active set")
-	}
-	n := len(c.Y)
-	if len(c.X) != n*c.D || len(c.Active) != n || len(c.Tau) != n || len(c.Nu) != n {
-		return fmt.Errorf("inconsistent lengths")
-	}
-	if math.IsNaN(c.Class) || math.IsInf(c.Class, 0) {
-		return fmt.Errorf("class label %v", c.Class)
-	}
-	for _, v := range c.X {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("active input %v is not finite", v)
-		}
-	}
-	for j, y := range c.Y {
-		if y != 1 && y != -1 {
-			return fmt.Errorf("active label %d is %v, not ±1", j, y)
-		}
-		if !(c.Tau[j] >= 0) || math.IsInf(c.Tau[j], 0) {
-			return fmt.Errorf("site precision %d is %v", j, c.Tau[j])
-		}
-		if math.IsNaN(c.Nu[j]) || math.IsInf(c.Nu[j], 0) {
-			return fmt.Errorf("site mean %d is %v", j, c.Nu[j])
-		}
-		if c.Active[j] < -1 {
-			return fmt.Errorf("active index %d is %d", j, c.Active[j])
-		}
-	}
-	if c.Beta == nil && c.FactorP == nil {
-		if c.Inducing != nil {
-			return fmt.Errorf("FITC inducing indices without a FITC posterior")
-		}
-		return nil
-	}
-	if c.Inducing != nil {
-		for j, v := range c.Inducing {
-			if v < 0 || v >= n || j > 0 && v <= c.Inducing[j-1] {
-				return fmt.Errorf("FITC inducing index %d is %d (want ascending indices in [0, %d))", j, v, n)
-			}
-		}
-		n = len(c.Inducing)
-	}
-	if len(c.Beta) != n || len(c.FactorP) != n*n {
-		return fmt.Errorf("FITC posterior: β of length %d and factor of length %d for %d inducing points", len(c.Beta), len(c.FactorP), n)
-	}
-	for j, v := range c.Beta {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("FITC posterior: β[%d] is %v", j, v)
-		}
-	}
-	for i := range n {
-		for j, v := range c.FactorP[i*n : (i+1)*n] {
-			switch {
-			case j > i && v != 0:
-				return fmt.Errorf("FITC posterior: factor entry (%d, %d) above the diagonal is %v", i, j, v)
-			case j == i && !(v > 0 && !math.IsInf(v, 0)):
-				return fmt.Errorf("FITC posterior: factor diagonal %d is %v", i, v)
-			case math.IsNaN(v) || math.IsInf(v, 0):
-				return fmt.Errorf("FITC posterior: factor entry (%d, %d) is %v", i, j, v)
-			}
-		}
-	}
-	return nil
+	e.floats(c.Beta)
+	e.floats(c.FactorP)
 }
