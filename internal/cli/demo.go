@@ -68,15 +68,8 @@ rest), evaluates on a held-out test set and prints a summary. Takes seconds.`)
 	pr := newProgress(stderr, *quiet || *asJSON, 1)
 	pr.logf("demo: %d classes of curved bands in %d dimensions, %d training and %d test points; %s one-vs-rest", *classes, *dim, *n, *nTest, *method)
 	start := time.Now()
-	// The same library call as train, without checkpoints.
-	opts := []passgpfast.Option{passgpfast.WithConfig(cfg), passgpfast.WithThreads(*threads), passgpfast.WithScaleInPlace(),
-		passgpfast.WithProgress(func(p passgpfast.Progress) { pr.update(p.Classifier, p.Progress) }),
-		passgpfast.WithReport(func(r passgpfast.Report) { reportClassifier(pr, r) })}
-	if la.Threads() > 1 && *method != "full" {
-		restore := la.LimitBLAS(1)
-		opts = append(opts, passgpfast.WithClassesSideBySide())
-		defer restore()
-	}
+	opts, restore := demoOptions(cfg, *threads, pr)
+	defer restore()
 	clf, err := passgpfast.FitDataset(ctx, train, opts...)
 	pr.done()
 	if err != nil {
@@ -129,4 +122,20 @@ func sum(v []int) int {
 		s += x
 	}
 	return s
+}
+
+// demoOptions returns the demo's options: the same library call as
+// train's, without checkpoints, with the classes trained side by side on
+// single-threaded BLAS where there are several cores (restore undoes the
+// BLAS limit).
+func demoOptions(cfg passgpfast.Config, threads int, pr *progress) (opts []passgpfast.Option, restore func()) {
+	opts = []passgpfast.Option{passgpfast.WithConfig(cfg), passgpfast.WithThreads(threads), passgpfast.WithScaleInPlace(),
+		passgpfast.WithStart(pr.size), passgpfast.WithProgress(func(p passgpfast.Progress) { pr.update(p.Classifier, p.Progress) }),
+		passgpfast.WithReport(func(r passgpfast.Report) { reportClassifier(pr, r) })}
+	restore = func() {}
+	if la.Threads() > 1 && cfg.Method != "full" {
+		restore = la.LimitBLAS(1)
+		opts = append(opts, passgpfast.WithClassesSideBySide())
+	}
+	return opts, restore
 }

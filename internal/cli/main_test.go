@@ -455,6 +455,20 @@ func TestDemoSmall(t *testing.T) {
 	}
 }
 
+// TestDemoProgress: the demo's progress lines number each class among
+// all the classifiers it trains.
+func TestDemoProgress(t *testing.T) {
+	code, _, e := runCLI(t, "demo", "--n", "300", "--test-n", "50", "--classes", "3", "--dim", "3", "--init", "30")
+	if code != 0 {
+		t.Fatalf("demo: %d %s", code, e)
+	}
+	for k := 1; k <= 3; k++ {
+		if want := fmt.Sprintf("(%d/3) pass", k); !strings.Contains(e, want) {
+			t.Errorf("no %q in the demo's progress:\n%s", want, e)
+		}
+	}
+}
+
 func TestDemoData(t *testing.T) {
 	a := synth.Bands(3, 500, 5, 4, synth.BandsNoise)
 	b := synth.Bands(3, 500, 5, 4, synth.BandsNoise)

@@ -47,11 +47,17 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// start logs the run's plan and sizes the display to it.
-func (p *progress) start(pl passgpfast.Plan, path string) {
+// size sizes the display to the run's plan: its number of classifiers
+// and those a resumed run has done.
+func (p *progress) size(pl passgpfast.Plan) {
 	p.mu.Lock()
 	p.classes, p.index = max(pl.Classifiers, 1), pl.Done
 	p.mu.Unlock()
+}
+
+// start logs the run's plan and sizes the display to it.
+func (p *progress) start(pl passgpfast.Plan, path string) {
+	p.size(pl)
 	scaled := ""
 	switch pl.Config.Scale {
 	case "standard":
