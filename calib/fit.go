@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 
+	"github.com/passgp-fast/passgp-fast/internal/onepass"
 	"github.com/passgp-fast/passgp-fast/la"
 )
 
@@ -135,7 +136,7 @@ func minimize(z, rho *mat.Dense, truth []int, balance []float64) ([]float64, err
 	results := make([]*optimize.Result, len(starts))
 	errs := make([]error, len(starts))
 	fit := func(j int) {
-		prob := oneEval(objective(z, rho, truth, balance))
+		prob := onepass.Problem(objective(z, rho, truth, balance))
 		p0 := make([]float64, calibrationParams(k)+slopeParams(k))
 		p0[0], p0[k+1] = math.Log(starts[j][0]), logit(starts[j][1])
 		if k == 1 {
@@ -222,25 +223,4 @@ func binaryTruth(y []float64) []int {
 		}
 	}
 	return t
-}
-
-// oneEval returns the problem of minimising obj (value and gradient in
-// one pass over the points). gonum's L-BFGS asks for the value and then
-// the gradient at each point of its line search; both come from one
-// evaluation, kept until the next point, so each point costs one pass.
-// The value does not depend on whether the gradient is computed, so the
-// fit is the one that separate evaluations give.
-func oneEval(obj func(p, grad []float64) float64) optimize.Problem {
-	var lastP, lastG []float64
-	var lastF float64
-	eval := func(p []float64) {
-		if lastP == nil || !slices.Equal(p, lastP) {
-			lastP, lastG = slices.Clone(p), make([]float64, len(p))
-			lastF = obj(p, lastG)
-		}
-	}
-	return optimize.Problem{
-		Func: func(p []float64) float64 { eval(p); return lastF },
-		Grad: func(g, p []float64) { eval(p); copy(g, lastG) },
-	}
 }

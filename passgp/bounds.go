@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/optimize"
 
+	"github.com/passgp-fast/passgp-fast/internal/onepass"
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
@@ -78,25 +79,12 @@ func thetaBounds(c *config, x Rows) (lower, upper []float64, err error) {
 // lbfgs minimises fg (the objective at u; it writes the gradient into
 // grad) with gonum/optimize's L-BFGS from u0 in at most maxEvals
 // evaluations, stopping when every gradient component is below gradTol,
-// when five iterations gained less than funcTol, or when ctx is done. gonum
-// asks for the value and the gradient at a point separately; each point is
-// evaluated once. The result is left to fg's caller: a failed line search
-// still leaves the best point evaluated so far. ivmOptimize and fitcTheta
-// search with it.
+// when five iterations gained less than funcTol, or when ctx is done; each
+// point is evaluated once (onepass). The result is left to fg's caller: a
+// failed line search still leaves the best point evaluated so far.
+// ivmOptimize and fitcTheta search with it.
 func lbfgs(ctx context.Context, fg func(u, grad []float64) float64, u0 []float64, maxEvals int, gradTol, funcTol float64) {
-	var lastU, lastG []float64
-	var lastF float64
-	eval := func(u []float64) (float64, []float64) {
-		if lastU == nil || !slices.Equal(u, lastU) {
-			lastU, lastG = slices.Clone(u), make([]float64, len(u))
-			lastF = fg(u, lastG)
-		}
-		return lastF, lastG
-	}
-	p := optimize.Problem{
-		Func: func(u []float64) float64 { f, _ := eval(u); return f },
-		Grad: func(grad, u []float64) { _, g := eval(u); copy(grad, g) },
-	}
+	p := onepass.Problem(fg)
 	_, _ = optimize.Minimize(p, u0, &optimize.Settings{FuncEvaluations: maxEvals, GradientThreshold: gradTol,
 		Converger: &optimize.FunctionConverge{Absolute: funcTol, Iterations: 5}, Recorder: ctxRecorder{ctx}}, &optimize.LBFGS{})
 }
