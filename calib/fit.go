@@ -210,12 +210,12 @@ func FitBinary(z, rho, y []float64) (*Calibration, error) {
 	if len(z) != n || len(rho) != n || n == 0 {
 		return nil, fmt.Errorf("calib: FitBinary: %d latents and %d shares for %d labels", len(z), len(rho), n)
 	}
-	return Fit(mat.NewDense(n, 1, z), mat.NewDense(n, 1, rho), binaryTruth(y))
+	return Fit(mat.NewDense(n, 1, z), mat.NewDense(n, 1, rho), BinaryTruth(y))
 }
 
-// binaryTruth returns Fit's classes of labels ±1: 1 for positive, 0
-// otherwise.
-func binaryTruth(y []float64) []int {
+// BinaryTruth returns Fit's classes of a binary classifier's labels ±1:
+// 1 for positive, 0 otherwise.
+func BinaryTruth(y []float64) []int {
 	t := make([]int, len(y))
 	for i, v := range y {
 		if v > 0 {

@@ -169,7 +169,7 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	if err != nil {
 		return err
 	}
-	truth := binaryTruth(y)
+	truth := calib.BinaryTruth(y)
 	var cal *calib.Calibration
 	if ch.FITCNLL, cal, err = calibratedNLL(z, rho, truth, nil); err != nil {
 		return err
@@ -315,18 +315,6 @@ func randomSubset(seed, salt uint64, n, m int) []int {
 	idx := slices.Clone(rng.Perm(n)[:m]) // not holding the permutation
 	slices.Sort(idx)
 	return idx
-}
-
-// binaryTruth returns 1 for the positive labels of y and 0 for the others:
-// calib.Fit's classes of a binary classifier.
-func binaryTruth(y []float64) []int {
-	t := make([]int, len(y))
-	for i, v := range y {
-		if v > 0 {
-			t[i] = 1
-		}
-	}
-	return t
 }
 
 // majorityRate is the error rate of always predicting the larger of the

@@ -84,7 +84,7 @@ func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x R
 	// posterior's leave-one-out predictions of the sample are already
 	// clearly better than f0's, in NLL and in error (clearlyBetter);
 	// elsewhere it costs half its EP runs and none on the pass's points.
-	screen := searchScreen(f0, binaryTruth(yq))
+	screen := searchScreen(f0, calib.BinaryTruth(yq))
 	f, err := fitcTheta(ctx, c, f0, xq, yq, xm, &o, DefaultFITCHypEvals, screen)
 	if errors.Is(err, errScreened) {
 		return &boundCandidate{screened: f.Kernel.Params()}, nil

@@ -157,7 +157,7 @@ func calibrate(ctx context.Context, r *runner, res *Result, x Rows, y []float64,
 		return err
 	}
 	res.HeldOutRows = held
-	truth := binaryTruth(yh)
+	truth := calib.BinaryTruth(yh)
 	res.HeldOutError = LatentErrorRate(res.HeldOut, yh)
 	res.MajorityRate = majorityRate(truth)
 	res.Calibration, err = calib.Fit(mat.NewDense(len(yh), 1, res.HeldOut), mat.NewDense(len(yh), 1, res.HeldOutShare), truth)
