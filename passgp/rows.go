@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/score"
 )
 
 // Rows is random access to the N×D inputs of a training set. Training
@@ -16,17 +18,9 @@ import (
 // RowsTo must be safe for concurrent use: scoring reads chunks on several
 // goroutines. A read error is sticky, as in bufio.Scanner: RowsTo then
 // fills what it cannot read with zeros, and Err returns the first error;
-// training checks Err after each stage that reads and returns it.
-type Rows interface {
-	// Dims returns the number of rows N and features D.
-	Dims() (n, d int)
-	// RowsTo copies the rows idx, in that order, into dst (len(idx)·D
-	// values, row-major). It panics when an index is out of range or dst
-	// is too short.
-	RowsTo(dst []float64, idx []int)
-	// Err returns the first read error, or nil.
-	Err() error
-}
+// training checks Err after each stage that reads and returns it. It is
+// score.Rows, the inputs that scoring reads.
+type Rows = score.Rows
 
 // DenseRows returns the rows of x, in memory.
 func DenseRows(x *mat.Dense) Rows { return denseRows{x} }

@@ -1,7 +1,7 @@
 package score
 
 // Rows is random access to N×D inputs, read a chunk at a time (passgp.Rows
-// has the same methods, so its values are Rows). RowsTo must be safe for
+// is this type, with what training needs of it). RowsTo must be safe for
 // concurrent use: scoring reads chunks on several goroutines. A read
 // error is sticky: RowsTo then fills what it cannot read with zeros, and
 // Err returns the first error, which scoring returns after its last
