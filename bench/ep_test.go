@@ -216,7 +216,7 @@ func BenchmarkEPInfer(b *testing.B) {
 func BenchmarkFITC(b *testing.B) { benchFITC(b, false) }
 
 // BenchmarkFITCGrad is BenchmarkFITC with the evidence gradient
-// (ep.InferFITCGrad, each evaluation of passgp.TrainFITC's θ search): the
+// (ep.InferFITCGrad, each L-BFGS evaluation of the FITC pass's θ search): the
 // gradient adds about 6nm² (two passes over U: triangular solves with L_P
 // and L, Uᵀ diag(e) U) + 2nmd (the cross contraction's distances) + 3m³.
 func BenchmarkFITCGrad(b *testing.B) { benchFITC(b, true) }

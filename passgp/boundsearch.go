@@ -17,6 +17,10 @@ import (
 // O(10·m³) each at any N (3000 points for m = 300).
 const boundSearchPerInducing = 10
 
+// boundSearchEvals caps the EP runs of boundSearch's θ search: 20 of
+// Nelder-Mead, then 20 of L-BFGS (fitcTheta).
+const boundSearchEvals = 40
+
 // screenSearch turns boundSearch's screen on; tests turn it off to reach
 // the comparison on the pass's points.
 var screenSearch = true
@@ -85,7 +89,7 @@ func boundSearch(ctx context.Context, c *config, r *runner, b, from *Binary, x R
 	// clearly better than f0's, in NLL and in error (clearlyBetter);
 	// elsewhere it costs half its EP runs and none on the pass's points.
 	screen := searchScreen(f0, calib.BinaryTruth(yq))
-	f, err := fitcTheta(ctx, c, f0, xq, yq, xm, &o, DefaultFITCHypEvals, screen)
+	f, err := fitcTheta(ctx, c, f0, xq, yq, xm, &o, boundSearchEvals, screen)
 	if errors.Is(err, errScreened) {
 		return &boundCandidate{screened: f.Kernel.Params()}, nil
 	}

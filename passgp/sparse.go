@@ -12,97 +12,34 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/passgp-fast/passgp-fast/ep"
-	"github.com/passgp-fast/passgp-fast/kernel"
 	"github.com/passgp-fast/passgp-fast/score"
 )
 
-// DefaultFITCHypEvals caps the FITC evidence evaluations of the FITC
-// pass's θ search (TrainFITC without FixedTheta).
-const DefaultFITCHypEvals = 40
-
 // sparsePass is TrainFITC's pass: EP on all N training points under the FITC
-// prior with the active set as inducing inputs (ep.InferFITC), which
-// becomes the classifier's predictor (Binary.Sparse). A small active set
-// then carries the posterior of every training point instead of its own
-// only: on IJCNN at M = 100 and a fixed θ the validation error fell from
-// 9.8% (random active set) and 36% (fPASS-GP) to 4.3% and 5.7%
-// (docs/method.md). Unless θ is fixed, θ is then chosen by the FITC model's
-// own evidence (fitcTheta) and the active set's posterior is rerun at
-// it, so that the classifier has one θ. Its time is added to
-// res.Elapsed.
+// prior at the classifier's θ with the active set as inducing inputs
+// (ep.InferFITC), which becomes the classifier's predictor (Binary.Sparse).
+// A small active set then carries the posterior of every training point
+// instead of its own only: on IJCNN at M = 100 and a fixed θ the
+// validation error fell from 9.8% (random active set) and 36% (fPASS-GP)
+// to 4.3% and 5.7% (docs/method.md). A run whose sites still change after
+// its halved steps gives its last posterior, which is used and reported
+// (Result.FITCNotConverged). Its time is added to res.Elapsed.
 func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []float64) error {
 	b := res.Model
 	t0 := time.Now()
 	o := c.finalEPOptions()
-	k := b.Kernel
-	xm := b.X
-	var f *ep.FITC
-	var nc *ep.FITCNotConvergedError
-	if !c.FixedTheta {
-		fs, stuck, err := fitcSearch(ctx, c, k, x, y, xm, &o)
-		if err != nil {
-			return err
-		}
-		k, f = fs.Kernel, fs // the search's best posterior
-		res.FITCNotConverged = stuck
-	} else {
-		var err error
-		f, err = ep.InferFITC(ctx, k, x, y, xm, nil, &o)
-		// A run whose sites still change after its halved steps gives its
-		// last posterior, which is used and reported
-		// (Result.FITCNotConverged).
-		if errors.As(err, &nc) {
-			err = nil
-		}
-		if err != nil {
-			return fmt.Errorf("passgp: FITC pass over %d points with %d inducing: %w", len(y), xm.RawMatrix().Rows, err)
-		}
-	}
-	if !slices.Equal(k.Params(), b.Kernel.Params()) {
-		nb, err := activeAt(ctx, b, k, &o)
-		if err != nil {
-			return err
-		}
-		b = nb
-		res.Model = b
-	}
-	b.Sparse, b.Inducing = f, nil
-	if nc != nil {
-		res.FITCNotConverged = true
-	}
-	res.Elapsed += time.Since(t0)
-	return nil
-}
-
-// fitcSearch is the FITC pass's θ: the maximum of the FITC evidence of
-// x, y with inducing inputs xm (fitcTheta), from k. stuck reports that
-// the best posterior is the first run's and that run did not converge.
-func fitcSearch(ctx context.Context, c *config, k kernel.Kernel, x *mat.Dense, y []float64, xm *mat.Dense, o *ep.Options) (best *ep.FITC, stuck bool, err error) {
-	f0, err := ep.InferFITC(ctx, k, x, y, xm, nil, o)
+	f, err := ep.InferFITC(ctx, b.Kernel, x, y, b.X, nil, &o)
 	var nc *ep.FITCNotConvergedError
 	if errors.As(err, &nc) {
 		err = nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("passgp: FITC pass over %d points with %d inducing: %w", len(y), xm.RawMatrix().Rows, err)
+		return fmt.Errorf("passgp: FITC pass over %d points with %d inducing: %w", len(y), b.X.RawMatrix().Rows, err)
 	}
-	best, err = fitcTheta(ctx, c, f0, x, y, xm, o, DefaultFITCHypEvals, nil)
-	return best, nc != nil && best == f0, err
-}
-
-// activeAt reruns EP on b's active set at k's θ, so that the classifier
-// has one θ; a run that does not converge is kept (predictions come from
-// the FITC posterior).
-func activeAt(ctx context.Context, b *Binary, k kernel.Kernel, o *ep.Options) (*Binary, error) {
-	post, err := ep.InferContext(ctx, k, b.X, b.Y, &b.Post.Sites, o)
-	var nc *ep.NotConvergedError
-	if errors.As(err, &nc) {
-		post, err = nc.Post, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("passgp: EP on the active set at the FITC pass's θ: %w", err)
-	}
-	return newBinary(k, b.X, b.Y, b.Active, post.Sites)
+	b.Sparse, b.Inducing = f, nil
+	res.FITCNotConverged = nc != nil
+	res.Elapsed += time.Since(t0)
+	return nil
 }
 
 // errScreened is fitcTheta's report that its screen stopped the search
@@ -255,13 +192,12 @@ func (r *runner) predictSparse(ctx context.Context, f *ep.FITC, x Rows, rows []i
 // Model is b with Sparse set (sharing b's inputs and active set
 // posterior), its Elapsed the pass alone, and its HeldOut, Calibration,
 // HeldOutError and MajorityRate are those of that posterior. Of o, only
-// Threads, EP, FixedTheta, Fixed, Lower and Upper are used (nil:
-// defaults, θ chosen by the FITC evidence from b's). TrainFITC lets one selection
+// Threads and EP are used (nil: defaults). TrainFITC lets one selection
 // serve both a plain and a FITC classifier, as bench/repro does.
 func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Options) (*Result, error) {
-	var oo Options
+	oo := Options{FixedTheta: true}
 	if o != nil {
-		oo = Options{Threads: o.Threads, EP: o.EP, FixedTheta: o.FixedTheta, Fixed: o.Fixed, Lower: o.Lower, Upper: o.Upper}
+		oo.Threads, oo.EP = o.Threads, o.EP
 	}
 	oo.Kernel = b.Kernel
 	c, err := checkInput(ctx, DenseRows(x), y, &oo)
@@ -273,11 +209,6 @@ func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Opt
 	}
 	if slices.Contains(b.Active, -1) {
 		return nil, fmt.Errorf("passgp: TrainFITC: the classifier has translated active images (invariance stage)")
-	}
-	if !c.FixedTheta {
-		if c.lower, c.upper, err = thetaBounds(&c, DenseRows(x)); err != nil {
-			return nil, err
-		}
 	}
 	nb := *b
 	nb.Sparse = nil

@@ -226,9 +226,8 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 				continue
 			}
 			// The paper's protocol fixes θ on IJCNN: the pass keeps the
-			// selection's (TrainFITC would otherwise choose θ by the FITC
-			// evidence, as TrainFITC does without FixedTheta).
-			rf, err := passgp.TrainFITC(ctx, r.Model, tr.X, tr.Y, &passgp.Options{Threads: cfg.Threads, FixedTheta: true})
+			// selection's, as TrainFITC does.
+			rf, err := passgp.TrainFITC(ctx, r.Model, tr.X, tr.Y, &passgp.Options{Threads: cfg.Threads})
 			if err != nil {
 				if ctx.Err() != nil {
 					render("")
