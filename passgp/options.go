@@ -70,15 +70,15 @@ type Options struct {
 	M int
 
 	// MaxActive bounds PASS-GP's |A| (0: no bound, the paper's): when the
-	// kept and included points of a batch exceed it, the MaxActive first
-	// by Rank stay, so a pass costs O(N·MaxActive²) whatever the noise.
-	// From the first batch in which the budget binds, θ is no longer
-	// optimised (State.Frozen): the trimmed active set holds the points
-	// the model is least sure of, whose labels look like coin flips to
-	// it, and their evidence is highest for a flat function (signal
-	// variance or length scale to its bound; docs/method.md). θ then
-	// stays as the evidence of the last untrimmed active set, one the
-	// paper's rule built, set it. With θ fixed, the points a batch
+	// kept and included points of a batch exceed it, those closest to the
+	// decision boundary stay (boundaryKey), so a pass costs
+	// O(N·MaxActive²) whatever the noise. From the first batch in which
+	// the budget binds, θ is no longer optimised (State.Frozen): the
+	// trimmed active set holds the points the model is least sure of,
+	// whose labels look like coin flips to it, and their evidence is
+	// highest for a flat function (signal variance or length scale to its
+	// bound; docs/method.md). θ then stays at the mean of the batches'
+	// optimised θ so far (keptTheta). With θ fixed, the points a batch
 	// includes from then on start EP at the sites of their own scores
 	// (one ADF step; see adfSites), which saves EP sweeps.
 	// The invariance stage (Augment) keeps the paper's rule, without a

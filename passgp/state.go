@@ -15,7 +15,8 @@ type State struct {
 	Theta  []float64 // current θ
 	Active []int     // A, indices into the training data
 	// Frozen is set once PASS-GP's budget (Options.MaxActive) has bound:
-	// θ is no longer optimised (see Options.MaxActive).
+	// θ is no longer optimised, and Theta is keptTheta's (see
+	// Options.MaxActive).
 	Frozen  bool
 	Tau, Nu []float64 // EP sites of A (new points: zero)
 	// Perm[Bounds[j]:Bounds[j+1]] is batch j.

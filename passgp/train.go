@@ -453,6 +453,12 @@ func (t *trainer) batch(ctx context.Context) error {
 	case FPASSGP:
 		u = swapUpdate(sc.cav, sc.q, t.rule())
 	}
+	if u.trimmed && !t.st.Frozen {
+		if th := keptTheta(append(t.st.Stats, bs)); th != nil {
+			t.k = t.k.WithParams(th)
+			t.st.Theta = th
+		}
+	}
 	t.st.Frozen = t.st.Frozen || u.trimmed
 	bs.Trimmed = u.trimmed
 	t.apply(u, post.Sites, sc, &bs)
