@@ -7,26 +7,12 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/internal/testenv"
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
-// toy returns n points in 2-D with labels y = sign(sin(2 x1) + x2 + noise),
-// a smooth non-linear boundary with some label noise.
-func toy(n int, seed uint64) (*mat.Dense, []float64) {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	x := mat.NewDense(n, 2, nil)
-	y := make([]float64, n)
-	for i := 0; i < n; i++ {
-		a, b := 3*rng.Float64()-1.5, 3*rng.Float64()-1.5
-		x.Set(i, 0, a)
-		x.Set(i, 1, b)
-		y[i] = 1
-		if math.Sin(2*a)+b+0.3*rng.NormFloat64() < 0 {
-			y[i] = -1
-		}
-	}
-	return x, y
-}
+// toy is testenv.Toy, the tests' small binary task.
+func toy(n int, seed uint64) (*mat.Dense, []float64) { return testenv.Toy(n, seed) }
 
 // blobs returns n points of c classes (labels 0..c-1) in 2-D.
 func blobs(n, c int, seed uint64) (*mat.Dense, []float64) {

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/internal/testenv"
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
@@ -22,12 +23,12 @@ import (
 // row's index and its place in the list differ).
 func jobFixture(t testing.TB, k kernel.Kernel) (*ep.Posterior, *mat.Dense, Rows, []float64, []int) {
 	t.Helper()
-	x, y := toy(40, 10)
+	x, y := testenv.Toy(40, 10)
 	post, err := ep.Infer(k, x, y, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	xs, ys := toy(1800, 11)
+	xs, ys := testenv.Toy(1800, 11)
 	var rows []int
 	for i := 0; i < 1800; i += 3 {
 		rows = append(rows, i, i+2)

@@ -7,18 +7,19 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/internal/testenv"
 )
 
 // The chunked, multi-threaded scorer equals a one-point-at-a-time
 // reference computed directly from the definitions (paper eq. 4).
 func TestScorerMatchesReference(t *testing.T) {
-	x, y := toy(40, 10)
+	x, y := testenv.Toy(40, 10)
 	k := toyKernel()
 	post, err := ep.Infer(k, x, y, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	xs, _ := toy(700, 11)
+	xs, _ := testenv.Toy(700, 11)
 	rows := make([]int, 0, 600)
 	for i := 0; i < 700; i += 7 {
 		rows = append(rows, i, i+3, i+5)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/internal/testenv"
 )
 
 // The screened scorer gives every candidate the mean of full scoring, and
@@ -14,13 +15,13 @@ import (
 // so the rule leaves it out either way. The toy posterior screens some
 // candidates and solves for others, so both paths are exercised.
 func TestScreenPredict(t *testing.T) {
-	x, y := toy(40, 10)
+	x, y := testenv.Toy(40, 10)
 	k := toyKernel()
 	post, err := ep.Infer(k, x, y, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	xs, ys := toy(900, 11)
+	xs, ys := testenv.Toy(900, 11)
 	rows := make([]int, 0, 800)
 	for i := 0; i < 900; i += 9 {
 		rows = append(rows, i, i+2, i+3, i+5, i+6, i+8)

@@ -4,38 +4,19 @@ import (
 	"context"
 	"errors"
 	"math"
-	"math/rand/v2"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/internal/testenv"
 	"github.com/passgp-fast/passgp-fast/kernel"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
-
-// zaccToy returns n points in 2-D labelled ±1 by a noisy curved boundary.
-func zaccToy(n int, seed uint64) (*mat.Dense, []float64) {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	x := mat.NewDense(n, 2, nil)
-	y := make([]float64, n)
-	for i := range n {
-		a, b := 3*rng.Float64()-1.5, 3*rng.Float64()-1.5
-		x.Set(i, 0, a)
-		x.Set(i, 1, b)
-		y[i] = 1
-		if math.Sin(2*a)+b+0.3*rng.NormFloat64() < 0 {
-			y[i] = -1
-		}
-	}
-	return x, y
-}
 
 // TestZACCApproachesFull: Z_ACC approaches the full EP evidence as the
 // active set grows and equals it when A is everything (paper Fig. 4);
 // over the memory limit it is an error; a cancelled context stops it.
 func TestZACCApproachesFull(t *testing.T) {
-	x, y := zaccToy(80, 23)
+	x, y := testenv.Toy(80, 23)
 	k := kernel.SE{Var: 2, Len2: 0.5, Jitter: 1e-4}
 	tight := ep.Options{Tol: 1e-10, MaxSweeps: 1000}
 	full, err := ep.Infer(k, x, y, nil, &tight)

@@ -1,6 +1,8 @@
-// Package testenv lets tests that need ../shared (the data sets and the
-// GPML fixtures) skip on a bare clone but fail where the data must be
-// present: CI sets PASSGP_REQUIRE_SHARED=1 (.ci/run).
+// Package testenv holds what the project's tests share: it lets tests
+// that need ../shared (the data sets and the GPML fixtures) skip on a bare
+// clone but fail where the data must be present (CI sets
+// PASSGP_REQUIRE_SHARED=1, .ci/run), and it generates the small toy task
+// several packages' tests train on (Toy).
 package testenv
 
 import (
