@@ -8,7 +8,7 @@ import (
 // DefaultConfig returns train's defaults: PASS-GP with the paper's USPS
 // settings (Henao & Winther 2012, Section 6.1), the default kernel of the
 // method (DefaultKernel), automatic input scaling, the budget of
-// passgp.SqrtBudget and the FITC trial of DefaultBoundFITC.
+// passgp.SqrtBudget and the FITC posterior of DefaultBoundFITC.
 func DefaultConfig() Config {
 	return Config{
 		Method: "passgp", Degree: 9, Init: passgp.DefaultInit, Sub: passgp.DefaultSub,

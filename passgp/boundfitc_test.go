@@ -28,13 +28,13 @@ func driftedOptions(fitc int) Options {
 	return o
 }
 
-// TestBoundFITC: where the budget binds, the FITC pass after training on
-// a subset of the active inputs becomes the classifier where its
-// held-out likelihood is the better one;
-// the classifier then predicts from the FITC posterior (on exactly the
-// subset's inputs), its held-out latents are that posterior's cavities,
-// and the run is the same for 1 and 2 threads. A classifier whose budget
-// never binds is bit for bit the one trained without the option.
+// TestBoundFITC: where the budget binds, the classifier is the FITC
+// posterior on a subset of the active inputs at the θ of the FITC
+// evidence's search: its kernel, FITC and active-set posteriors are at
+// that θ, whose evidence on the search's sample is above the kept θ's;
+// it predicts from the FITC posterior (on exactly the subset's inputs),
+// its held-out latents are that posterior's cavities, and the run is the
+// same for 1 and 2 threads.
 func TestBoundFITC(t *testing.T) {
 	x, y, _ := noisy(t, 1500, 1)
 	o := boundOptions(40)
@@ -43,16 +43,14 @@ func TestBoundFITC(t *testing.T) {
 		t.Fatal(err)
 	}
 	ch := res.BoundFITC
-	if ch == nil || !ch.Kept || ch.Failed != "" {
-		t.Fatalf("FITC pass %+v; want one kept on this smooth noisy task", ch)
-	}
-	if ch.Inducing != 40 || ch.Sweeps < 2 || !(ch.FITCNLL < ch.ActiveNLL) {
-		t.Errorf("FITC pass %+v: want 40 inducing inputs, a converged EP, a lower held-out NLL", ch)
+	if ch == nil || ch.Failed != "" || ch.Inducing != 40 || ch.Points != 1500 || ch.Sweeps < 2 {
+		t.Fatalf("FITC pass %+v; want 40 inducing inputs, 1500 points, a converged EP", ch)
 	}
 	if last := res.Batches[len(res.Batches)-1]; last.Pass != o.Passes-1 {
 		t.Fatalf("last batch in pass %d of %d: training should run all its passes", last.Pass+1, o.Passes)
 	}
 	b := res.Model
+	wantFITCTheta(t, b, ch.Theta, "the searched θ")
 	if b.Sparse == nil || len(b.Inducing) != 40 || !slices.IsSorted(b.Inducing) {
 		t.Fatalf("classifier: Sparse %v, inducing indices %v", b.Sparse != nil, b.Inducing)
 	}
@@ -60,6 +58,24 @@ func TestBoundFITC(t *testing.T) {
 		if !slices.Equal(b.Sparse.Xm.RawRowView(r), b.X.RawRowView(i)) {
 			t.Fatalf("inducing input %d is not active input %d", r, i)
 		}
+	}
+	// The search raised the FITC evidence of its sample above the kept θ's.
+	o.BoundFITC = 0
+	kept, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := searchPoints(o.Seed, 1500, boundSearchPerInducing*40)
+	xm := gatherRows(b.X, b.Inducing)
+	evidence := func(th []float64) float64 {
+		f, err := ep.InferFITC(context.Background(), b.Kernel.WithParams(th), gatherRows(x, q), gather(y, q), xm, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.LogZ
+	}
+	if at, from := evidence(ch.Theta), evidence(kept.Model.Kernel.Params()); !(at > from) {
+		t.Errorf("FITC evidence %v at the searched θ %v, %v at the kept θ %v", at, ch.Theta, from, kept.Model.Kernel.Params())
 	}
 	// Held-out latents: the FITC cavities, as heldOutLatents gives them.
 	z, _, _, err := heldOutLatents(context.Background(), newRunner(1), b, DenseRows(x), nil)
@@ -88,7 +104,7 @@ func TestBoundFITC(t *testing.T) {
 	if !slices.Equal(mean, want) {
 		t.Errorf("predictive means %v, FITC's %v", mean, want)
 	}
-	o.Threads = 2
+	o.Threads, o.BoundFITC = 2, 40
 	res2, err := Train(context.Background(), x, y, &o)
 	if err != nil {
 		t.Fatal(err)
@@ -98,37 +114,46 @@ func TestBoundFITC(t *testing.T) {
 	}
 }
 
-// TestBoundFITCNotKept: where the FITC pass predicts the held-out training
-// labels worse than the active set (held-out NLL 0.599 against 0.578: 20
-// inducing inputs cannot carry a length scale of 0.45 in 4 dimensions), the classifier is the active set's, and training
-// continues after the first pass: bit for bit the run without the option,
-// plus the pass's record. Where the budget never binds, the option changes
-// nothing.
-func TestBoundFITCNotKept(t *testing.T) {
-	x, y, _ := noisy(t, 1500, 1)
-	o := driftedOptions(20)
-	res, err := Train(context.Background(), x, y, &o)
-	if err != nil {
-		t.Fatal(err)
+// TestBoundFITCDrifted: where the budget bound at a θ with a short length
+// scale (0.2 in 4 dimensions, held fixed during selection), the search of
+// the FITC evidence moves to a longer one; with θ fixed the FITC
+// posterior is at the fixed θ. Either way it is the classifier's.
+func TestBoundFITCDrifted(t *testing.T) {
+	for _, fixed := range []bool{false, true} {
+		x, y, _ := noisy(t, 1500, 1)
+		o := driftedOptions(0)
+		res, err := Train(context.Background(), x, y, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		drifted := res.Model.Kernel.Params()
+		o.FixedTheta, o.BoundFITC = fixed, 20
+		c, err := resolve(&o, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.lower, c.upper, _ = thetaBounds(&c, DenseRows(x))
+		if err := boundPass(context.Background(), &c, newRunner(1), res, DenseRows(x), y); err != nil {
+			t.Fatal(err)
+		}
+		ch := res.BoundFITC
+		if ch == nil || ch.Failed != "" || res.Model.Sparse == nil {
+			t.Fatalf("fixed θ %v: FITC pass %+v", fixed, ch)
+		}
+		wantFITCTheta(t, res.Model, ch.Theta, "the pass's θ")
+		if moved := ch.Theta[1] > 0.2; moved == fixed || fixed && !slices.Equal(ch.Theta, drifted) {
+			t.Errorf("fixed θ %v: θ %v from %v", fixed, ch.Theta, drifted)
+		}
 	}
-	ch := res.BoundFITC
-	if ch == nil || ch.Kept || ch.Failed != "" || !(ch.FITCNLL > ch.ActiveNLL) {
-		t.Fatalf("FITC pass %+v; want one tried and not kept", ch)
-	}
-	o.BoundFITC = 0
-	want, err := Train(context.Background(), x, y, &o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameRun(t, res, want)
-	if res.Batches[len(res.Batches)-1].Pass != 1 {
-		t.Error("training stopped after the first pass")
-	}
+}
 
-	x, y, _ = noisy(t, 300, 2)
-	o = boundOptions(20)
+// TestBoundFITCNoBudget: where the budget never binds, the option changes
+// nothing.
+func TestBoundFITCNoBudget(t *testing.T) {
+	x, y, _ := noisy(t, 300, 2)
+	o := boundOptions(20)
 	o.MaxActive = 0
-	res, err = Train(context.Background(), x, y, &o)
+	res, err := Train(context.Background(), x, y, &o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,20 +161,25 @@ func TestBoundFITCNotKept(t *testing.T) {
 		t.Errorf("FITC pass %+v without a budget", res.BoundFITC)
 	}
 	o.BoundFITC = 0
-	if want, err = Train(context.Background(), x, y, &o); err != nil {
+	want, err := Train(context.Background(), x, y, &o)
+	if err != nil {
 		t.Fatal(err)
 	}
-	sameRun(t, res, want)
+	if res.Model.Sparse != nil || !slices.Equal(res.Model.Active, want.Model.Active) || !slices.Equal(res.Model.Kernel.Params(), want.Model.Kernel.Params()) ||
+		!slices.Equal(res.Model.Post.Sites.Nu, want.Model.Post.Sites.Nu) || !slices.Equal(res.HeldOut, want.HeldOut) {
+		t.Error("the classifier differs from the one trained without BoundFITC")
+	}
 }
 
-// sameRun fails unless a and b are the same classifier with the same
-// held-out latents, bit for bit.
-func sameRun(t *testing.T, a, b *Result) {
+// wantFITCTheta checks that the FITC classifier b is at θ theta (what
+// names it) throughout: its kernel, its FITC posterior and its active
+// set's posterior.
+func wantFITCTheta(t *testing.T, b *Binary, theta []float64, what string) {
 	t.Helper()
-	if a.Model.Sparse != nil || !slices.Equal(a.Model.Active, b.Model.Active) || !slices.Equal(a.Model.Kernel.Params(), b.Model.Kernel.Params()) ||
-		!slices.Equal(a.Model.Post.Sites.Tau, b.Model.Post.Sites.Tau) || !slices.Equal(a.Model.Post.Sites.Nu, b.Model.Post.Sites.Nu) ||
-		!slices.Equal(a.HeldOut, b.HeldOut) || len(a.Batches) != len(b.Batches) {
-		t.Error("the classifier differs from the one trained without BoundFITC")
+	if !slices.Equal(b.Kernel.Params(), theta) || !slices.Equal(b.Sparse.Kernel.Params(), theta) ||
+		!slices.Equal(b.Post.Kernel.Params(), theta) {
+		t.Errorf("kernel %v, FITC %v, active set %v; want %s %v", b.Kernel.Params(), b.Sparse.Kernel.Params(),
+			b.Post.Kernel.Params(), what, theta)
 	}
 }
 

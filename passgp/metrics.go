@@ -1,8 +1,6 @@
 package passgp
 
 import (
-	"math"
-
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
@@ -77,25 +75,4 @@ func sign(y float64) float64 {
 		return 1
 	}
 	return -1
-}
-
-// clearlyBetter returns the means of the per-point NLLs a and b, the
-// standard error of their difference (from the paired differences) and
-// whether b's mean is lower than a's by more than two of them: the
-// incumbent (a) stays unless the other is measurably better on the
-// training points.
-func clearlyBetter(a, b []float64) (ma, mb, se float64, better bool) {
-	n := float64(len(a))
-	var sd, sd2 float64
-	for i := range a {
-		ma += a[i]
-		mb += b[i]
-		d := a[i] - b[i]
-		sd += d
-		sd2 += d * d
-	}
-	ma, mb = ma/n, mb/n
-	mean := sd / n
-	se = math.Sqrt(math.Max(sd2/n-mean*mean, 0) / n)
-	return ma, mb, se, mean > 2*se
 }

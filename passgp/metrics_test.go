@@ -60,38 +60,3 @@ func TestLatentMetrics(t *testing.T) {
 		t.Errorf("ArgmaxLatent picked %d", got)
 	}
 }
-
-// TestClearlyBetter checks the paired rule against hand-computed cases.
-func TestClearlyBetter(t *testing.T) {
-	for _, c := range []struct {
-		a, b   []float64
-		se     float64
-		better bool
-	}{
-		// Differences 0.3, 0.1, 0.2, 0.2: mean 0.2, variance 0.005, SE
-		// √(0.005/4) = 0.0354.
-		{[]float64{0.5, 0.3, 0.4, 0.6}, []float64{0.2, 0.2, 0.2, 0.4}, math.Sqrt(0.005 / 4), true},
-		// Differences ±0.2: mean 0, SE √(0.04/2).
-		{[]float64{0.5, 0.1}, []float64{0.3, 0.3}, math.Sqrt(0.04 / 2), false},
-		// b worse everywhere.
-		{[]float64{0.1, 0.2, 0.3}, []float64{0.2, 0.3, 0.4}, 0, false},
-		// A constant improvement has SE 0: better.
-		{[]float64{0.3, 0.4}, []float64{0.2, 0.3}, 0, true},
-		// Differences 0.1, 0.1, 0.1, −0.25: mean 0.0125, mean square
-		// 0.0925/4, SE 0.0758: not better by two of them.
-		{[]float64{0.2, 0.2, 0.2, 0.1}, []float64{0.1, 0.1, 0.1, 0.35}, math.Sqrt((0.0925/4 - 0.0125*0.0125) / 4), false},
-	} {
-		ma, mb, se, better := clearlyBetter(c.a, c.b)
-		if math.Abs(se-c.se) > 1e-12 || better != c.better {
-			t.Errorf("%v against %v: SE %v better %v, want %v %v", c.a, c.b, se, better, c.se, c.better)
-		}
-		var sa, sb float64
-		for i := range c.a {
-			sa += c.a[i]
-			sb += c.b[i]
-		}
-		if math.Abs(ma-sa/float64(len(c.a))) > 1e-15 || math.Abs(mb-sb/float64(len(c.b))) > 1e-15 {
-			t.Errorf("means %v %v", ma, mb)
-		}
-	}
-}

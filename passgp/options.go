@@ -101,22 +101,15 @@ type Options struct {
 	// after the first.
 	Augment *Augmentation
 
-	// BoundFITC, if positive, adds a FITC pass where PASS-GP's budget
-	// (MaxActive) bound (without Augment): EP on all N training
-	// points at the classifier's final θ, with a random subset of
-	// BoundFITC active points (seeded by Seed; all of them if fewer) as
-	// inducing inputs, O(N·BoundFITC²) per sweep; beyond 100 points per
-	// inducing input, EP runs on the active points and a random sample of
-	// the others, and the posterior predicts the rest. Where the budget binds,
-	// the active set leaves out points that the inclusion rule wanted,
-	// and the posterior of the active set alone does not see them; the
-	// pass lets every point shape the posterior. It is kept only where
-	// its held-out predictions of the training points (leave-one-out
-	// cavities) have a lower calibrated negative log likelihood than the
-	// active set's (Result.BoundFITC): on IJCNN and where θ drifted to a
-	// short length scale the subset cannot carry the posterior, and the
-	// active set's stays (docs/method.md). Unless θ is fixed, the pass
-	// also searches θ (config.boundSearch).
+	// BoundFITC, if positive, makes a FITC posterior the predictor where
+	// PASS-GP's budget (MaxActive) bound (without Augment): θ by the FITC
+	// evidence of a random sample of the training points, then EP on all
+	// N training points at that θ, with a random subset of BoundFITC
+	// active points (seeded by Seed; all of them if fewer) as inducing
+	// inputs, O(N·BoundFITC²) per sweep; beyond 100 points per inducing
+	// input, EP runs on the active points and a random sample of the
+	// others, and the posterior predicts the rest (boundPass,
+	// Result.BoundFITC).
 	BoundFITC int
 
 	Seed uint64
@@ -282,9 +275,6 @@ type config struct {
 	threads int
 	// lower, upper are the θ bounds of the optimisation (thetaBounds).
 	lower, upper []float64
-	// noBoundSearch switches off the θ search of BoundFITC's pass
-	// (config.boundSearch); tests compare the pass with and without it.
-	noBoundSearch bool
 }
 
 func resolve(o *Options, d int) (config, error) {

@@ -45,7 +45,7 @@ type Result struct {
 	HeldOutLost int
 	// BoundFITC records the FITC pass of Options.BoundFITC (nil: none
 	// ran, because the budget never bound or the option is off).
-	BoundFITC *FITCChoice
+	BoundFITC *FITCPass
 	// FITCNotConverged is set when the EP run of the FITC pass
 	// (TrainFITC) that gave the classifier's posterior did not
 	// converge, even with halved steps (ep.FITCNotConvergedError): the

@@ -42,10 +42,6 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 	return nil
 }
 
-// errScreened is fitcTheta's report that its screen stopped the search
-// after Nelder-Mead.
-var errScreened = errors.New("passgp: search stopped by its screen")
-
 // fitcTheta maximises the FITC model's log Z_EP over log θ (the entries
 // not in c.Fixed, within c's bounds or ep's defaults: ep.LogBox) in at most
 // evals EP runs, each warm-started from the best sites so
@@ -61,10 +57,7 @@ var errScreened = errors.New("passgp: search stopped by its screen")
 // alone stops short of the optimum and does not leave a plateau
 // (docs/method.md). A run that does not converge counts as a
 // failed step. On IJCNN the evidence ranks θ as the held-out error does.
-// A screen, if not nil, sees the best posterior after
-// Nelder-Mead; where it returns false, fitcTheta returns that posterior
-// and errScreened without the L-BFGS phase.
-func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []float64, xm *mat.Dense, o *ep.Options, evals int, screen func(*ep.FITC) bool) (*ep.FITC, error) {
+func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []float64, xm *mat.Dense, o *ep.Options, evals int) (*ep.FITC, error) {
 	best := f0
 	// eval runs EP at the free log-values u of box (with the gradient
 	// when grad is not nil) and returns -log Z, +Inf if EP failed.
@@ -123,9 +116,6 @@ func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []fl
 			Recorder: ctxRecorder{ctx}}, &optimize.NelderMead{SimplexSize: 1})
 	if err := ctx.Err(); err != nil {
 		return nil, err
-	}
-	if screen != nil && !screen(best) {
-		return best, errScreened
 	}
 	box = ep.NewLogBox(best.Kernel.Params(), c.Fixed, c.lower, c.upper)
 	lbfgs(ctx, func(u, grad []float64) float64 { return eval(box, u, grad) }, box.Start(), lb, 1e-4, 1e-3)

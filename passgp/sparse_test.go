@@ -124,7 +124,7 @@ func TestFITCTheta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := fitcTheta(context.Background(), c, f0, x, y, plain.Model.X, &eo, boundSearchEvals, nil)
+	f, err := fitcTheta(context.Background(), c, f0, x, y, plain.Model.X, &eo, boundSearchEvals)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestFITCThetaDegenerate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err = fitcTheta(context.Background(), c, f0, x, y, xm, &eo, boundSearchEvals, nil)
+		f, err = fitcTheta(context.Background(), c, f0, x, y, xm, &eo, boundSearchEvals)
 		if err != nil {
 			t.Fatal(err)
 		}
