@@ -145,43 +145,6 @@ func TestFITCTheta(t *testing.T) {
 	t.Logf("θ %v -> %v, log Z %.2f -> %.2f", toyKernel().Params(), th, f0.LogZ, f.LogZ)
 }
 
-// TestFITCThetaDegenerate: from a θ with the signal variance at 1e-7 (as
-// IVM's search handed one over on IJCNN), where the evidence gradient is
-// flat, or with the squared length scale at 1e5 and the signal variance
-// at 0.01 (a random set's on IJCNN), a plateau, fitcTheta's search still
-// reaches the evidence that it reaches from the toy's θ, to 1%.
-func TestFITCThetaDegenerate(t *testing.T) {
-	x, y := toy(300, 7)
-	o := Options{Method: FPASSGP, M: 15, Init: 15, Sub: 3, PExc: 0.2, Kernel: toyKernel(), FixedTheta: true, Seed: 3, Threads: 1}
-	plain, err := Train(context.Background(), x, y, &o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	xm := plain.Model.X
-	search := func(k kernel.Kernel) (f0, f *ep.FITC) {
-		c := searchConfig(t, k, x)
-		eo := c.finalEPOptions()
-		f0, err := ep.InferFITC(context.Background(), k, x, y, xm, nil, &eo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err = fitcTheta(context.Background(), c, f0, x, y, xm, &eo, boundSearchEvals)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f0, f
-	}
-	_, good := search(plain.Model.Kernel)
-	want := good.LogZ
-	for _, th := range [][]float64{{1e-7, 0.5, 1e-4}, {0.01, 1e5, 1e-4}} {
-		f0, f := search(plain.Model.Kernel.WithParams(th))
-		t.Logf("log Z %.3f at %v, %.3f after the search (θ %v); %.3f from the toy's θ", f0.LogZ, th, f.LogZ, f.Kernel.Params(), want)
-		if f.LogZ < want-0.01*math.Abs(want) {
-			t.Errorf("log Z_EP %v from θ = %v, %v from the toy's", f.LogZ, th, want)
-		}
-	}
-}
-
 // TestFITCNotConverged: where the FITC pass's EP does not converge even
 // with halved steps (near-duplicate inputs with conflicting labels, 5
 // sweeps per step), train keeps its last iterate and says so
