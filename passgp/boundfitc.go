@@ -13,7 +13,6 @@ import (
 
 	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/ep"
-	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
 // FITCPass records the FITC stage of Options.BoundFITC for one
@@ -43,7 +42,7 @@ func (c *config) boundFITC() bool {
 // boundPass is Options.BoundFITC, the predictive posterior of a
 // classifier whose budget bound during selection (a batch with Trimmed):
 // θ by the FITC evidence of a random sample of the training points, from
-// the kept θ (fitcSearch), then EP on all training points (at most
+// the kept θ (fitcClassifier), then EP on all training points (at most
 // boundPointsPerInducing per inducing input, fitcPoints) under the FITC
 // prior at that θ, with a random subset of the active inputs as inducing
 // inputs. That posterior becomes the classifier's; its leave-one-out
@@ -87,7 +86,24 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	}
 	res.BoundFITC = ch
 	defer func() { ch.Elapsed = time.Since(t0); res.Elapsed += ch.Elapsed }()
-	nb, err := fitcClassifier(ctx, c, b, x, y, xm, sub)
+	xs, err := rowsOf(x, sub)
+	if err != nil {
+		return err
+	}
+	ys := y
+	if sub != nil {
+		ys = gather(y, sub)
+	}
+	// The search's sample: a subset of sub's points where smaller.
+	q := searchPoints(c.Seed, n, boundSearchPerInducing*m)
+	xq, yq := xs, ys
+	if q != nil {
+		if xq, err = rowsOf(x, q); err != nil {
+			return err
+		}
+		yq = gather(y, q)
+	}
+	nb, err := fitcClassifier(ctx, c, b, xs, ys, xq, yq, xm)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -114,24 +130,26 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 }
 
 // fitcClassifier returns b with the FITC posterior of boundPass: θ by
-// fitcSearch from b's (unless θ is fixed), then EP on the points sub of
-// x (nil: all) with the inducing inputs xm, and the active set's posterior
-// refitted at that θ from its sites, so that the classifier has one θ.
-func fitcClassifier(ctx context.Context, c *config, b *Binary, x Rows, y []float64, xm *mat.Dense, sub []int) (*Binary, error) {
+// fitcTheta from b's (unless θ is fixed) on the FITC evidence of the
+// sample (xq, yq), then EP on the points (xs, ys) with the inducing inputs
+// xm, and the active set's posterior refitted at that θ from its sites,
+// so that the classifier has one θ. Its errors are EP's.
+func fitcClassifier(ctx context.Context, c *config, b *Binary, xs *mat.Dense, ys []float64, xq *mat.Dense, yq []float64, xm *mat.Dense) (*Binary, error) {
 	o := c.finalEPOptions()
-	k, f, err := fitcSearch(ctx, c, b, x, y, xm, sub, &o)
-	if err != nil {
-		return nil, err
-	}
-	if f == nil {
-		xs, err := rowsOf(x, sub)
+	k := b.Kernel
+	var f *ep.FITC
+	if !c.FixedTheta {
+		f0, err := ep.InferFITC(ctx, k, xq, yq, xm, nil, &o)
 		if err != nil {
 			return nil, err
 		}
-		ys := y
-		if sub != nil {
-			ys = gather(y, sub)
+		if f, err = fitcTheta(ctx, c, f0, xq, yq, xm, &o, boundSearchEvals); err != nil {
+			return nil, err
 		}
+		k = f.Kernel
+	}
+	if f == nil || xq != xs {
+		var err error
 		if f, err = ep.InferFITC(ctx, k, xs, ys, xm, nil, &o); err != nil {
 			return nil, err
 		}
@@ -156,50 +174,17 @@ func fitcClassifier(ctx context.Context, c *config, b *Binary, x Rows, y []float
 	return &nb, nil
 }
 
-// fitcSearch returns the kernel at the θ that maximises the FITC evidence
-// of a random sample of at most boundSearchPerInducing·m training points
-// (all where fewer) with the m inducing inputs xm (fitcTheta, from b's θ),
-// b's kernel where θ is fixed; and, where that sample is the points sub
-// the posterior runs on, the search's posterior there (else nil).
-func fitcSearch(ctx context.Context, c *config, b *Binary, x Rows, y []float64, xm *mat.Dense, sub []int, o *ep.Options) (kernel.Kernel, *ep.FITC, error) {
-	if c.FixedTheta {
-		return b.Kernel, nil, nil
-	}
-	n := len(y)
-	m, _ := xm.Dims()
-	q := searchPoints(c.Seed, n, boundSearchPerInducing*m)
-	xq, err := rowsOf(x, q)
-	if err != nil {
-		return nil, nil, err
-	}
-	yq := y
-	if q != nil {
-		yq = gather(y, q)
-	}
-	f0, err := ep.InferFITC(ctx, b.Kernel, xq, yq, xm, nil, o)
-	if err != nil {
-		return nil, nil, err
-	}
-	f, err := fitcTheta(ctx, c, f0, xq, yq, xm, o, boundSearchEvals)
-	if err != nil {
-		return nil, nil, err
-	}
-	if q != nil || sub != nil {
-		return f.Kernel, nil, nil
-	}
-	return f.Kernel, f, nil
-}
-
-// boundSearchPerInducing bounds the training points of fitcSearch's θ
-// search, per inducing input: the FITC evidence of a random sample of
+// boundSearchPerInducing bounds the training points of fitcClassifier's
+// θ search, per inducing input: the FITC evidence of a random sample of
 // them (all N where fewer), so that the search's EP runs cost O(10·m³)
 // each at any N (3000 points for m = 300).
 const boundSearchPerInducing = 10
 
-// boundSearchEvals caps the EP runs of fitcSearch's θ search (fitcTheta):
-// on the development protocol, 20 from the kept θ were within two
-// standard errors of 40 (half of them Nelder-Mead) on every set where the
-// budget binds, in 0.7 times the training time (docs/method.md).
+// boundSearchEvals caps the EP runs of fitcClassifier's θ search
+// (fitcTheta): on the development protocol, 20 from the kept θ were
+// within two standard errors of 40 (half of them Nelder-Mead) on every
+// set where the budget binds, in 0.7 times the training time
+// (docs/method.md).
 const boundSearchEvals = 20
 
 // searchPoints returns, when n exceeds limit, a random sample (drawn from
