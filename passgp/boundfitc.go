@@ -33,10 +33,11 @@ type FITCPass struct {
 	Failed string
 }
 
-// boundFITC reports whether Options.BoundFITC applies: PASS-GP without
-// Augment.
-func (c *config) boundFITC() bool {
-	return c.BoundFITC > 0 && c.Method == PASSGP && c.Augment == nil
+// boundFITC reports whether Options.BoundFITC applies to a result whose
+// selection ran the batches bs: PASS-GP without Augment, whose budget bound
+// in a batch.
+func (c *config) boundFITC(bs []BatchStats) bool {
+	return c.BoundFITC > 0 && c.Method == PASSGP && c.Augment == nil && budgetBound(bs)
 }
 
 // boundPass is Options.BoundFITC, the predictive posterior of a
@@ -46,9 +47,9 @@ func (c *config) boundFITC() bool {
 // boundPointsPerInducing per inducing input, fitcPoints) under the FITC
 // prior at that θ, with a random subset of the active inputs as inducing
 // inputs. That posterior becomes the classifier's; its leave-one-out
-// cavities become the held-out latents, and the calibration is fitted on
-// them. It runs after calibrate, on the held-out stage's points
-// (HeldOutRows).
+// cavities become the held-out latents of the points held (nil: all;
+// HeldOutRows), and the calibration is fitted on them. Where EP fails
+// (FITCPass.Failed), res is left as it was.
 //
 // Why: where the budget binds, the active set holds the |A| points the
 // model is least sure of, not every point the inclusion rule wanted, and
@@ -64,13 +65,9 @@ func (c *config) boundFITC() bool {
 // the active set's posterior, the FITC posterior at the kept θ and the
 // searched one by held-out likelihood, and worse on gen-noise
 // (docs/method.md).
-func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y []float64) error {
-	if !c.boundFITC() || res.Calibration == nil || !budgetBound(res.Batches) {
-		return nil
-	}
+func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y []float64, held []int) error {
 	t0 := time.Now()
 	b := res.Model
-	held := res.HeldOutRows
 	x, y, bv := heldView(x, y, b, held)
 	idx := inducingSubset(c.Seed, len(b.Y), c.BoundFITC)
 	xm := b.X

@@ -135,7 +135,7 @@ func TestBoundFITCDrifted(t *testing.T) {
 		// A floor below the drifted length scale, which a search from
 		// PASS-GP's kept θ, found within the floor, has.
 		c.lower = []float64{1e-8, 0.01, 1e-8}
-		if err := boundPass(context.Background(), &c, newRunner(1), res, DenseRows(x), y); err != nil {
+		if err := boundPass(context.Background(), &c, newRunner(1), res, DenseRows(x), y, nil); err != nil {
 			t.Fatal(err)
 		}
 		ch := res.BoundFITC
@@ -170,6 +170,32 @@ func TestBoundFITCNoBudget(t *testing.T) {
 	if res.Model.Sparse != nil || !slices.Equal(res.Model.Active, want.Model.Active) || !slices.Equal(res.Model.Kernel.Params(), want.Model.Kernel.Params()) ||
 		!slices.Equal(res.Model.Post.Sites.Nu, want.Model.Post.Sites.Nu) || !slices.Equal(res.HeldOut, want.HeldOut) {
 		t.Error("the classifier differs from the one trained without BoundFITC")
+	}
+}
+
+// TestBoundFITCFailed: where the FITC posterior's EP does not converge
+// (near-duplicate inputs with conflicting labels, 5 sweeps per step), the
+// stage says so and the classifier, held-out latents and calibration are
+// the active set's, those of the run without the stage.
+func TestBoundFITCFailed(t *testing.T) {
+	x, y := conflicted(600)
+	o := Options{Init: 30, MaxActive: 40, Sub: 4, Passes: 1, Seed: 1, Threads: 1, FixedTheta: true, BoundFITC: 40,
+		Kernel: kernel.SE{Var: 1000, Len2: 1, Jitter: 1e-2}, EP: ep.Options{MaxSweeps: 5}}
+	res, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch := res.BoundFITC; ch == nil || ch.Failed == "" || res.Model.Sparse != nil {
+		t.Fatalf("FITC pass %+v; want one that failed", ch)
+	}
+	o.BoundFITC = 0
+	want, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.HeldOut, want.HeldOut) || !slices.Equal(res.Model.Post.Sites.Nu, want.Model.Post.Sites.Nu) ||
+		res.Calibration.A != want.Calibration.A || res.HeldOutError != want.HeldOutError {
+		t.Error("after a failed FITC pass, the classifier or its held-out latents differ from the run without it")
 	}
 }
 

@@ -151,8 +151,32 @@ func TestFITCTheta(t *testing.T) {
 // (Result.FITCNotConverged) instead of failing; where it converges, the
 // flag is clear.
 func TestFITCNotConverged(t *testing.T) {
+	x, y := conflicted(300)
+	o := Options{Method: Random, M: 30, Seed: 1, Threads: 1, FixedTheta: true,
+		Kernel: kernel.SE{Var: 1000, Len2: 1, Jitter: 1e-2}, EP: ep.Options{MaxSweeps: 5}}
+	plain, err := Train(context.Background(), x, y, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fitc := func() (*Result, error) {
+		return TrainFITC(context.Background(), plain.Model, x, y, &o)
+	}
+	res, err := fitc()
+	if err != nil || !res.FITCNotConverged || res.Model.Sparse == nil || res.Model.Sparse.Sweeps != 15 || res.Calibration == nil {
+		t.Fatalf("error %v, flag %v", err, res != nil && res.FITCNotConverged)
+	}
+	o.EP.MaxSweeps = 0
+	if res, err = fitc(); err != nil || res.FITCNotConverged || res.Model.Sparse == nil {
+		t.Errorf("default sweeps: error %v, flag %v", err, res != nil && res.FITCNotConverged)
+	}
+}
+
+// conflicted returns n points in 30 tight clusters (spread 0.01) in two
+// dimensions, labelled by their centre's side with 10% of labels flipped:
+// near-duplicate inputs with conflicting labels, where EP converges slowly.
+func conflicted(n int) (*mat.Dense, []float64) {
 	rng := rand.New(rand.NewPCG(1, 3))
-	const n, c = 300, 30
+	const c = 30
 	cen := make([][2]float64, c)
 	for i := range cen {
 		cen[i] = [2]float64{rng.NormFloat64(), rng.NormFloat64()}
@@ -171,21 +195,5 @@ func TestFITCNotConverged(t *testing.T) {
 		x.Set(i, 0, cen[ci][0]+0.01*rng.NormFloat64())
 		x.Set(i, 1, cen[ci][1]+0.01*rng.NormFloat64())
 	}
-	o := Options{Method: Random, M: 30, Seed: 1, Threads: 1, FixedTheta: true,
-		Kernel: kernel.SE{Var: 1000, Len2: 1, Jitter: 1e-2}, EP: ep.Options{MaxSweeps: 5}}
-	plain, err := Train(context.Background(), x, y, &o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fitc := func() (*Result, error) {
-		return TrainFITC(context.Background(), plain.Model, x, y, &o)
-	}
-	res, err := fitc()
-	if err != nil || !res.FITCNotConverged || res.Model.Sparse == nil || res.Model.Sparse.Sweeps != 15 || res.Calibration == nil {
-		t.Fatalf("error %v, flag %v", err, res != nil && res.FITCNotConverged)
-	}
-	o.EP.MaxSweeps = 0
-	if res, err = fitc(); err != nil || res.FITCNotConverged || res.Model.Sparse == nil {
-		t.Errorf("default sweeps: error %v, flag %v", err, res != nil && res.FITCNotConverged)
-	}
+	return x, y
 }
