@@ -44,6 +44,30 @@ func CrossFit(z, rho *mat.Dense, truth []int, seed uint64) (folds [][]int, cals 
 	return folds, cals, nil
 }
 
+// CrossFitNLL returns the mean negative log likelihood of the classes
+// truth of the held-out points (rows of z and rho) with each fold of
+// CrossFit scored through the calibration fitted on the others: a
+// cross-validated likelihood of the latents, which compares two
+// posteriors on the training data as cross-validation compares models.
+func CrossFitNLL(z, rho *mat.Dense, truth []int, seed uint64) (float64, error) {
+	folds, cals, err := CrossFit(z, rho, truth, seed)
+	if err != nil {
+		return 0, err
+	}
+	var sum float64
+	for f, rows := range folds {
+		if len(rows) == 0 {
+			continue
+		}
+		each := make([]float64, len(rows))
+		cals[f].NLLTo(each, gatherMatRows(z, rows), gatherMatRows(rho, rows), gather(truth, rows))
+		for _, v := range each {
+			sum += v
+		}
+	}
+	return sum / float64(len(truth)), nil
+}
+
 // stratifiedFolds deals the points of each class, in a seeded random
 // order, to k folds in turn, and returns each fold's points in ascending
 // order.

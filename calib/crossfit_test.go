@@ -1,6 +1,7 @@
 package calib
 
 import (
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -13,7 +14,7 @@ import (
 // fold's calibration is the one a brute-force loop fits on the other
 // folds; and scoring each fold through its own calibration is no more
 // optimistic than scoring every point through the calibration fitted on
-// all of them.
+// all of them; CrossFitNLL is the mean of those scores.
 func TestCrossFit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 5))
 	for _, k := range []int{1, 3} {
@@ -75,6 +76,9 @@ func TestCrossFit(t *testing.T) {
 			cross += cals[f].MeanNLL(gatherMatRows(z, rows), gatherMatRows(rho, rows), gather(truth, rows)) * float64(len(rows))
 		}
 		cross /= float64(n)
+		if got, err := CrossFitNLL(z, rho, truth, 7); err != nil || math.Abs(got-cross) > 1e-12*cross {
+			t.Errorf("K=%d: CrossFitNLL %v (error %v), the folds' NLLs give %v", k, got, err, cross)
+		}
 		if in := all.MeanNLL(z, rho, truth); !(cross >= in) {
 			t.Errorf("K=%d: cross-fitted NLL %.5f below the in-sample %.5f", k, cross, in)
 		}

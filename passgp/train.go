@@ -102,10 +102,11 @@ func checkFinite(ctx context.Context, x Rows) error {
 // train is the default path of one binary classifier, stage by stage
 // (docs/method.md): the bounds of θ (Section 3); the active set and its θ
 // by the configured method (Section 2), followed where configured by the
-// invariance stage of paper Section 6.3; where PASS-GP's budget bound,
-// the FITC posterior over all points that replaces the active set's
-// (Section 4); and the held-out latents of the predicting posterior with
-// the calibration fitted on them (Section 5).
+// invariance stage of paper Section 6.3; the held-out latents and the
+// calibration fitted on them (Section 5); and, where PASS-GP's budget
+// bound, the FITC posterior over all points, which replaces the active
+// set's where its held-out latents predict the training labels better
+// (Section 4).
 func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class string) (*Result, error) {
 	if !c.FixedTheta {
 		var err error
@@ -139,13 +140,10 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 	if err != nil {
 		return res, err
 	}
-	if c.boundFITC(res.Batches) {
-		err = boundPass(ctx, c, r, res, x, y, held)
-		if err != nil || res.BoundFITC.Failed == "" {
-			return res, err
-		}
+	if err = calibrate(ctx, r, res, x, y, c.geom(), held); err != nil || !c.boundFITC(res.Batches) {
+		return res, err
 	}
-	return res, calibrate(ctx, r, res, x, y, c.geom(), held)
+	return res, boundPass(ctx, c, r, res, x, y, held)
 }
 
 // calibrate sets res's held-out latents of the training points held of
