@@ -13,6 +13,7 @@ import (
 
 	"github.com/passgp-fast/passgp-fast/calib"
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
 // FITCPass records the FITC stage of Options.BoundFITC for one
@@ -49,14 +50,15 @@ func (c *config) boundFITC(bs []BatchStats) bool {
 // boundPass is Options.BoundFITC, the predictive posterior of a
 // classifier whose budget bound during selection (a batch with Trimmed):
 // θ by the FITC evidence of a random sample of the training points, from
-// the kept θ (fitcClassifier), then EP on all training points (at most
+// the kept θ (fitcPosterior), then EP on all training points (at most
 // boundPointsPerInducing per inducing input, fitcPoints) under the FITC
 // prior at that θ, with a random subset of the active inputs as inducing
 // inputs. Its leave-one-out cavities are held-out latents of the points
 // held (nil: all; HeldOutRows), as res's are of the active set's posterior
 // (calibrate); where their cross-fitted likelihood of the training labels
 // is the higher (calib.CrossFitNLL), that posterior becomes the
-// classifier's with its held-out latents and the calibration fitted on
+// classifier's (with the active set's posterior refitted at its θ,
+// activeAt) with its held-out latents and the calibration fitted on
 // them. Where EP fails (FITCPass.Failed), res is left as it was.
 //
 // Why: where the budget binds, the active set holds the |A| points the
@@ -90,34 +92,35 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	}
 	res.BoundFITC = ch
 	defer func() { ch.Elapsed = time.Since(t0); res.Elapsed += ch.Elapsed }()
-	xs, err := rowsOf(x, sub)
+	xs, ys, err := rowsOf(x, y, sub)
 	if err != nil {
 		return err
 	}
-	ys := y
-	if sub != nil {
-		ys = gather(y, sub)
-	}
 	// The search's sample: a subset of sub's points where smaller.
-	q := searchPoints(c.Seed, n, boundSearchPerInducing*m)
 	xq, yq := xs, ys
-	if q != nil {
-		if xq, err = rowsOf(x, q); err != nil {
+	if q := searchPoints(c.Seed, n, boundSearchPerInducing*m); q != nil {
+		if xq, yq, err = rowsOf(x, y, q); err != nil {
 			return err
 		}
-		yq = gather(y, q)
 	}
-	nb, err := fitcClassifier(ctx, c, b, xs, ys, xq, yq, xm)
-	if err != nil {
+	// failed records an EP failure (the active set's posterior stays);
+	// ctx's error ends training.
+	failed := func(err error) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		ch.Failed = err.Error()
 		return nil
 	}
-	nb.Inducing = idx
-	ch.Sweeps, ch.Theta = nb.Sparse.Sweeps, nb.Kernel.Params()
-	z, rho, lost, err := fitcHeldOut(ctx, r, nb, x, sub)
+	f, err := fitcPosterior(ctx, c, b.Kernel, xs, ys, xq, yq, xm)
+	if err != nil {
+		return failed(err)
+	}
+	ch.Sweeps, ch.Theta = f.Sweeps, f.Kernel.Params()
+	// Its held-out latents need only its kernel and posterior.
+	view := *b
+	view.Kernel, view.Sparse = f.Kernel, f
+	z, rho, lost, err := fitcHeldOut(ctx, r, &view, x, sub)
 	if err != nil {
 		return err
 	}
@@ -129,9 +132,15 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	if ch.ActiveNLL, err = calib.CrossFitNLL(mat.NewDense(n, 1, res.HeldOut), mat.NewDense(n, 1, res.HeldOutShare), truth, crossFitSeed); err != nil {
 		return err
 	}
-	if ch.Kept = ch.FITCNLL < ch.ActiveNLL; !ch.Kept {
+	if !(ch.FITCNLL < ch.ActiveNLL) {
 		return nil
 	}
+	nb, err := activeAt(ctx, b, f.Kernel, c.finalEPOptions())
+	if err != nil {
+		return failed(err)
+	}
+	ch.Kept = true
+	nb.Sparse, nb.Inducing = f, idx
 	cal, err := calib.Fit(zm, rm, truth)
 	if err != nil {
 		return err
@@ -143,14 +152,13 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	return nil
 }
 
-// fitcClassifier returns b with the FITC posterior of boundPass: θ by
-// fitcTheta from b's (unless θ is fixed) on the FITC evidence of the
-// sample (xq, yq), then EP on the points (xs, ys) with the inducing inputs
-// xm, and the active set's posterior refitted at that θ from its sites,
-// so that the classifier has one θ. Its errors are EP's.
-func fitcClassifier(ctx context.Context, c *config, b *Binary, xs *mat.Dense, ys []float64, xq *mat.Dense, yq []float64, xm *mat.Dense) (*Binary, error) {
+// fitcPosterior returns boundPass's FITC posterior: θ by fitcTheta from
+// k's (unless θ is fixed) on the FITC evidence of the sample (xq, yq),
+// then EP on the points (xs, ys) with the inducing inputs xm, reusing the
+// search's last run where the sample is those points. Its errors are
+// EP's.
+func fitcPosterior(ctx context.Context, c *config, k kernel.Kernel, xs *mat.Dense, ys []float64, xq *mat.Dense, yq []float64, xm *mat.Dense) (*ep.FITC, error) {
 	o := c.finalEPOptions()
-	k := b.Kernel
 	var f *ep.FITC
 	if !c.FixedTheta {
 		f0, err := ep.InferFITC(ctx, k, xq, yq, xm, nil, &o)
@@ -163,41 +171,41 @@ func fitcClassifier(ctx context.Context, c *config, b *Binary, xs *mat.Dense, ys
 		k = f.Kernel
 	}
 	if f == nil || xq != xs {
-		var err error
-		if f, err = ep.InferFITC(ctx, k, xs, ys, xm, nil, &o); err != nil {
-			return nil, err
-		}
+		return ep.InferFITC(ctx, k, xs, ys, xm, nil, &o)
 	}
-	nb := *b
-	if !slices.Equal(k.Params(), b.Kernel.Params()) {
-		post, err := ep.InferContext(ctx, k, b.X, b.Y, &b.Post.Sites, &o)
-		var nc *ep.NotConvergedError
-		if errors.As(err, &nc) {
-			post, err = nc.Post, nil // usable: predictions come from f
-		}
-		if err != nil {
-			return nil, err
-		}
-		p, err := newBinary(k, b.X, b.Y, b.Active, post.Sites)
-		if err != nil {
-			return nil, err
-		}
-		nb = *p
+	return f, nil
+}
+
+// activeAt returns a copy of b whose active set's posterior is refitted
+// at k's θ from b's sites (b itself where θ is unchanged), so that a
+// classifier predicting from a FITC posterior at k has one θ throughout.
+// Run only once that posterior is chosen: it costs EP on the active set.
+func activeAt(ctx context.Context, b *Binary, k kernel.Kernel, o ep.Options) (*Binary, error) {
+	if slices.Equal(k.Params(), b.Kernel.Params()) {
+		nb := *b
+		return &nb, nil
 	}
-	nb.Sparse = f
-	return &nb, nil
+	post, err := ep.InferContext(ctx, k, b.X, b.Y, &b.Post.Sites, &o)
+	var nc *ep.NotConvergedError
+	if errors.As(err, &nc) {
+		post, err = nc.Post, nil // usable: predictions come from the FITC posterior
+	}
+	if err != nil {
+		return nil, err
+	}
+	return newBinary(k, b.X, b.Y, b.Active, post.Sites)
 }
 
 // crossFitSeed draws the folds of the choice's cross-fitted likelihoods.
 const crossFitSeed = 1
 
-// boundSearchPerInducing bounds the training points of fitcClassifier's
+// boundSearchPerInducing bounds the training points of fitcPosterior's
 // θ search, per inducing input: the FITC evidence of a random sample of
 // them (all N where fewer), so that the search's EP runs cost O(10·m³)
 // each at any N (3000 points for m = 300).
 const boundSearchPerInducing = 10
 
-// boundSearchEvals caps the EP runs of fitcClassifier's θ search
+// boundSearchEvals caps the EP runs of fitcPosterior's θ search
 // (fitcTheta): on the development protocol, 20 from the kept θ were
 // within two standard errors of 40 (half of them Nelder-Mead) on every
 // set where the budget binds, in 0.7 times the training time

@@ -88,13 +88,15 @@ func spanTo(dst []int, lo, hi int) []int {
 	return dst
 }
 
-// rowsOf returns the rows sub of x as a matrix, or all of them when sub is
-// nil (asDense).
-func rowsOf(x Rows, sub []int) (*mat.Dense, error) {
+// rowsOf returns the rows sub of x as a matrix with their labels of y,
+// or all of them when sub is nil (asDense).
+func rowsOf(x Rows, y []float64, sub []int) (*mat.Dense, []float64, error) {
 	if sub == nil {
-		return asDense(x)
+		xd, err := asDense(x)
+		return xd, y, err
 	}
-	return readRows(x, sub)
+	xs, err := readRows(x, sub)
+	return xs, gather(y, sub), err
 }
 
 // RowReader reads rows by index and can fail, as a data file on disk
