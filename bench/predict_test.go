@@ -101,37 +101,18 @@ func BenchmarkPredictLatency(b *testing.B) {
 	}
 }
 
-// BenchmarkNear times the largest correlations with the active set that
-// a calibrated prediction needs besides its latents and shares (the
-// far-field gate, calib.Calibration.Gate), |A| = 1000, d = 64, 4096
-// rows: near is passgp.Binary.NearTo on its own (its Gram block, 2·n·m·d
-// FLOPs), latent is LatentShareTo (Gram block and the variance's
-// triangular solve, n·m²) and latent+near LatentShareNearTo, which reads
-// the correlations from the prediction's own Gram block; its FLOPs are
-// counted as latent's.
-func BenchmarkNear(b *testing.B) {
+// BenchmarkLatentShare times the inputs of a calibrated prediction,
+// LatentShareTo's latents and prior-variance shares, |A| = 1000, d = 64,
+// 4096 rows: a Gram block (2·n·m·d FLOPs) and the variance's triangular
+// solve (n·m²).
+func BenchmarkLatentShare(b *testing.B) {
 	const n, d = 4096, 64
 	bin := serveBinary(b)
 	m, _ := bin.X.Dims()
 	x := mat.NewDense(n, d, RandGeneral(n, d, 13).Data)
-	z, rho, near := make([]float64, n), make([]float64, n), make([]float64, n)
-	latent := 2*float64(n)*float64(m)*d + float64(n)*float64(m)*float64(m)
-	b.Run("near", func(b *testing.B) {
-		for b.Loop() {
-			bin.NearTo(near, x)
-		}
-		ReportFLOPs(b, 2*float64(n)*float64(m)*d)
-	})
-	b.Run("latent", func(b *testing.B) {
-		for b.Loop() {
-			bin.LatentShareTo(z, rho, x)
-		}
-		ReportFLOPs(b, latent)
-	})
-	b.Run("latent+near", func(b *testing.B) {
-		for b.Loop() {
-			bin.LatentShareNearTo(z, rho, near, x)
-		}
-		ReportFLOPs(b, latent)
-	})
+	z, rho := make([]float64, n), make([]float64, n)
+	for b.Loop() {
+		bin.LatentShareTo(z, rho, x)
+	}
+	ReportFLOPs(b, 2*float64(n)*float64(m)*d+float64(n)*float64(m)*float64(m))
 }

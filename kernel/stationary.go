@@ -6,7 +6,7 @@ package kernel
 // and 0 for SE and SEARD; the SE or SEARD part, its t1 and t4 for
 // SE+bias and SEARD+bias. ok is false for SE+lin and poly, whose
 // covariances grow with the inputs, so that no point is far from the
-// data for them. The calibration's far field (package passgp) uses it.
+// data for them. The gate of older model files (package model) uses it.
 func Stationary(k Kernel) (s Kernel, variance, constant float64, ok bool) {
 	switch k := k.(type) {
 	case SE:

@@ -96,7 +96,7 @@ func (m *Model) LatentShareTo(dst, rho, x *mat.Dense) {
 
 // LatentShareNearTo is LatentShareTo that also sets near[i][k] (when near
 // is not nil; same shape) to the largest correlation of row i of x with
-// an active input of classifier k (passgp.Binary.LatentShareNearTo): 1 on
+// an active input of classifier k (nearTo): 1 on
 // an active input, near 0 far from all of them. The calibration's Gate
 // turns the latents and shares with these into its inputs, as ProbTo
 // does, so that far from the training data the calibrated probabilities
@@ -106,7 +106,7 @@ func (m *Model) LatentShareNearTo(dst, rho, near, x *mat.Dense) {
 }
 
 // LatentShareNearSerialTo is LatentShareNearTo computed on the calling
-// goroutine alone with no BLAS call (passgp.Binary.LatentShareNearSerialTo):
+// goroutine alone with no BLAS call (passgp.Binary.LatentShareSerialTo):
 // for a service predicting from many goroutines at once, one core each.
 // Its results depend only on m, x and the SIMD path, and agree with
 // LatentShareNearTo's within rounding.
@@ -138,9 +138,12 @@ func (m *Model) latentShareNear(serial bool, dst, rho, near, x *mat.Dense) {
 	z := make([]float64, n)
 	for k, b := range m.Binaries {
 		if serial {
-			b.LatentShareNearSerialTo(z, share, cor, x)
+			b.LatentShareSerialTo(z, share, x)
 		} else {
-			b.LatentShareNearTo(z, share, cor, x)
+			b.LatentShareTo(z, share, x)
+		}
+		if near != nil {
+			nearTo(b, cor, x)
 		}
 		setCol(dst, k, z)
 		if rho != nil {

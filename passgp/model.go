@@ -45,14 +45,12 @@ func newBinary(k kernel.Kernel, xa *mat.Dense, ya []float64, active []int, s ep.
 // eq. 4) of every row of x; either may be nil. The rows are scored in fixed
 // chunks on la.Threads() goroutines.
 func (b *Binary) PredictMeanVarTo(mean, variance []float64, x *mat.Dense) {
-	b.predictNear(newRunner(la.Threads()), mean, variance, nil, x)
+	b.predict(newRunner(la.Threads()), mean, variance, x)
 }
 
-// predictNear is PredictMeanVarTo that also sets near (when not nil) to
-// NearTo's correlations: from the prediction's own Gram block where that
-// reads them exactly enough (score.NearOf), else by NearTo's.
-// r runs the chunks: la.Threads() workers, or serial (servePool).
-func (b *Binary) predictNear(r *runner, mean, variance, near []float64, x *mat.Dense) {
+// predict is PredictMeanVarTo on r's chunks: la.Threads() workers, or
+// serial (servePool).
+func (b *Binary) predict(r *runner, mean, variance []float64, x *mat.Dense) {
 	n, _ := x.Dims()
 	if mean == nil {
 		mean = make([]float64, n)
@@ -60,20 +58,11 @@ func (b *Binary) predictNear(r *runner, mean, variance, near []float64, x *mat.D
 	if variance == nil {
 		variance = make([]float64, n)
 	}
-	read := false // whether the prediction read near
 	if b.Sparse != nil {
 		_ = r.predictSparse(context.Background(), b.Sparse, DenseRows(x), nil, mean[:n], variance[:n])
-	} else {
-		g, ok := score.NearOf(b.Kernel)
-		var nr []float64
-		if near != nil && ok {
-			nr, read = near[:n], true
-		}
-		r.Predict(b.Post, b.Kernel, b.X, DenseRows(x), nil, mean[:n], variance[:n], nr, g, nil)
+		return
 	}
-	if near != nil && !read {
-		_ = r.nearTo(context.Background(), b, near, DenseRows(x))
-	}
+	r.Predict(b.Post, b.Kernel, b.X, DenseRows(x), nil, mean[:n], variance[:n], nil)
 }
 
 // PredictMeanVarToContext is PredictMeanVarTo for large x: it stops
@@ -121,24 +110,14 @@ func (b *Binary) LatentTo(z []float64, x *mat.Dense) {
 // leaves at x_i, in [0, 1]: near 0 close to the active points, 1 far from
 // all of them. calib.Calibration.ProbTo takes both.
 func (b *Binary) LatentShareTo(z, rho []float64, x *mat.Dense) {
-	b.LatentShareNearTo(z, rho, nil, x)
+	b.latentShare(newRunner(la.Threads()), z, rho, x)
 }
 
-// LatentShareNearTo is LatentShareTo that also sets near[i] (when near is
-// not nil) to the largest correlation of row i of x with an active input
-// (NearTo), which calib.Calibration.Gate takes besides z and rho. Without a
-// FITC posterior it reads them from the Gram block the prediction
-// computes anyway, so that they cost O(|A|) per row instead of NearTo's
-// O(|A|·d).
-func (b *Binary) LatentShareNearTo(z, rho, near []float64, x *mat.Dense) {
-	b.latentShareNear(newRunner(la.Threads()), z, rho, near, x)
-}
-
-// latentShareNear is LatentShareNearTo on r's chunks.
-func (b *Binary) latentShareNear(r *runner, z, rho, near []float64, x *mat.Dense) {
+// latentShare is LatentShareTo on r's chunks.
+func (b *Binary) latentShare(r *runner, z, rho []float64, x *mat.Dense) {
 	n, _ := x.Dims()
 	v := make([]float64, n)
-	b.predictNear(r, z[:n], v, near, x)
+	b.predict(r, z[:n], v, x)
 	for i := range z[:n] {
 		z[i] /= sqrtPos(1 + v[i])
 	}

@@ -31,11 +31,11 @@ func serving(f func(r *runner)) {
 // SIMD path (bit for bit, whichever goroutine calls and however many run
 // at once) and agree with PredictMeanVarTo's within rounding.
 func (b *Binary) PredictMeanVarSerialTo(mean, variance []float64, x *mat.Dense) {
-	serving(func(r *runner) { b.predictNear(r, mean, variance, nil, x) })
+	serving(func(r *runner) { b.predict(r, mean, variance, x) })
 }
 
-// LatentShareNearSerialTo is LatentShareNearTo computed as
-// PredictMeanVarSerialTo is: on the calling goroutine alone, no BLAS call.
-func (b *Binary) LatentShareNearSerialTo(z, rho, near []float64, x *mat.Dense) {
-	serving(func(r *runner) { b.latentShareNear(r, z, rho, near, x) })
+// LatentShareSerialTo is LatentShareTo computed as PredictMeanVarSerialTo
+// is: on the calling goroutine alone, no BLAS call.
+func (b *Binary) LatentShareSerialTo(z, rho []float64, x *mat.Dense) {
+	serving(func(r *runner) { b.latentShare(r, z, rho, x) })
 }

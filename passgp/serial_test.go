@@ -39,14 +39,14 @@ func TestPredictSerial(t *testing.T) {
 	sparse.Sparse = f
 	for _, b := range []*Binary{res.Model, &sparse} {
 		n, _ := xt.Dims()
-		z1, r1, c1 := make([]float64, n), make([]float64, n), make([]float64, n)
-		z2, r2, c2 := make([]float64, n), make([]float64, n), make([]float64, n)
-		b.LatentShareNearTo(z1, r1, c1, xt)
-		b.LatentShareNearSerialTo(z2, r2, c2, xt)
+		z1, r1 := make([]float64, n), make([]float64, n)
+		z2, r2 := make([]float64, n), make([]float64, n)
+		b.LatentShareTo(z1, r1, xt)
+		b.LatentShareSerialTo(z2, r2, xt)
 		m1, v1, m2, v2 := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 		b.PredictMeanVarTo(m1, v1, xt)
 		b.PredictMeanVarSerialTo(m2, v2, xt)
-		for name, p := range map[string][2][]float64{"z": {z1, z2}, "rho": {r1, r2}, "near": {c1, c2}, "mean": {m1, m2}, "var": {v1, v2}} {
+		for name, p := range map[string][2][]float64{"z": {z1, z2}, "rho": {r1, r2}, "mean": {m1, m2}, "var": {v1, v2}} {
 			for i := range p[0] {
 				if math.Abs(p[0][i]-p[1][i]) > serialTol*(1+math.Abs(p[0][i])) {
 					t.Fatalf("fitc %v, %s[%d]: default %v, serial %v", b.Sparse != nil, name, i, p[0][i], p[1][i])
@@ -55,7 +55,7 @@ func TestPredictSerial(t *testing.T) {
 		}
 		// One path run twice, on a slice of the rows: bit for bit.
 		z3 := make([]float64, 7)
-		b.LatentShareNearSerialTo(z3, nil, nil, mat.DenseCopyOf(xt.Slice(100, 107, 0, 2)))
+		b.LatentShareSerialTo(z3, nil, mat.DenseCopyOf(xt.Slice(100, 107, 0, 2)))
 		for i, v := range z3 {
 			if v != z2[100+i] {
 				t.Fatalf("fitc %v: row %d alone %v, in the block %v", b.Sparse != nil, 100+i, v, z2[100+i])

@@ -105,13 +105,13 @@ func bigBinary(t testing.TB, m, d int) *Binary {
 // TestConcurrentPredict: 8 goroutines predicting with one shared model
 // give the serial results bit for bit, with BLAS single-threaded (the
 // serving policy) and multi-threaded, also for the calibration's inputs
-// (LatentShareNearTo).
+// (LatentShareTo).
 func TestConcurrentPredict(t *testing.T) {
 	b := bigBinary(t, 600, 64)
 	mc := &MultiClass{Classes: []float64{0, 1}, Models: []*Binary{b, b}}
 	const g = 8
 	xs := make([]*mat.Dense, g)
-	want, wantNear := make([][]float64, g), make([][]float64, g)
+	want, wantShare := make([][]float64, g), make([][]float64, g)
 	for _, blas := range []int{1, 2} {
 		withBLASThreads(blas, func() {
 			for i := range g {
@@ -119,8 +119,8 @@ func TestConcurrentPredict(t *testing.T) {
 				want[i] = make([]float64, 2*(300+37*i))
 				n, _ := xs[i].Dims()
 				b.PredictMeanVarTo(want[i][:n], want[i][n:], xs[i])
-				wantNear[i] = make([]float64, 3*n)
-				b.LatentShareNearTo(wantNear[i][:n], wantNear[i][n:2*n], wantNear[i][2*n:], xs[i])
+				wantShare[i] = make([]float64, 2*n)
+				b.LatentShareTo(wantShare[i][:n], wantShare[i][n:], xs[i])
 			}
 			var wg sync.WaitGroup
 			for i := range g {
@@ -133,10 +133,10 @@ func TestConcurrentPredict(t *testing.T) {
 							t.Errorf("BLAS %d, goroutine %d: concurrent prediction differs from serial", blas, i)
 							return
 						}
-						near := make([]float64, 3*n)
-						b.LatentShareNearTo(near[:n], near[n:2*n], near[2*n:], xs[i])
-						if !slices.Equal(near, wantNear[i]) {
-							t.Errorf("BLAS %d, goroutine %d: concurrent LatentShareNearTo differs from serial", blas, i)
+						share := make([]float64, 2*n)
+						b.LatentShareTo(share[:n], share[n:], xs[i])
+						if !slices.Equal(share, wantShare[i]) {
+							t.Errorf("BLAS %d, goroutine %d: concurrent LatentShareTo differs from serial", blas, i)
 							return
 						}
 						cls := make([]float64, n)

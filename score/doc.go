@@ -21,6 +21,5 @@
 // of such parts gives the trainer's own scores.
 //
 // A Screen skips the variance of candidates whose fate under PASS-GP's
-// inclusion rule the mean alone decides; Near reads each row's largest
-// correlation with the active inputs from the same Gram block.
+// inclusion rule the mean alone decides.
 package score

@@ -56,10 +56,8 @@ func (w *workspace) grow(rows, d, m int) (xc, kc *mat.Dense, kss []float64) {
 //
 // With sc not nil, a row that sc calls decided by its mean alone gets
 // variance k(x, x), its prior variance, instead of its triangular solve
-// (Screen). With near not nil, near[i] is set to the row's largest
-// correlation with the active inputs from the same Gram block, as g
-// reads it (Near.FromGram).
-func (r *Runner) Predict(post *ep.Posterior, k kernel.Kernel, xa *mat.Dense, x Rows, rows []int, mean, variance, near []float64, g Near, sc *Screen) {
+// (Screen).
+func (r *Runner) Predict(post *ep.Posterior, k kernel.Kernel, xa *mat.Dense, x Rows, rows []int, mean, variance []float64, sc *Screen) {
 	n := len(mean)
 	if n == 0 {
 		return
@@ -84,9 +82,6 @@ func (r *Runner) Predict(post *ep.Posterior, k kernel.Kernel, xa *mat.Dense, x R
 			kernel.SerialCrossTo(k, kc, xc, xa)
 		} else {
 			k.CrossTo(kc, xc, xa)
-		}
-		if near != nil {
-			g.FromGram(near[lo:hi], kc)
 		}
 		k.DiagTo(kss, xc)
 		switch {
@@ -114,7 +109,7 @@ func (r *Runner) PredictContext(ctx context.Context, post *ep.Posterior, k kerne
 			return err
 		}
 		hi := min(lo+step, len(rows))
-		r.Predict(post, k, xa, x, rows[lo:hi], mean[lo:hi], variance[lo:hi], nil, Near{}, sc)
+		r.Predict(post, k, xa, x, rows[lo:hi], mean[lo:hi], variance[lo:hi], sc)
 	}
 	return x.Err()
 }

@@ -26,7 +26,7 @@ func TestScorerMatchesReference(t *testing.T) {
 	}
 	mean, vr := make([]float64, len(rows)), make([]float64, len(rows))
 	r := Runner{Threads: 2}
-	r.Predict(post, k, x, denseRows{xs}, rows, mean, vr, nil, Near{}, nil)
+	r.Predict(post, k, x, denseRows{xs}, rows, mean, vr, nil)
 
 	// Reference: L = chol(I + S½KS½), m = k*ᵀα, v = k** − |L⁻¹S½k*|².
 	n := 40

@@ -27,7 +27,7 @@ func TestScreenPredict(t *testing.T) {
 		rows = append(rows, i, i+2, i+3, i+5, i+6, i+8)
 	}
 	mean, vr := make([]float64, len(rows)), make([]float64, len(rows))
-	(&Runner{Threads: 1}).Predict(post, k, x, denseRows{xs}, rows, mean, vr, nil, Near{}, nil)
+	(&Runner{Threads: 1}).Predict(post, k, x, denseRows{xs}, rows, mean, vr, nil)
 	kss := make([]float64, 900)
 	k.DiagTo(kss, xs)
 	for _, pinc := range []float64{0.6, 0.9} {
@@ -36,7 +36,7 @@ func TestScreenPredict(t *testing.T) {
 			t.Run(fmt.Sprintf("pinc=%v/threads=%d", pinc, threads), func(t *testing.T) {
 				sm, sv := make([]float64, len(rows)), make([]float64, len(rows))
 				withBLASThreads(1, func() {
-					(&Runner{Threads: threads}).Predict(post, k, x, denseRows{xs}, rows, sm, sv, nil, Near{}, sc)
+					(&Runner{Threads: threads}).Predict(post, k, x, denseRows{xs}, rows, sm, sv, sc)
 				})
 				screened := 0
 				for c, i := range rows {

@@ -38,7 +38,7 @@ func TestScoreCalibrated(t *testing.T) {
 			}
 			y[i] = tc.classes[rng.IntN(len(tc.classes))]
 		}
-		got := scoreCalibrated(tc.cal, z, rho, nil, tc.classes, y)
+		got := scoreCalibrated(tc.cal, z, rho, tc.classes, y)
 
 		p := mat.NewDense(n, len(tc.classes), nil)
 		tc.cal.ProbTo(p, z, rho)

@@ -49,33 +49,17 @@ func evalMulti(m *passgp.MultiClass, cal *calib.Calibration, te *Dataset) multiE
 	p.Apply(func(_, _ int, v float64) float64 { return ep.Phi(v) }, z)
 	ev := scoreMulti(p, m.Classes, te, time.Since(t))
 	if cal != nil {
-		near := mat.NewDense(n, k, nil)
-		for j, b := range m.Models {
-			near.SetCol(j, nearCol(b, te.X))
-		}
-		ev.Cal = scoreCalibrated(cal, z, rho, near, m.Classes, te.Y)
+		ev.Cal = scoreCalibrated(cal, z, rho, m.Classes, te.Y)
 	}
 	return ev
 }
 
-// nearCol returns the largest correlations of the rows of x with b's
-// active inputs (Binary.NearTo), with which scoreCalibrated moves the
-// latents far from the data as passgp-fast's eval does.
-func nearCol(b *passgp.Binary, x *mat.Dense) []float64 {
-	n, _ := x.Dims()
-	near := make([]float64, n)
-	b.NearTo(near, x)
-	return near
-}
-
 // scoreCalibrated scores cal's probabilities of the latents z and
-// prior-variance shares rho (n×K, one column per class), moved far from
-// the data by cal.Gate with the correlations near (nil: not moved),
-// against the labels y as eval does: decision by the largest calibrated
+// prior-variance shares rho (n×K, one column per class) against the
+// labels y as eval does: decision by the largest calibrated
 // probability, Brier summed over the classes, NLP (Calibration.MeanNLL,
 // exact in the tails) and top-label ECE.
-func scoreCalibrated(cal *calib.Calibration, z, rho, near *mat.Dense, classes, y []float64) *libsvm.Scores {
-	z, rho = cal.Gate(z, rho, near)
+func scoreCalibrated(cal *calib.Calibration, z, rho *mat.Dense, classes, y []float64) *libsvm.Scores {
 	n, k := z.Dims()
 	p := mat.NewDense(n, max(k, 2), nil)
 	cal.ProbTo(p, z, rho)

@@ -186,7 +186,7 @@ func ijcnnGP(ctx context.Context, b *builder, tr, te *Dataset) error {
 		c.err, c.brier = append(c.err, e), append(c.brier, 2*br)
 		if r.Calibration != nil {
 			col := func(v []float64) *mat.Dense { return mat.NewDense(te.N(), 1, v) }
-			cs := scoreCalibrated(r.Calibration, col(z), col(rho), col(nearCol(r.Model, te.X)), []float64{-1, 1}, te.Y)
+			cs := scoreCalibrated(r.Calibration, col(z), col(rho), []float64{-1, 1}, te.Y)
 			c.calErr, c.calBrier = append(c.calErr, 100*cs.Error), append(c.calBrier, cs.Brier)
 			c.calNLP, c.calECE = append(c.calNLP, cs.NLP), append(c.calECE, cs.ECE)
 		}

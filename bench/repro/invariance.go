@@ -41,7 +41,7 @@ func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stag
 	k := len(stage1.Models)
 	mr := &passgp.MultiResult{PerClass: make([]*passgp.Result, k)}
 	prob := mat.NewDense(te.N(), k, nil)
-	zte, rte, nte := mat.NewDense(te.N(), k, nil), mat.NewDense(te.N(), k, nil), mat.NewDense(te.N(), k, nil)
+	zte, rte := mat.NewDense(te.N(), k, nil), mat.NewDense(te.N(), k, nil)
 	ztr, rtr := mat.NewDense(tr.N(), k, nil), mat.NewDense(tr.N(), k, nil)
 	col, share := make([]float64, te.N()), make([]float64, te.N())
 	act := make([]float64, k)
@@ -60,7 +60,6 @@ func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stag
 		predTime += time.Since(t)
 		zte.SetCol(j, col)
 		rte.SetCol(j, share)
-		nte.SetCol(j, nearCol(res.Model, te.X))
 		for i, v := range col {
 			prob.Set(i, j, ep.Phi(v))
 		}
@@ -77,7 +76,7 @@ func augmentMulti(ctx context.Context, env *Env, stage1 *passgp.MultiClass, stag
 	if err != nil {
 		return err
 	}
-	ev.Cal = scoreCalibrated(cal, zte, rte, nte, stage1.Classes, te.Y)
+	ev.Cal = scoreCalibrated(cal, zte, rte, stage1.Classes, te.Y)
 	out.addSizes(mr, act, ev)
 	out.testY = te.Y
 	return nil

@@ -612,7 +612,6 @@ func uspsFull(ctx context.Context, b *builder, tr, te *Dataset, pass *multiRuns)
 	heldShare := mat.NewDense(tr.N(), len(cls), nil)
 	zTest := mat.NewDense(te.N(), len(cls), nil)
 	rhoTest := mat.NewDense(te.N(), len(cls), nil)
-	nearTest := mat.NewDense(te.N(), len(cls), nil)
 	var note []string
 	est := time.Duration(math.Pow(float64(tr.N())/2000, 3) * 10 * float64(time.Second))
 	for _, c := range digits {
@@ -636,7 +635,6 @@ func uspsFull(ctx context.Context, b *builder, tr, te *Dataset, pass *multiRuns)
 		res.Model.LatentShareTo(col, share, te.X)
 		zTest.SetCol(j, col)
 		rhoTest.SetCol(j, share)
-		nearTest.SetCol(j, nearCol(res.Model, te.X))
 		for i, v := range col {
 			col[i] = ep.Phi(v) // q(+1|x), as Binary.PredictTo gives it
 		}
@@ -659,7 +657,7 @@ func uspsFull(ctx context.Context, b *builder, tr, te *Dataset, pass *multiRuns)
 		if cal, err := calib.Fit(heldOut, heldShare, classIndices(cls, tr.Y)); err != nil {
 			note = append(note, fmt.Sprintf("calibration: `%v`", err))
 		} else {
-			fg.cal = scoreCalibrated(cal, zTest, rhoTest, nearTest, cls, te.Y)
+			fg.cal = scoreCalibrated(cal, zTest, rhoTest, cls, te.Y)
 		}
 	}
 	b.set("gp-full", fg.markdown(note))
