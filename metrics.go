@@ -22,7 +22,7 @@ type Metrics struct {
 	Brier float64 `json:"brier"`
 	// NLP is the mean negative log predictive probability of the true
 	// class (natural log), computed from the latents in log space
-	// (passgp.LatentNLP, LatentNLPMulti, Calibration.MeanNLL), so that a
+	// (latentNLP, latentNLPMulti, Calibration.MeanNLL), so that a
 	// confident mistake is not clamped.
 	NLP float64 `json:"nlp"`
 	// ECE is the expected calibration error of the predicted class's
@@ -85,7 +85,7 @@ func truthIndexFrom(m *model.Model, y []float64, file string, start int) ([]int,
 // lat are the model's latents at the same rows (Classifier.Predict). Decisions
 // are the model's (model.DecideFromLatent), and the negative log
 // probabilities are computed from the latents in log space
-// (Calibration.MeanNLL; passgp.LatentNLP, LatentNLPMulti for the raw
+// (Calibration.MeanNLL; latentNLP, latentNLPMulti for the raw
 // q's), so that they are exact for confident mistakes. It is metricSums
 // on one batch, so that EvaluateSource's figures are these.
 func computeMetrics(m *model.Model, prob *mat.Dense, lat *Predictions, truth []int) Metrics {

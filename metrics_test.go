@@ -30,7 +30,7 @@ func TestEvalMetricsFromLatent(t *testing.T) {
 		r := computeMetrics(m, prob, &Predictions{Z: z, CZ: z}, truth)
 		y := []float64{1, 1, -1}
 		zc := mat.Col(nil, 0, z)
-		if want := passgp.LatentNLP(zc, y); math.Abs(r.NLP-want) > 1e-12*want {
+		if want := latentNLP(zc, y); math.Abs(r.NLP-want) > 1e-12*want {
 			t.Errorf("NLP %v, library %v", r.NLP, want)
 		}
 		// Mean over the points: -log Φ(-40), -log Φ(0.3), -log Φ(-9).
@@ -39,7 +39,7 @@ func TestEvalMetricsFromLatent(t *testing.T) {
 			t.Errorf("NLP %v, want about %v (not clamped)", r.NLP, want)
 		}
 		// Brier counts both columns: twice the binary score.
-		if want := 2 * passgp.LatentBrier(zc, y); math.Abs(r.Brier-want) > 1e-15 {
+		if want := 2 * latentBrier(zc, y); math.Abs(r.Brier-want) > 1e-15 {
 			t.Errorf("Brier %v, want %v", r.Brier, want)
 		}
 		if want := passgp.LatentErrorRate(zc, y); math.Abs(r.Error-want) > 1e-15 {
@@ -59,15 +59,15 @@ func TestEvalMetricsFromLatent(t *testing.T) {
 		if r.Confusion[1][1] != 1 || r.Confusion[0][2] != 1 || r.Error != 0.5 {
 			t.Errorf("confusion %v, error %v: want row 0 decided as class 1, row 1 as class 2", r.Confusion, r.Error)
 		}
-		if want := passgp.LatentNLPMulti(z, truth); math.Abs(r.NLP-want) > 1e-12*want || r.NLP*2 < 700 {
+		if want := latentNLPMulti(z, truth); math.Abs(r.NLP-want) > 1e-12*want || r.NLP*2 < 700 {
 			t.Errorf("NLP %v, library %v", r.NLP, want)
 		}
 		for c := range m.Binaries {
 			zc, y := mat.Col(nil, c, z), binaryTargets(m, truth, c)
-			if got, want := r.BinaryNLP[c], passgp.LatentNLP(zc, y); got != want {
+			if got, want := r.BinaryNLP[c], latentNLP(zc, y); got != want {
 				t.Errorf("class %d: binary NLP %v, library %v", c, got, want)
 			}
-			if got, want := r.BinaryBrier[c], passgp.LatentBrier(zc, y); got != want {
+			if got, want := r.BinaryBrier[c], latentBrier(zc, y); got != want {
 				t.Errorf("class %d: binary Brier %v, library %v", c, got, want)
 			}
 		}

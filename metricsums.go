@@ -14,11 +14,11 @@ import (
 // row order, so that data streamed in batches (EvaluateSource) are scored
 // without holding every prediction: each figure is a count or a sum over
 // the rows, and every sum adds the same terms in the same order as the
-// whole-data functions it stands for (passgp.LatentNLP, LatentNLPMulti,
-// LatentBrier, LatentErrorRate, ECE and Calibration.MeanNLL), so the
+// whole-data functions it stands for (latentNLP, latentNLPMulti,
+// latentBrier, passgp.LatentErrorRate, ECE and Calibration.MeanNLL), so the
 // figures do not depend on how the rows are split.
 //
-// A row's term is the library function on that row alone: LatentNLP of
+// A row's term is the library function on that row alone: latentNLP of
 // one row is 0 − log Φ(yz), and s + (0 − t) is s − t exactly in IEEE
 // arithmetic for the sums here, which never hold −0.
 type metricSums struct {
@@ -86,15 +86,15 @@ func (s *metricSums) add(prob *mat.Dense, lat *Predictions, truth []int) {
 		for i := range zc {
 			zi, yi := zc[i:i+1], y[i:i+1]
 			s.binMiss[c] += passgp.LatentErrorRate(zi, yi)
-			s.binBrier[c] += passgp.LatentBrier(zi, yi)
-			s.binNLP[c] += passgp.LatentNLP(zi, yi)
+			s.binBrier[c] += latentBrier(zi, yi)
+			s.binNLP[c] += latentNLP(zi, yi)
 		}
 	}
 }
 
 // addNLP adds the rows' negative log predictive probabilities: the
 // calibration's (Calibration.MeanNLL's terms) or, for the raw q's, those
-// of LatentNLPMulti or LatentNLP.
+// of latentNLPMulti or latentNLP.
 func (s *metricSums) addNLP(lat *Predictions, truth []int) {
 	n := len(truth)
 	m := s.m
@@ -112,12 +112,12 @@ func (s *metricSums) addNLP(lat *Predictions, truth []int) {
 		_, k := lat.Z.Dims()
 		for i := range n {
 			s.one.SetRawMatrix(blas64.General{Rows: 1, Cols: k, Stride: k, Data: lat.Z.RawRowView(i)})
-			s.nlp += passgp.LatentNLPMulti(&s.one, truth[i:i+1])
+			s.nlp += latentNLPMulti(&s.one, truth[i:i+1])
 		}
 	default:
 		z, y := mat.Col(nil, 0, lat.Z), binaryTargets(m, truth, 0)
 		for i := range z {
-			s.nlp += passgp.LatentNLP(z[i:i+1], y[i:i+1])
+			s.nlp += latentNLP(z[i:i+1], y[i:i+1])
 		}
 	}
 }

@@ -256,9 +256,9 @@ func referenceMetrics(m *model.Model, prob *mat.Dense, lat *Predictions, truth [
 	case r.Calibrated:
 		r.NLP = m.Calibration.MeanNLL(lat.CZ, lat.CRho, calibrationTruth(m, truth))
 	case m.Mode == model.OneVsRest:
-		r.NLP = passgp.LatentNLPMulti(z, truth)
+		r.NLP = latentNLPMulti(z, truth)
 	default:
-		r.NLP = passgp.LatentNLP(mat.Col(nil, 0, z), binaryTargets(m, truth, 0))
+		r.NLP = latentNLP(mat.Col(nil, 0, z), binaryTargets(m, truth, 0))
 	}
 	r.ECE = calib.ECE(conf, correct, eceBins)
 	for c := range wrong {
@@ -271,7 +271,7 @@ func referenceMetrics(m *model.Model, prob *mat.Dense, lat *Predictions, truth [
 		r.BinaryError, r.BinaryBrier, r.BinaryNLP = make([]float64, nb), make([]float64, nb), make([]float64, nb)
 		for c := range m.Binaries {
 			zc, y := mat.Col(nil, c, z), binaryTargets(m, truth, c)
-			r.BinaryError[c], r.BinaryBrier[c], r.BinaryNLP[c] = passgp.LatentErrorRate(zc, y), passgp.LatentBrier(zc, y), passgp.LatentNLP(zc, y)
+			r.BinaryError[c], r.BinaryBrier[c], r.BinaryNLP[c] = passgp.LatentErrorRate(zc, y), latentBrier(zc, y), latentNLP(zc, y)
 		}
 	}
 	for _, b := range m.Binaries {
