@@ -69,26 +69,15 @@ type Options struct {
 	// M is the active set size of fPASS-GP, IVM and Random (0 -> Init).
 	M int
 
-	// MaxActive bounds PASS-GP's |A| (0: no bound, the paper's): when the
-	// kept and included points of a batch exceed it, those closest to the
-	// decision boundary stay (boundaryKey), so a pass costs
-	// O(N·MaxActive²) whatever the noise. From the first batch in which
-	// the budget binds, θ is no longer optimised (State.Frozen): the
-	// trimmed active set holds the points the model is least sure of,
-	// whose labels look like coin flips to it, and their evidence is
-	// highest for a flat function (signal variance or length scale to its
-	// bound; docs/method.md). θ then stays at the mean of the batches'
-	// optimised θ so far (keptTheta). With θ fixed, the points a batch
-	// includes from then on start EP at the sites of their own scores
-	// (one ADF step; see adfSites), which saves EP sweeps.
-	// The invariance stage (Augment) keeps the paper's rule, without a
-	// budget: its training set, (1+Augment.Shifts)·|A| points, is bounded by the
-	// first stage's active set, and MNIST's second-stage active sets reach
-	// 15000 points (paper Table 1). SqrtBudget gives train's default.
-	// With a budget, p_del also leaves at least Init/10 of a batch's
-	// active points, or a tenth of them if more: on a class of a few
-	// points in tens of thousands, deleting every deletable point at once
-	// left the prior, and the next batch came in whole (docs/method.md).
+	// MaxActive bounds PASS-GP's |A| (0: no bound, the paper's; train's
+	// default is SqrtBudget): when the kept and included points of a batch
+	// exceed it, those closest to the decision boundary stay
+	// (boundaryKey), so a pass costs O(N·MaxActive²) whatever the noise.
+	// From the first batch in which it binds, θ stays at the mean of the
+	// batches' optimised θ (keptTheta, State.Frozen), and p_del leaves at
+	// least Init/10 of a batch's active points (keepFloorShare); see
+	// docs/method.md, Section 2. The invariance stage (Augment) has no
+	// budget: its training set is bounded by the first stage's active set.
 	MaxActive int
 	// HypEvery optimises θ on every k-th batch only (0 -> 1, every batch).
 	HypEvery int
@@ -101,15 +90,11 @@ type Options struct {
 	// after the first.
 	Augment *Augmentation
 
-	// BoundFITC, if positive, makes a FITC posterior the predictor where
-	// PASS-GP's budget (MaxActive) bound (without Augment): θ by the FITC
-	// evidence of a random sample of the training points, then EP on all
-	// N training points at that θ, with a random subset of BoundFITC
-	// active points (seeded by Seed; all of them if fewer) as inducing
-	// inputs, O(N·BoundFITC²) per sweep; beyond 100 points per inducing
-	// input, EP runs on the active points and a random sample of the
-	// others, and the posterior predicts the rest (boundPass,
-	// Result.BoundFITC).
+	// BoundFITC, if positive, is the number of inducing inputs (a seeded
+	// random subset of the active set) of the FITC posterior that
+	// competes with the active set's where PASS-GP's budget bound
+	// (without Augment): boundPass, Result.BoundFITC and docs/method.md,
+	// Section 4.
 	BoundFITC int
 
 	Seed uint64
@@ -207,12 +192,7 @@ const (
 // BudgetCap. A budget that grows as √n keeps the active set a shrinking
 // share of the data (12% at n = 1e4, 3% at MNIST's 60,000), which is what
 // makes a sparse method pay; BudgetCap keeps a pass O(N·2000²) on large
-// noisy data. Clean data rarely reaches it: USPS's digits need at most
-// 444 points (budget 1025); on MNIST (budget 2000, as from n ≈ 27,800 on)
-// one digit reaches it in its last pass.
-// On noisy tasks of 8,000-10,000 points, where the active set otherwise
-// fills to 1700-2000 points per classifier, it cut training 3-4x at the
-// same validation error (docs/method.md).
+// noisy data (docs/method.md, Section 2).
 func SqrtBudget(n int) int {
 	if n <= 0 {
 		return 0
@@ -398,8 +378,8 @@ func (a *Augmentation) validate(d int) error {
 // The evaluation caps of the θ searches: constants of the method.
 const (
 	// hypMaxEvals caps the log Z_EP evaluations of a batch's optimisation
-	// (tripled for the first). The optimisation is warm-started from the
-	// current θ and sites, so few evaluations suffice.
+	// (tripled for the first), warm-started from the current θ and sites:
+	// A changes little between batches (docs/method.md, Section 3).
 	hypMaxEvals = 3
 	// finalHypEvals caps the evaluations of the last optimisation, on the
 	// final active set, whose θ the classifier uses. With a handful of
