@@ -120,24 +120,26 @@ func augmentStage(ctx context.Context, b *Binary, c *config, r *runner, class st
 	m := len(b.Active)
 	a := c.Augment
 	xa, ya := AugmentShifts(b.X, b.Y, a.ImageW, a.ImageH, a.Shifts)
+	// The paper's rule at b's θ, without a budget: the stage's training
+	// set is bounded by the first stage's active set.
 	c2 := *c
-	c2.Method, c2.FixedTheta, c2.Kernel = PASSGP, true, b.Kernel
-	c2.Checkpoint, c2.Resume = nil, nil
-	c2.Sub, c2.Passes = a.Sub, a.Passes
-	t := newTrainer(DenseRows(xa), ya, &c2, r, class)
-	t.pinc, t.stage2 = a.PInc, true
+	c2.Method, c2.FixedTheta, c2.Kernel, c2.PInc = PASSGP, true, b.Kernel, a.PInc
+	c2.Sub, c2.Passes, c2.MaxActive, c2.Checkpoint = a.Sub, a.Passes, 0, nil
 	rng := rand.New(rand.NewPCG(c.Seed+1, c.Seed^0x2545f4914f6cdd1d))
-	na, _ := xa.Dims()
+	na, d := xa.Dims()
 	perm, bounds := splitBatches(rng, na, c2.Sub)
 	act := make([]int, m)
 	for i := range act {
 		act[i] = i // AugmentShifts puts the original rows first
 	}
-	t.st = State{Method: PASSGP, N: na, D: t.d, Theta: b.Kernel.Params(), Active: act,
-		Tau: slices.Clone(b.Post.Sites.Tau), Nu: slices.Clone(b.Post.Sites.Nu), Perm: perm, Bounds: bounds}
-	res, err := t.run(ctx)
+	c2.Resume = &State{Method: PASSGP, N: na, D: d, Theta: b.Kernel.Params(), Active: act,
+		Tau: b.Post.Sites.Tau, Nu: b.Post.Sites.Nu, Perm: perm, Bounds: bounds}
+	res, err := newTrainer(DenseRows(xa), ya, &c2, r, class).run(ctx)
 	if res == nil {
 		return nil, err
+	}
+	for i := range res.Batches {
+		res.Batches[i].Augmented = true
 	}
 	// Map active indices back to the original training data.
 	for i, a := range res.Model.Active {

@@ -174,18 +174,13 @@ func argsort(v []float64) []int {
 	return idx
 }
 
-// rule returns the batch selection rule of the trainer's stage. The
-// retraining with invariances (Options.Augment) keeps the paper's rule:
-// its active set is the augmented images of the first stage's.
+// rule returns the batch selection rule.
 func (t *trainer) rule() rule {
-	r := rule{pinc: t.pinc, pdel: t.c.PDel, swaps: int(math.Round(t.c.PExc * float64(t.c.M)))}
-	if !t.stage2 {
-		r.budget = t.c.MaxActive
-		if t.c.MaxActive > 0 {
-			// The floor belongs with the budget: without one, the
-			// paper's rule exactly.
-			r.floor = t.c.Init / keepFloorShare
-		}
+	r := rule{pinc: t.c.PInc, pdel: t.c.PDel, swaps: int(math.Round(t.c.PExc * float64(t.c.M))), budget: t.c.MaxActive}
+	if t.c.MaxActive > 0 {
+		// The floor belongs with the budget: without one, the paper's
+		// rule exactly.
+		r.floor = t.c.Init / keepFloorShare
 	}
 	return r
 }
@@ -215,7 +210,7 @@ const budgetBatchFactor = 5
 // other points (the batch is already in random order).
 func (t *trainer) budgetCandidates(cand []int) ([]int, int) {
 	k := budgetBatchFactor * t.c.MaxActive
-	if t.stage2 || t.method != PASSGP || t.c.MaxActive == 0 || len(cand) <= k {
+	if t.c.Method != PASSGP || t.c.MaxActive == 0 || len(cand) <= k {
 		return cand, 0
 	}
 	start := (t.st.Pass * k) % len(cand)

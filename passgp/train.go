@@ -172,11 +172,6 @@ type trainer struct {
 	y     []float64
 	n, d  int
 	class string
-	// pinc, fixed and method may differ from c in the invariance stage.
-	method Method
-	pinc   float64
-	fixed  bool
-	stage2 bool
 	st     State
 	k      kernel.Kernel
 	inA    []bool
@@ -187,8 +182,7 @@ type trainer struct {
 
 func newTrainer(x Rows, y []float64, c *config, r *runner, class string) *trainer {
 	n, d := x.Dims()
-	return &trainer{c: c, r: r, x: x, y: y, n: n, d: d, class: class,
-		method: c.Method, pinc: c.PInc, fixed: c.FixedTheta, k: c.Kernel}
+	return &trainer{c: c, r: r, x: x, y: y, n: n, d: d, class: class, k: c.Kernel}
 }
 
 // initState draws the initial active set and the batches from the seed.
@@ -196,7 +190,7 @@ func (t *trainer) initState() {
 	rng := initRNG(t.c.Seed)
 	a := t.initialActive(rng)
 	perm, bounds := splitBatches(rng, t.n, t.c.Sub)
-	t.st = State{Method: t.method, N: t.n, D: t.d, Theta: t.k.Params(), Active: a,
+	t.st = State{Method: t.c.Method, N: t.n, D: t.d, Theta: t.k.Params(), Active: a,
 		Tau: make([]float64, len(a)), Nu: make([]float64, len(a)), Perm: perm, Bounds: bounds}
 }
 
@@ -204,7 +198,7 @@ func (t *trainer) initState() {
 // fPASS-GP, at most n), as the first draw of rng, a fresh initRNG.
 func (t *trainer) initialActive(rng *rand.Rand) []int {
 	size := t.c.Init
-	if t.method == FPASSGP {
+	if t.c.Method == FPASSGP {
 		size = t.c.M
 	}
 	return permPrefix(rng, t.n, size)
@@ -254,8 +248,8 @@ func (t *trainer) resume(s *State) error {
 	if err := s.Check(t.n, t.d); err != nil {
 		return fmt.Errorf("resume: %w", err)
 	}
-	if s.Method != t.method {
-		return fmt.Errorf("passgp: resume state is for method %v, training %v", s.Method, t.method)
+	if s.Method != t.c.Method {
+		return fmt.Errorf("passgp: resume state is for method %v, training %v", s.Method, t.c.Method)
 	}
 	if len(s.Theta) != len(t.k.Params()) {
 		return fmt.Errorf("passgp: resume state has %d hyperparameters, kernel %s takes %d", len(s.Theta), t.k.Name(), len(t.k.Params()))
@@ -279,11 +273,11 @@ func cloneState(s *State) State {
 
 func (t *trainer) run(ctx context.Context) (*Result, error) {
 	t.theta0 = t.k.Params()
-	if t.c.Resume != nil && !t.stage2 {
+	if t.c.Resume != nil {
 		if err := t.resume(t.c.Resume); err != nil {
 			return nil, err
 		}
-	} else if !t.stage2 {
+	} else {
 		t.initState()
 	}
 	return t.loop(ctx)
@@ -325,7 +319,7 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 				LogZ: last.LogZ, Theta: slices.Clone(last.Theta),
 				Elapsed: el, Remaining: rem})
 		}
-		if t.c.Checkpoint != nil && !t.stage2 {
+		if t.c.Checkpoint != nil {
 			s := cloneState(&t.st)
 			s.Elapsed = el
 			t.c.Checkpoint(&s)
@@ -375,7 +369,7 @@ func (t *trainer) inferEvals(ctx context.Context, xa *mat.Dense, ya []float64, o
 		evals := hypMaxEvals
 		if maxEvals > 0 {
 			evals = maxEvals
-		} else if t.st.Done == 0 && !t.stage2 {
+		} else if t.st.Done == 0 {
 			// The first optimisation starts from the initial θ, not from
 			// a previous optimum: give it room to get close.
 			evals *= 3
@@ -417,12 +411,12 @@ func (t *trainer) inferEvals(ctx context.Context, xa *mat.Dense, ya []float64, o
 // batch processes batch t.st.Batch of pass t.st.Pass (paper Algorithm 1,
 // inner loop body).
 func (t *trainer) batch(ctx context.Context) error {
-	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch, Augmented: t.stage2}
+	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch}
 	xa, ya, err := t.active()
 	if err != nil {
 		return err
 	}
-	optimise := !t.fixed && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.hypPasses()
+	optimise := !t.c.FixedTheta && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.hypPasses()
 	epo := t.c.epOptions()
 	if t.st.Frozen && adfSites {
 		// The new points start at their ADF sites (below) and the others
@@ -447,7 +441,7 @@ func (t *trainer) batch(ctx context.Context) error {
 		return err
 	}
 	var u update
-	switch t.method {
+	switch t.c.Method {
 	case PASSGP:
 		u = passUpdate(sc.cav, sc.q, t.rule())
 	case FPASSGP:
@@ -552,7 +546,7 @@ var screenScores = true
 // candidate fully): PASS-GP's rule with a p_inc below 1.
 func (t *trainer) screen() *score.Screen {
 	r := t.rule()
-	if !screenScores || t.method != PASSGP || r.pinc >= 1 {
+	if !screenScores || t.c.Method != PASSGP || r.pinc >= 1 {
 		return nil
 	}
 	return &score.Screen{Y: t.y, PInc: r.pinc}
@@ -568,7 +562,7 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch}
-	optimise := !t.fixed && !t.st.Frozen && t.c.hypPasses() >= t.c.Passes
+	optimise := !t.c.FixedTheta && !t.st.Frozen && t.c.hypPasses() >= t.c.Passes
 	post, err := t.inferEvals(ctx, xa, ya, optimise, finalHypEvals, t.c.finalEPOptions(), &bs)
 	if err == nil && optimise {
 		// One more EP run from the search's sites at the final θ. The
