@@ -166,12 +166,12 @@ func calibrate(ctx context.Context, r *runner, res *Result, x Rows, y []float64,
 
 // trainer runs paper Algorithm 1.
 type trainer struct {
-	c     *config
-	r     *runner
-	x     Rows
-	y     []float64
-	n, d  int
-	class string
+	c      *config
+	r      *runner
+	x      Rows
+	y      []float64
+	n, d   int
+	class  string
 	st     State
 	k      kernel.Kernel
 	inA    []bool
