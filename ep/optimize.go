@@ -98,9 +98,11 @@ func OptimizeContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []flo
 	}
 	status := "no free hyperparameters"
 	if len(op.box.Free) > 0 {
-		status = minimize(func(u []float64) (float64, []float64, bool) {
+		status = minimize(func(u []float64) (float64, bool) {
 			e := op.evaluate(u)
-			return e.f, e.g, e.post != nil
+			return e.f, e.post != nil
+		}, func(u []float64) []float64 {
+			return op.gradient(op.evaluate(u))
 		}, u0, maxEvals, gradTol, math.Max(o.EP.tol(), 1e-12), ctx.Err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -131,7 +133,8 @@ type evaluation struct {
 	u      []float64
 	theta  []float64
 	f      float64
-	g      []float64 // gradient of -log Z in u
+	g      []float64 // gradient of -log Z in u, once gradient computed it
+	gDone  bool
 	post   *Posterior
 	kern   kernel.Kernel
 	bounds []bool
@@ -139,10 +142,15 @@ type evaluation struct {
 }
 
 // evaluate runs EP at u, warm-started from the last successful run's
-// sites, and its gradient; the point asked for last is not run again.
+// sites; the point asked for last is not run again. Its gradient waits
+// for gradient: a line search's trial that does not lower the objective
+// never needs it.
 func (op *optimizer) evaluate(u []float64) *evaluation {
 	if op.last != nil && slices.Equal(op.last.u, u) {
 		return op.last
+	}
+	if op.last != nil && op.last.post != nil && !op.last.gDone {
+		op.last.post.dropInv() // its gradient was not asked for
 	}
 	e := &evaluation{u: slices.Clone(u), f: math.Inf(1), g: make([]float64, len(u))}
 	e.theta, e.bounds = op.box.Theta(u)
@@ -163,18 +171,28 @@ func (op *optimizer) evaluate(u []float64) *evaluation {
 	}
 	e.post = p
 	e.f = -p.LogZ
-	grad := p.GradientTo(nil)
-	for i, j := range op.box.Free {
-		if !e.bounds[j] {
-			e.g[i] = -grad[j]
-		}
-	}
 	s := p.Sites.Clone()
 	op.sites = &s
 	if op.best == nil || e.f < op.best.f {
 		op.best = e
 	}
 	return e
+}
+
+// gradient returns e's gradient of −log Z_EP in u (zero where EP
+// failed, and for a component at its bound), computed on first use from
+// the inverse its EP run kept.
+func (op *optimizer) gradient(e *evaluation) []float64 {
+	if e.post != nil && !e.gDone {
+		grad := e.post.GradientTo(nil)
+		for i, j := range op.box.Free {
+			if !e.bounds[j] {
+				e.g[i] = -grad[j]
+			}
+		}
+		e.gDone = true
+	}
+	return e.g
 }
 
 // infer runs EP for e. A run that does not converge is used as it is
