@@ -58,7 +58,7 @@ type Calibration struct {
 	// Eps/C for every class.
 	Kappa float64
 	// GateNear and GateFar are the largest correlations with the active
-	// set (passgp.Binary.NearTo) at and above which a point keeps its latent and
+	// set (model.Model.LatentShareNearTo) at and above which a point keeps its latent and
 	// share, and at and below which it gets the prior's, z = 0 and ρ = 1
 	// (Gate): far from the data the probabilities are then Balance,
 	// whatever the kernel's constant makes of the latent there

@@ -42,7 +42,7 @@ func (c *Calibration) Gated() bool { return c.GateNear > 0 && c.Balance != nil }
 
 // Gate returns c's inputs (ProbTo, DecideTo, MeanNLL) for the latents z,
 // prior-variance shares rho and largest correlations near (n×K each,
-// from passgp.Binary.LatentShareTo and NearTo): each latent and share moved
+// from model.Model.LatentShareNearTo): each latent and share moved
 // towards the prior's z = 0 and ρ = 1 by the weight g of its correlation,
 // 0 from GateNear up and 1 from GateFar down, (1 − g)z and ρ + g(1 − ρ),
 // so that far from the data the probabilities are the class balance
