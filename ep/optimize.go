@@ -105,6 +105,7 @@ func OptimizeContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []flo
 			return op.gradient(op.evaluate(u))
 		}, u0, maxEvals, gradTol, math.Max(o.EP.tol(), 1e-12), ctx.Err)
 	}
+	op.dropLastInv()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -133,7 +134,7 @@ type evaluation struct {
 	u      []float64
 	theta  []float64
 	f      float64
-	g      []float64 // gradient of -log Z in u, once gradient computed it
+	g      []float64 // gradient of -log Z in u, once gDone (optimizer.gradient)
 	gDone  bool
 	post   *Posterior
 	kern   kernel.Kernel
@@ -142,16 +143,14 @@ type evaluation struct {
 }
 
 // evaluate runs EP at u, warm-started from the last successful run's
-// sites; the point asked for last is not run again. Its gradient waits
-// for gradient: a line search's trial that does not lower the objective
-// never needs it.
+// sites; the point asked for last is not run again. The gradient is
+// left to gradient: a line search's trial that does not lower the
+// objective never needs it.
 func (op *optimizer) evaluate(u []float64) *evaluation {
 	if op.last != nil && slices.Equal(op.last.u, u) {
 		return op.last
 	}
-	if op.last != nil && op.last.post != nil && !op.last.gDone {
-		op.last.post.dropInv() // its gradient was not asked for
-	}
+	op.dropLastInv()
 	e := &evaluation{u: slices.Clone(u), f: math.Inf(1), g: make([]float64, len(u))}
 	e.theta, e.bounds = op.box.Theta(u)
 	e.kern = op.k.WithParams(e.theta)
@@ -177,6 +176,14 @@ func (op *optimizer) evaluate(u []float64) *evaluation {
 		op.best = e
 	}
 	return e
+}
+
+// dropLastInv returns the inverse kept by the last evaluation's EP run
+// to the pool when its gradient was not asked for.
+func (op *optimizer) dropLastInv() {
+	if op.last != nil && op.last.post != nil && !op.last.gDone {
+		op.last.post.dropInv()
+	}
 }
 
 // gradient returns e's gradient of −log Z_EP in u (zero where EP
