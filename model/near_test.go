@@ -10,9 +10,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/internal/testenv"
 	"github.com/passgp-fast/passgp-fast/kernel"
 	"github.com/passgp-fast/passgp-fast/passgp"
-	"github.com/passgp-fast/passgp-fast/synth"
 )
 
 // storedNear and storedFar are the gate (Calibration.GateNear and
@@ -33,19 +33,8 @@ const (
 // move towards (0, 1), part of the way at the edge. A poly kernel, which
 // has no far field, has correlation 1 everywhere.
 func TestFarFieldGate(t *testing.T) {
-	task := synth.Task{D: 4, Relevant: 2, Flip: 0.05, Priors: []float64{0.85, 0.15}}
-	ds, err := synth.Dataset(task, 300, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := ds.Dense()
-	const nr = 61
-	ray := mat.NewDense(nr, 4, nil)
-	for i := range nr {
-		for j := range 4 {
-			ray.Set(i, j, 0.5*float64(i))
-		}
-	}
+	x, y, ray := testenv.FarField(t)
+	nr, _ := ray.Dims()
 	for _, tc := range []struct {
 		name string
 		k    kernel.Kernel
@@ -59,9 +48,9 @@ func TestFarFieldGate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := &passgp.Options{Kernel: tc.k, FixedTheta: true, Init: 30, Sub: 60, Passes: 1, Seed: 1}
-			res, err := passgp.Train(context.Background(), x, ds.Y, o)
+			res, err := passgp.Train(context.Background(), x, y, o)
 			if err == nil && tc.fitc {
-				res, err = passgp.TrainFITC(context.Background(), res.Model, x, ds.Y, &passgp.Options{FixedTheta: true})
+				res, err = passgp.TrainFITC(context.Background(), res.Model, x, y, &passgp.Options{FixedTheta: true})
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -118,10 +107,10 @@ func TestFarFieldGate(t *testing.T) {
 				t.Errorf("no ray point in the gate's blend")
 			}
 			// Near the data Gate returns its arguments.
-			ct := make([]float64, ds.N)
+			ct := make([]float64, len(y))
 			nearTo(b, ct, x)
-			zt, rt := mat.NewDense(ds.N, 1, nil), mat.NewDense(ds.N, 1, nil)
-			if a, c := cal.Gate(zt, rt, mat.NewDense(ds.N, 1, ct)); a != zt || c != rt {
+			zt, rt := mat.NewDense(len(y), 1, nil), mat.NewDense(len(y), 1, nil)
+			if a, c := cal.Gate(zt, rt, mat.NewDense(len(y), 1, ct)); a != zt || c != rt {
 				t.Fatalf("Gate moved a training point: smallest correlation %v", floats.Min(ct))
 			}
 		})

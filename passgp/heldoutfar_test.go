@@ -7,8 +7,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/internal/testenv"
 	"github.com/passgp-fast/passgp-fast/kernel"
-	"github.com/passgp-fast/passgp-fast/synth"
 )
 
 // TestHeldOutFar: the held-out latents of points far from the data
@@ -16,21 +16,10 @@ import (
 // are their raw predictions, the constant's posterior of a large bias,
 // and the training points' are those without the ray.
 func TestHeldOutFar(t *testing.T) {
-	task := synth.Task{D: 4, Relevant: 2, Flip: 0.05, Priors: []float64{0.85, 0.15}}
-	ds, err := synth.Dataset(task, 300, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := ds.Dense()
-	const nr = 61
-	ray := mat.NewDense(nr, 4, nil)
-	for i := range nr {
-		for j := range 4 {
-			ray.Set(i, j, 0.5*float64(i))
-		}
-	}
+	x, y, ray := testenv.FarField(t)
+	nr, _ := ray.Dims()
 	k := kernel.SEBias{SE: kernel.SE{Var: 1, Len2: 2, Jitter: 1e-4}, Bias: 4}
-	res, err := Train(context.Background(), x, ds.Y, &Options{Kernel: k, FixedTheta: true, Init: 30, Sub: 60, Passes: 1, Seed: 1})
+	res, err := Train(context.Background(), x, y, &Options{Kernel: k, FixedTheta: true, Init: 30, Sub: 60, Passes: 1, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +29,7 @@ func TestHeldOutFar(t *testing.T) {
 	if math.Abs(z[nr-1]) < 1e-3 || rho[nr-1] > 0.9 {
 		t.Errorf("far end: raw latent %v, share %v; the constant's posterior should keep them off 0 and 1", z[nr-1], rho[nr-1])
 	}
-	nt := ds.N
+	nt := len(y)
 	xr := mat.NewDense(nt+nr, 4, nil)
 	xr.Slice(0, nt, 0, 4).(*mat.Dense).Copy(x)
 	xr.Slice(nt, nt+nr, 0, 4).(*mat.Dense).Copy(ray)
