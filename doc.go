@@ -42,6 +42,7 @@
 // Imports point one way: the command line (internal/cli, the program
 // cmd/passgp-fast) uses this package,
 // which uses passgp, model, calib and data; passgp uses score (the
-// scoring stage) and calib (the calibration stage); score uses ep,
-// kernel and la; calib uses la only.
+// scoring stage), calib (the calibration stage) and ivm (the IVM
+// baseline's selection); score and ivm use ep, kernel and la; calib uses
+// la only.
 package passgpfast

@@ -6,6 +6,7 @@ import (
 
 	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/passgp"
+	"github.com/passgp-fast/passgp-fast/score"
 )
 
 // FitBinary is FitDataset on a binary data file (data.OpenBinary; written
@@ -34,7 +35,7 @@ func FitBinary(ctx context.Context, src *data.BinarySource, opts ...Option) (*Cl
 	if err != nil {
 		return nil, err
 	}
-	var x passgp.Rows = passgp.ReaderRows(src)
+	var x passgp.Rows = score.ReaderRows(src)
 	if cp.scaling != nil {
 		x = &scaledRows{Rows: x, s: cp.scaling, name: src.Name()}
 	}
@@ -51,7 +52,7 @@ type scaledRows struct {
 	passgp.Rows
 	s    *data.Scaling
 	name string
-	err  passgp.FirstError
+	err  score.FirstError
 }
 
 func (x *scaledRows) RowsTo(dst []float64, idx []int) {

@@ -124,7 +124,7 @@ func (t *Task) Score(ctx context.Context, src *data.BinarySource, rows []int, y,
 	if src.Dim() != t.job.Dim() {
 		return fmt.Errorf("%s: %d features, but the task scores %d", src.Name(), src.Dim(), t.job.Dim())
 	}
-	var x passgp.Rows = passgp.ReaderRows(src)
+	var x passgp.Rows = score.ReaderRows(src)
 	if t.scaling != nil {
 		x = &scaledRows{Rows: x, s: t.scaling, name: src.Name()}
 	}

@@ -11,60 +11,9 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/data"
 )
-
-// shifts4 and shifts8 are the one-pixel translations of paper Section 6.3
-// (right, left, down, up; then the diagonals), as (dx, dy).
-var shifts8 = [8][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
-
-// ShiftImageTo sets dst to the w×h row-major image src translated by
-// (dx, dy) pixels (positive dx moves the content right, positive dy down).
-// Pixels shifted in from outside take the image's smallest value, its
-// background (−1 for USPS, 0 for MNIST).
-func ShiftImageTo(dst, src []float64, w, h, dx, dy int) {
-	if len(src) != w*h || len(dst) != w*h {
-		panic("passgp: image size mismatch")
-	}
-	fill := slices.Min(src)
-	for r := 0; r < h; r++ {
-		for c := 0; c < w; c++ {
-			sr, sc := r-dy, c-dx
-			if sr < 0 || sr >= h || sc < 0 || sc >= w {
-				dst[r*w+c] = fill
-			} else {
-				dst[r*w+c] = src[sr*w+sc]
-			}
-		}
-	}
-}
-
-// AugmentShifts returns the rows of x followed by, for each row in turn,
-// its `dirs` (4 or 8) one-pixel translations, and the matching labels.
-// Row i of x yields rows n + i·dirs … n + i·dirs + dirs − 1.
-func AugmentShifts(x *mat.Dense, y []float64, w, h, dirs int) (*mat.Dense, []float64) {
-	if dirs != 4 && dirs != 8 {
-		panic("passgp: AugmentShifts wants 4 or 8 directions")
-	}
-	n, d := x.Dims()
-	if w*h != d {
-		panic("passgp: image geometry does not match the number of features")
-	}
-	out := mat.NewDense(n*(1+dirs), d, nil)
-	ya := make([]float64, n*(1+dirs))
-	raw := x.RawMatrix()
-	o := out.RawMatrix()
-	for i := 0; i < n; i++ {
-		src := raw.Data[i*raw.Stride : i*raw.Stride+d]
-		copy(o.Data[i*d:(i+1)*d], src)
-		ya[i] = y[i]
-		for s := 0; s < dirs; s++ {
-			row := n + i*dirs + s
-			ShiftImageTo(o.Data[row*d:(row+1)*d], src, w, h, shifts8[s][0], shifts8[s][1])
-			ya[row] = y[i]
-		}
-	}
-	return out, ya
-}
 
 // TrainAugmented runs the invariance stage of paper Section 6.3 on a
 // trained binary classifier b (from Train or TrainMulti): b's active
@@ -119,7 +68,7 @@ func TrainAugmented(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o
 func augmentStage(ctx context.Context, b *Binary, c *config, r *runner, class string) (*Result, error) {
 	m := len(b.Active)
 	a := c.Augment
-	xa, ya := AugmentShifts(b.X, b.Y, a.ImageW, a.ImageH, a.Shifts)
+	xa, ya := data.AugmentShifts(b.X, b.Y, a.ImageW, a.ImageH, a.Shifts)
 	// The paper's rule at b's θ, without a budget: the stage's training
 	// set is bounded by the first stage's active set.
 	c2 := *c
@@ -130,7 +79,7 @@ func augmentStage(ctx context.Context, b *Binary, c *config, r *runner, class st
 	perm, bounds := splitBatches(rng, na, c2.Sub)
 	act := make([]int, m)
 	for i := range act {
-		act[i] = i // AugmentShifts puts the original rows first
+		act[i] = i // data.AugmentShifts puts the original rows first
 	}
 	c2.Resume = &State{Method: PASSGP, N: na, D: d, Theta: b.Kernel.Params(), Active: act,
 		Tau: b.Post.Sites.Tau, Nu: b.Post.Sites.Nu, Perm: perm, Bounds: bounds}
@@ -217,7 +166,8 @@ func translationGroups(b *Binary, x *mat.Dense, g *shiftGeom) (rows, self []int,
 	for i := 0; i < n; i++ {
 		var grp []int
 		for s := 0; s < g.dirs; s++ {
-			ShiftImageTo(t, x.RawRowView(i), g.w, g.h, shifts8[s][0], shifts8[s][1])
+			dx, dy := data.ImageShift(s)
+			data.ShiftImageTo(t, x.RawRowView(i), g.w, g.h, dx, dy)
 			for _, k := range shifted[hash(t)] {
 				if slices.Equal(b.X.RawRowView(k), t) && !slices.Contains(grp, k) {
 					grp = append(grp, k)

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/data"
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
@@ -167,7 +168,8 @@ func TestAugmentedHeldOut(t *testing.T) {
 	var checked, differs int
 	for _, i := range imgs[:12] {
 		for s := 0; s < 8; s++ {
-			ShiftImageTo(shifted.RawRowView(s), x.RawRowView(i), w, w, shifts8[s][0], shifts8[s][1])
+			dx, dy := data.ImageShift(s)
+			data.ShiftImageTo(shifted.RawRowView(s), x.RawRowView(i), w, w, dx, dy)
 		}
 		sites := b.Post.Sites.Clone()
 		var group []int
@@ -374,5 +376,33 @@ func TestAugmentBatching(t *testing.T) {
 	bad.Augment = &badAug
 	if _, err := Train(context.Background(), x, y, &bad); err == nil {
 		t.Error("Augment.Sub −1 accepted")
+	}
+}
+
+// Training with invariances on tiny 4×4 "images": the retraining stage
+// runs at fixed θ from the first active set and maps the indices back.
+func TestAugmentTrain(t *testing.T) {
+	n := 120
+	x, y := toyImages(n)
+	res, err := Train(context.Background(), x, y, &Options{Init: 20, Sub: 2, Augment: &Augmentation{Shifts: 4, ImageW: 4, ImageH: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stage2 := 0
+	for _, b := range res.Batches {
+		if b.Augmented {
+			stage2++
+			if b.HypEvals != 0 {
+				t.Error("θ optimised in the invariance stage")
+			}
+		}
+	}
+	if stage2 != 4 {
+		t.Errorf("%d augmented batches, want 4", stage2)
+	}
+	for _, a := range res.Model.Active {
+		if a < -1 || a >= n {
+			t.Errorf("active index %d", a)
+		}
 	}
 }

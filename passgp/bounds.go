@@ -1,13 +1,9 @@
 package passgp
 
 import (
-	"context"
 	"math/rand/v2"
 	"slices"
 
-	"gonum.org/v1/gonum/optimize"
-
-	"github.com/passgp-fast/passgp-fast/internal/onepass"
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
@@ -74,17 +70,4 @@ func thetaBounds(c *config, x Rows) (lower, upper []float64, err error) {
 	}
 	lower[1] = min(med/len2Floor, c.Kernel.Params()[1])
 	return lower, upper, nil
-}
-
-// lbfgs minimises fg (the objective at u; it writes the gradient into
-// grad) with gonum/optimize's L-BFGS from u0 in at most maxEvals
-// evaluations, stopping when every gradient component is below gradTol,
-// when five iterations gained less than funcTol, or when ctx is done; each
-// point is evaluated once (onepass). The result is left to fg's caller: a
-// failed line search still leaves the best point evaluated so far.
-// ivmOptimize and fitcTheta search with it.
-func lbfgs(ctx context.Context, fg func(u, grad []float64) float64, u0 []float64, maxEvals int, gradTol, funcTol float64) {
-	p := onepass.Problem(fg)
-	_, _ = optimize.Minimize(p, u0, &optimize.Settings{FuncEvaluations: maxEvals, GradientThreshold: gradTol,
-		Converger: &optimize.FunctionConverge{Absolute: funcTol, Iterations: 5}, Recorder: ctxRecorder{ctx}}, &optimize.LBFGS{})
 }

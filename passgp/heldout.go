@@ -2,10 +2,15 @@ package passgp
 
 import (
 	"context"
+	"fmt"
 	"math"
 
-	"github.com/passgp-fast/passgp-fast/score"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/calib"
+	"github.com/passgp-fast/passgp-fast/la"
+	"github.com/passgp-fast/passgp-fast/score"
 )
 
 // heldOutLatents returns, for every row i of the training data x, the
@@ -116,4 +121,43 @@ func priorShare(v, k float64) float64 {
 		return 0
 	}
 	return min(max(v/k, 0), 1)
+}
+
+// LatentErrorRate returns the fraction of i whose decision sign(z_i)
+// (z_i > 0: +1) differs from y_i (±1), for the latents z_i = m_i/√(1+v_i)
+// of the predictive distribution (paper eq. 4: q(+1|x_i) = Φ(z_i)).
+func LatentErrorRate(z, y []float64) float64 {
+	if len(z) == 0 {
+		return 0
+	}
+	e := 0
+	for i, v := range z {
+		if (v > 0) != (y[i] > 0) {
+			e++
+		}
+	}
+	return float64(e) / float64(len(z))
+}
+
+// ArgmaxLatent returns the index of the largest entry of one row of
+// latents (ties: the smallest index): MultiClass's decision.
+func ArgmaxLatent(row []float64) int { return floats.MaxIdx(row) }
+
+// CalibrateBinaryRows fits the Platt calibration (calib.FitBinary) of a
+// trained binary classifier b on its held-out latents on the training
+// data x, y (±1), read through Rows: the fit Train makes
+// (Result.Calibration), for a classifier trained earlier. It has no image
+// geometry: for a classifier of an invariance stage it uses the plain
+// cavities, which still see each image's translations; Train and
+// TrainAugmented leave those out (groupHeldOut).
+func CalibrateBinaryRows(b *Binary, x Rows, y []float64) (*calib.Calibration, error) {
+	n, _ := x.Dims()
+	if len(y) != n {
+		return nil, fmt.Errorf("passgp: CalibrateBinaryRows: %d labels for %d rows", len(y), n)
+	}
+	z, rho, _, err := heldOutLatents(context.Background(), newRunner(la.Threads()), b, x, nil)
+	if err != nil {
+		return nil, err
+	}
+	return calib.FitBinary(z, rho, y)
 }

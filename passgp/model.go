@@ -22,8 +22,7 @@ type Binary struct {
 	// Sparse, if not nil, is the FITC posterior of TrainFITC, with the
 	// active inputs as inducing inputs, and predictions (PredictTo,
 	// PredictMeanVarTo, LatentTo) come from it. Post stays the active
-	// set's posterior: the weights (ActiveWeights, CavityWeights,
-	// PredictWeightsTo) are the paper's, of A alone.
+	// set's posterior.
 	Sparse *ep.FITC
 	// Inducing, when Sparse is set, holds the indices into X of Sparse's
 	// inducing inputs in ascending order (Options.BoundFITC's subset);
@@ -125,49 +124,6 @@ func (b *Binary) latentShare(r *runner, z, rho []float64, x *mat.Dense) {
 		copy(rho[:n], v)
 		_ = priorShares(context.Background(), b, DenseRows(x), rho[:n]) // no read error in memory
 	}
-}
-
-// ActiveWeights returns a copy of the representer weights α of the active
-// points (paper Section 4): the predictive mean is m* = k*ᵀα.
-func (b *Binary) ActiveWeights() []float64 {
-	return append([]float64(nil), b.Post.Alpha...)
-}
-
-// PredictWeightsTo sets dst[i] to the weight that row i of x with label
-// y[i] would have if it were added to the active set, predicted without
-// rerunning EP (paper Section 4): the log derivative of its predictive
-// probability, α = y N(z)/(Φ(z)√(1+v)) with z = y m/√(1+v) and (m, v) the
-// predictive marginal. For an active point evaluated with its cavity
-// marginal instead (CavityWeights) this is its EP weight at convergence.
-func (b *Binary) PredictWeightsTo(dst []float64, x *mat.Dense, y []float64) {
-	n, _ := x.Dims()
-	m := make([]float64, n)
-	v := make([]float64, n)
-	b.PredictMeanVarTo(m, v, x)
-	for i := range dst[:n] {
-		dst[i] = weight(y[i], m[i], v[i])
-	}
-}
-
-// CavityWeights returns the weights of the active points computed from
-// their cavity marginals (paper Section 4, the exact relation
-// α_n = ∂/∂h log⟨p(y_n|f_n+h)⟩_\n). At an EP fixed point they equal
-// ActiveWeights.
-func (b *Binary) CavityWeights() []float64 {
-	n := len(b.Y)
-	m := make([]float64, n)
-	v := make([]float64, n)
-	b.Post.CavityTo(m, v)
-	w := make([]float64, n)
-	for i := range w {
-		w[i] = weight(b.Y[i], m[i], v[i])
-	}
-	return w
-}
-
-func weight(y, m, v float64) float64 {
-	s := sqrtPos(1 + v)
-	return y * ep.InvMills(y*m/s) / s
 }
 
 func sqrtPos(v float64) float64 {

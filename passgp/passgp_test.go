@@ -234,34 +234,6 @@ func TestRandomAndFullMemory(t *testing.T) {
 	}
 }
 
-// At an EP fixed point the representer weights equal the log derivative of
-// the cavity predictive probability (paper Section 4).
-func TestRepresenterWeights(t *testing.T) {
-	x, y := toy(50, 16)
-	res, err := Train(context.Background(), x, y, &Options{Method: Full, Kernel: toyKernel(), FixedTheta: true,
-		EP: ep.Options{Tol: 1e-12, MaxSweeps: 1000}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, c := res.Model.ActiveWeights(), res.Model.CavityWeights()
-	if d := maxDiff(a, c); d > 1e-5 {
-		t.Errorf("active weights differ from cavity weights by %v", d)
-	}
-	// Predicted weight of a training point equals its weight when its own
-	// site is removed: check on an inactive point via a random active set.
-	rnd, err := Train(context.Background(), x, y, &Options{Method: Random, M: 20, Kernel: toyKernel(), FixedTheta: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := make([]float64, 50)
-	rnd.Model.PredictWeightsTo(w, x, y)
-	for i, v := range w {
-		if math.IsNaN(v) || v*y[i] <= 0 {
-			t.Fatalf("weight %d = %v has the wrong sign", i, v)
-		}
-	}
-}
-
 func TestMulti(t *testing.T) {
 	x, y := blobs(300, 3, 1)
 	xt, yt := blobs(300, 3, 2)

@@ -8,18 +8,12 @@ import (
 	"github.com/passgp-fast/passgp-fast/score"
 )
 
-// Rows is random access to the N×D inputs of a training set. Training
-// reads them only through Rows, a batch, the active set or a chunk of the
-// held-out pass at a time, so that the inputs need not be in memory: a
-// binary data file serves them from disk (package data), and PASS-GP's
-// memory is O(M² + batch·D) beyond a few N-vectors (labels, the batches'
-// order and the held-out latents).
-//
-// RowsTo must be safe for concurrent use: scoring reads chunks on several
-// goroutines. A read error is sticky, as in bufio.Scanner: RowsTo then
-// fills what it cannot read with zeros, and Err returns the first error;
-// training checks Err after each stage that reads and returns it. It is
-// score.Rows, the inputs that scoring reads.
+// Rows is random access to the N×D inputs of a training set (score.Rows).
+// Training reads them only through Rows, a batch, the active set or a
+// chunk of the held-out pass at a time, so that the inputs need not be in
+// memory (score.ReaderRows of a data file) and PASS-GP's memory is
+// O(M² + batch·D) beyond a few N-vectors. Training checks Err after each
+// stage that reads and returns it.
 type Rows = score.Rows
 
 // DenseRows returns the rows of x, in memory.
@@ -98,38 +92,3 @@ func rowsOf(x Rows, y []float64, sub []int) (*mat.Dense, []float64, error) {
 	xs, err := readRows(x, sub)
 	return xs, gather(y, sub), err
 }
-
-// RowReader reads rows by index and can fail, as a data file on disk
-// (data.BinarySource). Its RowsTo must be safe for concurrent use.
-type RowReader interface {
-	Len() int
-	Dim() int
-	RowsTo(dst []float64, idx []int) error
-}
-
-// ReaderRows returns the rows of r, with r's errors kept as Rows's
-// sticky error.
-func ReaderRows(r RowReader) Rows { return &readerRows{r: r} }
-
-type readerRows struct {
-	r   RowReader
-	err FirstError
-}
-
-func (x *readerRows) Dims() (n, d int) { return x.r.Len(), x.r.Dim() }
-
-// ChecksFinite reports whether r's reads fail on a value that is not
-// finite.
-func (x *readerRows) ChecksFinite() bool {
-	c, ok := x.r.(finiteChecker)
-	return ok && c.ChecksFinite()
-}
-
-func (x *readerRows) RowsTo(dst []float64, idx []int) {
-	if err := x.r.RowsTo(dst, idx); err != nil {
-		clear(dst[:len(idx)*x.r.Dim()])
-		x.err.Set(err)
-	}
-}
-
-func (x *readerRows) Err() error { return x.err.Err() }

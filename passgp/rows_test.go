@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/data"
+	"github.com/passgp-fast/passgp-fast/score"
 	"github.com/passgp-fast/passgp-fast/synth"
 )
 
@@ -31,7 +32,7 @@ func binaryRows(t *testing.T, x *mat.Dense, y []float64) Rows {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { src.Close() })
-	return ReaderRows(src)
+	return score.ReaderRows(src)
 }
 
 // sameResult fails t unless a and b hold the same classifier and held-out

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/internal/onepass"
 	"github.com/passgp-fast/passgp-fast/score"
 )
 
@@ -78,7 +79,7 @@ func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []fl
 		}
 		return -f.LogZ
 	}
-	lbfgs(ctx, eval, box.Start(), evals, 1e-4, 1e-3)
+	onepass.LBFGS(ctx, eval, box.Start(), evals, 1e-4, 1e-3)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package passgp
+package ivm
 
 import (
 	"math"
@@ -10,13 +10,13 @@ import (
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
-// kernelColumn computes one column K(X, x_j) of the training covariance
+// column computes one column K(X, x_j) of the training covariance
 // per call, for IVM's sequential selection. For the SE and SE+linear
 // kernels the squared row norms of X are computed once, so a column costs
 // one DGEMV X·x_j (one pass over X) and an exp per row, instead of
 // recomputing the norms and a separate linear Gram term at every step.
 // Other kernels fall back to Kernel.CrossTo. The jitter is not added.
-type kernelColumn struct {
+type column struct {
 	k    kernel.Kernel
 	x    *mat.Dense
 	fast bool
@@ -29,9 +29,9 @@ type kernelColumn struct {
 	out  *mat.Dense
 }
 
-func newKernelColumn(k kernel.Kernel, x *mat.Dense) *kernelColumn {
+func newColumn(k kernel.Kernel, x *mat.Dense) *column {
 	n, d := x.Dims()
-	kc := &kernelColumn{k: k, x: x, dot: make([]float64, n)}
+	kc := &column{k: k, x: x, dot: make([]float64, n)}
 	switch kk := k.(type) {
 	case kernel.SE:
 		kc.fast, kc.amp, kc.c = true, kk.Var, 1/(2*kk.Len2)
@@ -52,7 +52,7 @@ func newKernelColumn(k kernel.Kernel, x *mat.Dense) *kernelColumn {
 }
 
 // columnTo sets dst[i] = k(x_i, x_j) for every row i (no jitter).
-func (kc *kernelColumn) columnTo(dst []float64, j int) {
+func (kc *column) columnTo(dst []float64, j int) {
 	raw := kc.x.RawMatrix()
 	n, d := raw.Rows, raw.Cols
 	xj := raw.Data[j*raw.Stride : j*raw.Stride+d]

@@ -1,4 +1,4 @@
-package passgp
+package ivm
 
 import (
 	"math"
@@ -10,9 +10,9 @@ import (
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
-// kernelColumn's fast SE / SE+lin path and its CrossTo fallback match
+// column's fast SE / SE+lin path and its CrossTo fallback match
 // Kernel.CrossTo column by column.
-func TestKernelColumn(t *testing.T) {
+func TestColumn(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const n, d = 37, 19
 	x := mat.NewDense(n, d, nil)
@@ -27,7 +27,7 @@ func TestKernelColumn(t *testing.T) {
 		kernel.SELin{SE: se, Lin: 0.2},
 		kernel.Poly{Var: 1, Jitter: 0.01, Degree: 3},
 	} {
-		kc := newKernelColumn(k, x)
+		kc := newColumn(k, x)
 		want := mat.NewDense(n, n, nil)
 		k.CrossTo(want, x, x)
 		got := make([]float64, n)

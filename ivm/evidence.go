@@ -1,4 +1,4 @@
-package passgp
+package ivm
 
 import (
 	"context"
@@ -6,15 +6,15 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize"
 
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/internal/onepass"
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
-// ivmSiteEvidence returns the IVM approximation of the log marginal
-// likelihood of the selected set with its ADF sites held fixed
-// (Lawrence, Seeger & Herbrich 2003): the sites are Gaussian
+// SiteEvidence returns the IVM approximation of the log marginal
+// likelihood of the selected inputs xa with their ADF sites (tau, nu)
+// held fixed (Lawrence, Seeger & Herbrich 2003): the sites are Gaussian
 // pseudo-observations m̃ = ν̃/τ̃ with noise variance 1/τ̃, so
 // log Z = log N(m̃ | 0, C), C = K_AA + diag(1/τ̃), and its gradient in
 // log θ, ½ Σ_ik W_ik ∂K_ik/∂log θ_j with W = C⁻¹m̃m̃ᵀC⁻¹ − C⁻¹.
@@ -23,11 +23,11 @@ import (
 // A site with τ̃ = 0 (or not finite) is a pseudo-observation of infinite
 // noise: it contributes nothing that depends on θ, and 1/τ̃ cannot enter C,
 // so it is left out.
-func ivmSiteEvidence(k kernel.Kernel, xa *mat.Dense, tau, nu, grad []float64) (logZ float64, ok bool) {
-	if slices.ContainsFunc(tau, uninformativeSite) {
+func SiteEvidence(k kernel.Kernel, xa *mat.Dense, tau, nu, grad []float64) (logZ float64, ok bool) {
+	if slices.ContainsFunc(tau, uninformative) {
 		var keep []int
 		for i, t := range tau {
-			if !uninformativeSite(t) {
+			if !uninformative(t) {
 				keep = append(keep, i)
 			}
 		}
@@ -35,7 +35,14 @@ func ivmSiteEvidence(k kernel.Kernel, xa *mat.Dense, tau, nu, grad []float64) (l
 			clear(grad)
 			return 0, true
 		}
-		return ivmSiteEvidence(k, gatherRows(xa, keep), gather(tau, keep), gather(nu, keep), grad)
+		_, d := xa.Dims()
+		xk := mat.NewDense(len(keep), d, nil)
+		tk, nk := make([]float64, len(keep)), make([]float64, len(keep))
+		for r, i := range keep {
+			xk.SetRow(r, xa.RawRowView(i))
+			tk[r], nk[r] = tau[i], nu[i]
+		}
+		return SiteEvidence(k, xk, tk, nk, grad)
 	}
 	n, _ := xa.Dims()
 	c := mat.NewDense(n, n, nil)
@@ -73,14 +80,14 @@ func ivmSiteEvidence(k kernel.Kernel, xa *mat.Dense, tau, nu, grad []float64) (l
 	return logZ, true
 }
 
-func uninformativeSite(tau float64) bool { return !(tau > 0) || math.IsInf(tau, 0) }
+func uninformative(tau float64) bool { return !(tau > 0) || math.IsInf(tau, 0) }
 
-// ivmOptimize maximises ivmSiteEvidence over log θ with L-BFGS, θ clamped
-// to [lo, hi] (nil: ep's default bounds; a bound component's gradient is
-// zeroed, as in ep.Optimize), free components as fixed says. It returns the best
-// kernel found, which of its components sit at a bound, and the number of
-// evaluations.
-func ivmOptimize(ctx context.Context, k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool, lo, hi []float64, maxEvals int) (best kernel.Kernel, atBound []bool, evals int) {
+// Optimize maximises SiteEvidence over log θ with L-BFGS in at most
+// maxEvals evaluations, θ clamped to [lo, hi] (nil: ep's default bounds;
+// a bound component's gradient is zeroed, as in ep.Optimize), the
+// components marked in fixed held. It returns the best kernel found,
+// which of its components sit at a bound, and the number of evaluations.
+func Optimize(ctx context.Context, k kernel.Kernel, xa *mat.Dense, tau, nu []float64, fixed []bool, lo, hi []float64, maxEvals int) (best kernel.Kernel, atBound []bool, evals int) {
 	box := ep.NewLogBox(k.Params(), fixed, lo, hi)
 	np, free := len(box.Theta0), box.Free
 	if len(free) == 0 {
@@ -93,7 +100,7 @@ func ivmOptimize(ctx context.Context, k kernel.Kernel, xa *mat.Dense, tau, nu []
 		th, at := box.Theta(u)
 		kk := k.WithParams(th)
 		evals++
-		lz, ok := ivmSiteEvidence(kk, xa, tau, nu, g)
+		lz, ok := SiteEvidence(kk, xa, tau, nu, g)
 		if !ok {
 			clear(grad)
 			return math.Inf(1)
@@ -109,16 +116,6 @@ func ivmOptimize(ctx context.Context, k kernel.Kernel, xa *mat.Dense, tau, nu []
 		}
 		return -lz
 	}
-	lbfgs(ctx, fg, box.Start(), maxEvals, 1e-6, 1e-6)
+	onepass.LBFGS(ctx, fg, box.Start(), maxEvals, 1e-6, 1e-6)
 	return best, atBound, evals
-}
-
-// ctxRecorder ends a gonum/optimize search (which stops when its Recorder
-// returns an error) once ctx is done.
-type ctxRecorder struct{ ctx context.Context }
-
-func (ctxRecorder) Init() error { return nil }
-
-func (r ctxRecorder) Record(*optimize.Location, optimize.Operation, *optimize.Stats) error {
-	return r.ctx.Err()
 }
