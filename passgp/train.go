@@ -353,27 +353,14 @@ func (t *trainer) active() (*mat.Dense, []float64, error) {
 	return xa, gather(t.y, t.st.Active), err
 }
 
-// infer runs EP on A from the current sites, optimising θ first when
-// optimise is set. It returns the posterior and fills the stats' timings.
-func (t *trainer) infer(ctx context.Context, xa *mat.Dense, ya []float64, optimise bool, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
-	return t.inferEvals(ctx, xa, ya, optimise, 0, epo, bs)
-}
-
-// inferEvals is infer with the optimiser's evaluation cap (0: the batch
-// cap hypMaxEvals, tripled for the first optimisation).
-func (t *trainer) inferEvals(ctx context.Context, xa *mat.Dense, ya []float64, optimise bool, maxEvals int, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
+// infer runs EP on A from the current sites, after optimising θ in at
+// most evals evaluations of log Z_EP where evals > 0. It returns the
+// posterior and fills the stats' timings.
+func (t *trainer) infer(ctx context.Context, xa *mat.Dense, ya []float64, evals int, epo ep.Options, bs *BatchStats) (*ep.Posterior, error) {
 	warm := &ep.Sites{Tau: slices.Clone(t.st.Tau), Nu: slices.Clone(t.st.Nu)}
 	var post *ep.Posterior
-	if optimise {
+	if evals > 0 {
 		t0 := time.Now()
-		evals := hypMaxEvals
-		if maxEvals > 0 {
-			evals = maxEvals
-		} else if t.st.Done == 0 {
-			// The first optimisation starts from the initial θ, not from
-			// a previous optimum: give it room to get close.
-			evals *= 3
-		}
 		res, err := ep.OptimizeContext(ctx, t.k, xa, ya, warm, t.c.optimizeOptions(evals, epo))
 		bs.HypTime = time.Since(t0)
 		if err != nil {
@@ -416,7 +403,15 @@ func (t *trainer) batch(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	optimise := !t.c.FixedTheta && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.hypPasses()
+	evals := 0
+	if !t.c.FixedTheta && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.hypPasses() {
+		evals = hypMaxEvals
+		if t.st.Done == 0 {
+			// The first optimisation starts from the initial θ, not from
+			// a previous optimum: give it room to get close.
+			evals *= 3
+		}
+	}
 	epo := t.c.epOptions()
 	if t.st.Frozen && adfSites {
 		// The new points start at their ADF sites (below) and the others
@@ -427,7 +422,7 @@ func (t *trainer) batch(ctx context.Context) error {
 		}
 		epo.KeepWarm = true
 	}
-	post, err := t.infer(ctx, xa, ya, optimise, epo, &bs)
+	post, err := t.infer(ctx, xa, ya, evals, epo, &bs)
 	if err != nil {
 		return err
 	}
@@ -563,15 +558,11 @@ func (t *trainer) finish(ctx context.Context) (*Result, error) {
 	}
 	bs := BatchStats{Pass: t.st.Pass, Batch: t.st.Batch}
 	optimise := !t.c.FixedTheta && !t.st.Frozen && t.c.hypPasses() >= t.c.Passes
-	post, err := t.inferEvals(ctx, xa, ya, optimise, finalHypEvals, t.c.finalEPOptions(), &bs)
-	if err == nil && optimise {
-		// One more EP run from the search's sites at the final θ. The
-		// search's runs already used finalEPOptions, so this run mostly
-		// stops after its minimum sweeps (it changes the sites in the last
-		// digits); kept so that trained models stay as they were.
-		t.st.Tau, t.st.Nu = post.Sites.Tau, post.Sites.Nu
-		post, err = t.infer(ctx, xa, ya, false, t.c.finalEPOptions(), &bs)
+	evals := 0
+	if optimise {
+		evals = finalHypEvals
 	}
+	post, err := t.infer(ctx, xa, ya, evals, t.c.finalEPOptions(), &bs)
 	if cerr := ctx.Err(); err != nil && cerr != nil {
 		return t.stopped(cerr)
 	}
