@@ -49,7 +49,7 @@ type Config struct {
 const AutoMaxActive = -1
 
 // Train's defaults that differ from the paper's rules (passgp.Options'
-// zero values). docs/method.md gives the
+// zero values). docs/decisions.md gives the
 // cross-validated measurements behind each.
 const (
 	// DefaultKernel is the covariance function of PASS-GP and IVM: the

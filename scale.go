@@ -23,7 +23,7 @@ const unitSpread = 4
 // they are. With features on scales of hundreds the SE kernel's initial
 // length scale sees every point as unrelated to every other, the search
 // never moves it, and the classifier learns nothing (docs/method.md,
-// "train's defaults").
+// Section 1).
 func ResolveScale(mode string, ds *data.Dataset, augment bool) (string, error) {
 	return resolveScale(mode, lazyStats(ds), augment)
 }

@@ -61,11 +61,10 @@ type Calibration struct {
 	// set (model.Model.LatentShareNearTo) at and above which a point keeps its latent and
 	// share, and at and below which it gets the prior's, z = 0 and ρ = 1
 	// (Gate): far from the data the probabilities are then Balance,
-	// whatever the kernel's constant makes of the latent there
-	// (docs/method.md). Fit leaves both 0, which moves no
-	// point, as a calibration without Balance does not; model files of
-	// format version 9 and later that carry a gate (10⁻⁴ and 10⁻⁸)
-	// apply it at prediction.
+	// whatever the kernel's constant makes of the latent there. Fit
+	// leaves both 0, which moves no point, as a calibration without
+	// Balance does not; model files of format version 9 and later that
+	// carry a gate (10⁻⁴ and 10⁻⁸) apply it at prediction.
 	GateNear, GateFar float64
 	// Slopes, for K >= 2, are per-class slopes that replace A in u_k
 	// (nil: A for every class, as in model files before format version

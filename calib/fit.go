@@ -66,7 +66,7 @@ var calibrationBounded = [][3]float64{{calibrationSteepA, 0.5, 0.1}, {calibratio
 // one shared slope (kept before only where the kinds differ) is equal on
 // gen-multiclass, Vehicle, Glass and USPS, better in NLP by more than one
 // standard error on DNA, Satellite and Shuttle and worse on Vowel
-// (docs/method.md).
+// (docs/decisions.md).
 func Fit(z, rho *mat.Dense, truth []int) (*Calibration, error) {
 	_, k := z.Dims()
 	balance, err := checkInput(z, rho, truth)

@@ -62,7 +62,7 @@ type Options struct {
 	// a converged run on the same points where the fixed point's log Z_EP
 	// is below it, as on active sets of hard, noisy points (PASS-GP's
 	// budget on IJCNN: every such run then took 7 sweeps from zero sites
-	// instead of 4 from its warm ones; docs/method.md).
+	// instead of 4 from its warm ones).
 	KeepWarm bool
 }
 

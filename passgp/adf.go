@@ -26,10 +26,10 @@ import (
 // 2001; the IVM's update) is where EP's first sweep would take it, so
 // the first sweep mostly finds the sites at rest: on that task log Z_EP
 // changes by 6·10⁻⁶ to 4·10⁻³ in it, against 0.04 to 2.3 from zero sites,
-// and a batch's EP takes one or two sweeps instead of three
-// (docs/method.md). Before the budget binds the sites warm-start θ
+// and a batch's EP takes one or two sweeps instead of three.
+// Before the budget binds the sites warm-start θ
 // searches, whose path a change in the last digits moves (IJCNN's is
-// fragile, docs/method.md), so the searches keep zero sites.
+// fragile), so the searches keep zero sites.
 var adfSites = true
 
 // adfSite is the site ep.MatchSite gives label y for the cavity N(mean,

@@ -209,7 +209,7 @@ const boundSearchPerInducing = 10
 // (fitcTheta): on the development protocol, 20 from the kept θ were
 // within two standard errors of 40 (half of them Nelder-Mead) on every
 // set where the budget binds, in 0.7 times the training time
-// (docs/method.md).
+// (docs/decisions.md).
 const boundSearchEvals = 20
 
 // searchPoints returns, when n exceeds limit, a random sample (drawn from
@@ -226,7 +226,7 @@ func searchPoints(seed uint64, n, limit int) []int {
 // determined by tens of points per dimension, and a sweep costs O(100·m³)
 // instead of O(N·m²): at N = 10⁶ the pass over all points took 35 s
 // (63 s without U stored), as long as PASS-GP itself, for a held-out NLL
-// of 0.2271 against the active set's 0.2276 (docs/method.md).
+// of 0.2271 against the active set's 0.2276.
 const boundPointsPerInducing = 100
 
 // fitcPoints returns, when n exceeds limit, the training points the FITC

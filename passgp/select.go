@@ -14,7 +14,7 @@ import (
 // calls mislabelled, comes last. On the development protocol the
 // alternative, lowest q(y_i|x_i) first as fPASS-GP's swaps rank, is
 // within one standard error in error on every set where the budget binds
-// and worse in Brier score and NLP on xor (docs/method.md).
+// and worse in Brier score and NLP on xor (docs/decisions.md).
 func boundaryKey(p float64) float64 { return math.Abs(p - 0.5) }
 
 // rule is the selection rule of one batch: the paper's thresholds and
@@ -93,7 +93,7 @@ func (r rule) keepFloor(m int) int {
 // which every candidate of the next batch has q near 1/2 < p_inc and comes
 // in. On the Shuttle data's rarest classes (7 of 40,600 training points)
 // the active set swung so between 1 and 2000 points, an EP run on 2000
-// points each time (docs/method.md).
+// points each time.
 func (u *update) restore(cav []float64, n int) int {
 	var del []int
 	for i := range cav {

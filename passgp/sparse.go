@@ -21,7 +21,7 @@ import (
 // A small active set then carries the posterior of every training point
 // instead of its own only: on IJCNN at M = 100 and a fixed θ the
 // validation error fell from 9.8% (random active set) and 36% (fPASS-GP)
-// to 4.3% and 5.7% (docs/method.md). A run whose sites still change after
+// to 4.3% and 5.7%. A run whose sites still change after
 // its halved steps gives its last posterior, which is used and reported
 // (Result.FITCNotConverged). Its time is added to res.Elapsed.
 func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []float64) error {
@@ -52,7 +52,7 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 // (keptTheta), which is where a gradient method does well; on the
 // development protocol a Nelder-Mead phase and a second start at train's
 // start values before it, in twice the EP runs, were within two standard
-// errors on every set where the budget binds (docs/method.md).
+// errors on every set where the budget binds (docs/decisions.md).
 func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []float64, xm *mat.Dense, o *ep.Options, evals int) (*ep.FITC, error) {
 	box := ep.NewLogBox(f0.Kernel.Params(), c.Fixed, c.lower, c.upper)
 	if len(box.Free) == 0 {
