@@ -100,16 +100,7 @@ func TestSelectMatchesRecompute(t *testing.T) {
 // matched variance is zero and their site precision 1/0 − 1/0 would be
 // NaN) skips them and gives finite positive site precisions.
 func TestSelectSiteGuards(t *testing.T) {
-	xs, ys := testenv.Toy(30, 42)
-	x := mat.NewDense(36, 2, nil)
-	y := make([]float64, 36)
-	for i := 0; i < 30; i++ {
-		x.SetRow(i, xs.RawRowView(i))
-		y[i] = ys[i]
-	}
-	for i := 30; i < 36; i++ {
-		y[i] = float64(2*(i%2) - 1) // x_i = 0
-	}
+	x, y := testenv.ToyOrigin()
 	k := kernel.SELin{SE: kernel.SE{Var: 0, Len2: 1}, Lin: 1}
 	st, err := Select(context.Background(), k, x, y, len(y))
 	if err != nil {

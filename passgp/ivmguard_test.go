@@ -4,8 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
+	"github.com/passgp-fast/passgp-fast/internal/testenv"
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
@@ -15,16 +14,7 @@ import (
 // NaN) trains a classifier with finite predictions (ivm's
 // TestSelectSiteGuards checks the sites).
 func TestIVMSiteGuards(t *testing.T) {
-	xs, ys := toy(30, 42)
-	x := mat.NewDense(36, 2, nil)
-	y := make([]float64, 36)
-	for i := 0; i < 30; i++ {
-		x.SetRow(i, xs.RawRowView(i))
-		y[i] = ys[i]
-	}
-	for i := 30; i < 36; i++ {
-		y[i] = float64(2*(i%2) - 1) // x_i = 0
-	}
+	x, y := testenv.ToyOrigin()
 	k := kernel.SELin{SE: kernel.SE{Var: 0, Len2: 1}, Lin: 1}
 	res, err := Train(context.Background(), x, y, &Options{Method: IVM, M: len(y), Kernel: k, FixedTheta: true, Threads: 1})
 	if err != nil {

@@ -26,3 +26,20 @@ func Toy(n int, seed uint64) (*mat.Dense, []float64) {
 	}
 	return x, y
 }
+
+// ToyOrigin returns Toy(30, 42) followed by six points at the origin
+// with alternating labels: under a linear kernel without jitter their
+// latents have zero prior variance (the IVM site guards' task).
+func ToyOrigin() (*mat.Dense, []float64) {
+	xs, ys := Toy(30, 42)
+	x := mat.NewDense(36, 2, nil)
+	y := make([]float64, 36)
+	for i := range 30 {
+		x.SetRow(i, xs.RawRowView(i))
+		y[i] = ys[i]
+	}
+	for i := 30; i < 36; i++ {
+		y[i] = float64(2*(i%2) - 1) // x_i = 0
+	}
+	return x, y
+}
