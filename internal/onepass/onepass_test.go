@@ -1,6 +1,7 @@
 package onepass
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -33,5 +34,33 @@ func TestProblem(t *testing.T) {
 	}
 	if calls > res.Stats.FuncEvaluations {
 		t.Errorf("%d evaluations for %d values asked", calls, res.Stats.FuncEvaluations)
+	}
+}
+
+// TestLBFGS: LBFGS minimises a quadratic within its evaluation cap, and a
+// done context ends the search after the first evaluation.
+func TestLBFGS(t *testing.T) {
+	var calls int
+	fg := func(u, grad []float64) float64 {
+		calls++
+		grad[0], grad[1] = 2*(u[0]-1), 8*(u[1]+2)
+		return (u[0]-1)*(u[0]-1) + 4*(u[1]+2)*(u[1]+2)
+	}
+	best := math.Inf(1)
+	track := func(u, grad []float64) float64 {
+		f := fg(u, grad)
+		best = math.Min(best, f)
+		return f
+	}
+	LBFGS(context.Background(), track, []float64{5, 5}, 100, 1e-9, 1e-15)
+	if best > 1e-10 || calls > 100 {
+		t.Errorf("best value %v after %d evaluations (cap 100)", best, calls)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	calls = 0
+	LBFGS(ctx, fg, []float64{5, 5}, 100, 1e-9, 1e-15)
+	if calls > 1 {
+		t.Errorf("%d evaluations after the context ended", calls)
 	}
 }
