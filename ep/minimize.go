@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/passgp-fast/passgp-fast/internal/onepass"
 )
 
 // minimize runs gonum/optimize's L-BFGS on f from u0 with at most maxEvals
@@ -25,12 +27,7 @@ func minimize(f func(u []float64) (float64, bool), g func(u []float64) []float64
 		},
 		Grad: func(grad, u []float64) { copy(grad, g(u)) },
 	}
-	s := &optimize.Settings{
-		FuncEvaluations:   maxEvals,
-		GradientThreshold: gradTol,
-		Converger:         &optimize.FunctionConverge{Absolute: funcTol, Iterations: 5},
-		Recorder:          stopRecorder(stop),
-	}
+	s := onepass.Settings(maxEvals, gradTol, funcTol, stop)
 	res, err := optimize.Minimize(p, u0, s, &optimize.LBFGS{})
 	switch {
 	case err != nil && res != nil:
@@ -39,14 +36,4 @@ func minimize(f func(u []float64) (float64, bool), g func(u []float64) []float64
 		return err.Error()
 	}
 	return res.Status.String()
-}
-
-// stopRecorder is an optimize.Recorder that ends the search (gonum stops
-// when a Recorder returns an error) once stop reports one.
-type stopRecorder func() error
-
-func (stopRecorder) Init() error { return nil }
-
-func (s stopRecorder) Record(*optimize.Location, optimize.Operation, *optimize.Stats) error {
-	return s()
 }

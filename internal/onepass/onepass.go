@@ -1,5 +1,6 @@
-// Package onepass gives gonum/optimize a problem whose value and gradient
-// come from one evaluation of the objective at each point.
+// Package onepass holds the module's use of gonum/optimize's L-BFGS: its
+// settings, and a problem whose value and gradient come from one
+// evaluation of the objective at each point.
 package onepass
 
 import (
@@ -31,22 +32,29 @@ func Problem(fg func(x, grad []float64) float64) optimize.Problem {
 }
 
 // LBFGS minimises fg (the objective at u; it writes the gradient into
-// grad) with gonum/optimize's L-BFGS from u0 in at most maxEvals
-// evaluations, stopping when every gradient component is below gradTol,
-// when five iterations gained less than funcTol, or when ctx is done; each
-// point is evaluated once (Problem). The result is left to fg's caller: a
-// failed line search still leaves the best point evaluated so far.
+// grad) with gonum/optimize's L-BFGS from u0 under Settings(maxEvals,
+// gradTol, funcTol, ctx.Err); each point is evaluated once (Problem). The
+// result is left to fg's caller: a failed line search still leaves the
+// best point evaluated so far.
 func LBFGS(ctx context.Context, fg func(u, grad []float64) float64, u0 []float64, maxEvals int, gradTol, funcTol float64) {
-	_, _ = optimize.Minimize(Problem(fg), u0, &optimize.Settings{FuncEvaluations: maxEvals, GradientThreshold: gradTol,
-		Converger: &optimize.FunctionConverge{Absolute: funcTol, Iterations: 5}, Recorder: ctxRecorder{ctx}}, &optimize.LBFGS{})
+	_, _ = optimize.Minimize(Problem(fg), u0, Settings(maxEvals, gradTol, funcTol, ctx.Err), &optimize.LBFGS{})
 }
 
-// ctxRecorder ends a search (gonum stops when its Recorder returns an
-// error) once ctx is done.
-type ctxRecorder struct{ ctx context.Context }
+// Settings are the settings of the module's L-BFGS searches: at most
+// maxEvals evaluations, stopping when every gradient component is below
+// gradTol, when five iterations gained less than funcTol, or as soon as
+// stop returns an error (checked after every evaluation).
+func Settings(maxEvals int, gradTol, funcTol float64, stop func() error) *optimize.Settings {
+	return &optimize.Settings{FuncEvaluations: maxEvals, GradientThreshold: gradTol,
+		Converger: &optimize.FunctionConverge{Absolute: funcTol, Iterations: 5}, Recorder: stopRecorder(stop)}
+}
 
-func (ctxRecorder) Init() error { return nil }
+// stopRecorder ends a search (gonum stops when its Recorder returns an
+// error) once stop reports one.
+type stopRecorder func() error
 
-func (r ctxRecorder) Record(*optimize.Location, optimize.Operation, *optimize.Stats) error {
-	return r.ctx.Err()
+func (stopRecorder) Init() error { return nil }
+
+func (s stopRecorder) Record(*optimize.Location, optimize.Operation, *optimize.Stats) error {
+	return s()
 }
