@@ -52,6 +52,5 @@ func (x *remoteRows) ScoreRows(ctx context.Context, job *score.Job, rows []int, 
 // ChecksFinite reports whether reads fail on a value that is not finite,
 // as the rows it wraps do.
 func (x *remoteRows) ChecksFinite() bool {
-	c, ok := x.Rows.(interface{ ChecksFinite() bool })
-	return ok && c.ChecksFinite()
+	return score.ChecksFinite(x.Rows)
 }

@@ -69,8 +69,7 @@ func (x *scaledRows) RowsTo(dst []float64, idx []int) {
 // where the rows read do (a binary file), the scaled ones do too (a scaled
 // value that overflows is an error).
 func (x *scaledRows) ChecksFinite() bool {
-	c, ok := x.Rows.(interface{ ChecksFinite() bool })
-	return ok && c.ChecksFinite()
+	return score.ChecksFinite(x.Rows)
 }
 
 func (x *scaledRows) Err() error {

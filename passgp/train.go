@@ -65,15 +65,11 @@ func checkInput(ctx context.Context, x Rows, y []float64, o *Options) (config, e
 	return resolve(o, d)
 }
 
-// finiteChecker is implemented by Rows whose reads fail on a value that
-// is not finite (a binary data file's), so that checkFinite need not read
-// them all first.
-type finiteChecker interface{ ChecksFinite() bool }
-
 // checkFinite returns an error naming the first input that is NaN or
-// infinite, reading x in blocks and checking ctx between them.
+// infinite, reading x in blocks and checking ctx between them; rows whose
+// reads fail on such a value (score.ChecksFinite) need not be read first.
 func checkFinite(ctx context.Context, x Rows) error {
-	if c, ok := x.(finiteChecker); ok && c.ChecksFinite() {
+	if score.ChecksFinite(x) {
 		return nil
 	}
 	n, d := x.Dims()

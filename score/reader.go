@@ -23,8 +23,14 @@ func (x *readerRows) Dims() (n, d int) { return x.r.Len(), x.r.Dim() }
 
 // ChecksFinite reports whether r's reads fail on a value that is not
 // finite.
-func (x *readerRows) ChecksFinite() bool {
-	c, ok := x.r.(interface{ ChecksFinite() bool })
+func (x *readerRows) ChecksFinite() bool { return ChecksFinite(x.r) }
+
+// ChecksFinite reports whether v has a method ChecksFinite that reports
+// that its reads fail on a value that is not finite (a binary data
+// file's), so that its values need no check of their own. Wrappers of
+// rows forward it through this function.
+func ChecksFinite(v any) bool {
+	c, ok := v.(interface{ ChecksFinite() bool })
 	return ok && c.ChecksFinite()
 }
 
