@@ -35,14 +35,7 @@ func SiteEvidence(k kernel.Kernel, xa *mat.Dense, tau, nu, grad []float64) (logZ
 			clear(grad)
 			return 0, true
 		}
-		_, d := xa.Dims()
-		xk := mat.NewDense(len(keep), d, nil)
-		tk, nk := make([]float64, len(keep)), make([]float64, len(keep))
-		for r, i := range keep {
-			xk.SetRow(r, xa.RawRowView(i))
-			tk[r], nk[r] = tau[i], nu[i]
-		}
-		return SiteEvidence(k, xk, tk, nk, grad)
+		return SiteEvidence(k, gatherRows(xa, keep), gather(tau, keep), gather(nu, keep), grad)
 	}
 	n, _ := xa.Dims()
 	c := mat.NewDense(n, n, nil)
@@ -81,6 +74,25 @@ func SiteEvidence(k kernel.Kernel, xa *mat.Dense, tau, nu, grad []float64) (logZ
 }
 
 func uninformative(tau float64) bool { return !(tau > 0) || math.IsInf(tau, 0) }
+
+// gatherRows returns the rows idx of x as a new matrix.
+func gatherRows(x *mat.Dense, idx []int) *mat.Dense {
+	_, d := x.Dims()
+	out := mat.NewDense(len(idx), d, nil)
+	for r, i := range idx {
+		out.SetRow(r, x.RawRowView(i))
+	}
+	return out
+}
+
+// gather returns v[idx].
+func gather(v []float64, idx []int) []float64 {
+	out := make([]float64, len(idx))
+	for r, i := range idx {
+		out[r] = v[i]
+	}
+	return out
+}
 
 // Optimize maximises SiteEvidence over log θ with L-BFGS in at most
 // maxEvals evaluations, θ clamped to [lo, hi] (nil: ep's default bounds;

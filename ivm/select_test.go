@@ -6,8 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/internal/testenv"
 	"github.com/passgp-fast/passgp-fast/kernel"
@@ -117,23 +115,6 @@ func TestSelectSiteGuards(t *testing.T) {
 			t.Errorf("point %d, of zero variance, selected", st.Sel[i])
 		}
 	}
-}
-
-func gatherRows(x *mat.Dense, idx []int) *mat.Dense {
-	_, d := x.Dims()
-	out := mat.NewDense(len(idx), d, nil)
-	for r, i := range idx {
-		out.SetRow(r, x.RawRowView(i))
-	}
-	return out
-}
-
-func gather(v []float64, idx []int) []float64 {
-	out := make([]float64, len(idx))
-	for r, i := range idx {
-		out[r] = v[i]
-	}
-	return out
 }
 
 func maxDiff(a, b []float64) float64 {
