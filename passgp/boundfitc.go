@@ -78,7 +78,7 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	t0 := time.Now()
 	b := res.Model
 	x, y, bv := heldView(x, y, b, held)
-	idx := inducingSubset(c.Seed, len(b.Y), c.BoundFITC)
+	idx := randomSubset(c.Seed, inducingSalt, len(b.Y), c.BoundFITC)
 	xm := b.X
 	if idx != nil {
 		xm = gatherRows(b.X, idx)
@@ -98,7 +98,7 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	}
 	// The search's sample: a subset of sub's points where smaller.
 	xq, yq := xs, ys
-	if q := searchPoints(c.Seed, n, boundSearchPerInducing*m); q != nil {
+	if q := randomSubset(c.Seed, searchSalt, n, boundSearchPerInducing*m); q != nil {
 		if xq, yq, err = rowsOf(x, y, q); err != nil {
 			return err
 		}
@@ -212,13 +212,6 @@ const boundSearchPerInducing = 10
 // (docs/decisions.md).
 const boundSearchEvals = 20
 
-// searchPoints returns, when n exceeds limit, a random sample (drawn from
-// seed) of limit of the n training points in ascending order, else nil
-// (all of them).
-func searchPoints(seed uint64, n, limit int) []int {
-	return randomSubset(seed, 0x3c6ef372fe94f82b, n, limit)
-}
-
 // boundPointsPerInducing bounds the training points that the FITC pass of
 // Options.BoundFITC runs EP on, per inducing input: beyond it, the pass
 // runs on the active points and a random sample of the others, and
@@ -306,14 +299,12 @@ func budgetBound(bs []BatchStats) bool {
 	return slices.ContainsFunc(bs, func(b BatchStats) bool { return b.Trimmed })
 }
 
-// inducingSubset returns m distinct indices of [0, n) in ascending order,
-// drawn from seed, or nil when m >= n (all of them).
-func inducingSubset(seed uint64, n, m int) []int {
-	return randomSubset(seed, 0x6a09e667f3bcc909, n, m)
-}
+// Streams of randomSubset: the FITC pass's inducing inputs (of the active
+// set) and its search's sample (of the training points).
+const inducingSalt, searchSalt = 0x6a09e667f3bcc909, 0x3c6ef372fe94f82b
 
 // randomSubset returns m distinct indices of [0, n) in ascending order,
-// drawn from seed and the stream salt, or nil when m >= n.
+// drawn from seed and the stream salt, or nil when m >= n (all of them).
 func randomSubset(seed, salt uint64, n, m int) []int {
 	if m >= n {
 		return nil

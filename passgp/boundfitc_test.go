@@ -67,7 +67,7 @@ func TestBoundFITC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := searchPoints(o.Seed, 1500, boundSearchPerInducing*40)
+	q := randomSubset(o.Seed, searchSalt, 1500, boundSearchPerInducing*40)
 	xm := gatherRows(b.X, b.Inducing)
 	evidence := func(th []float64) float64 {
 		f, err := ep.InferFITC(context.Background(), b.Kernel.WithParams(th), gatherRows(x, q), gather(y, q), xm, nil, nil)
@@ -262,7 +262,7 @@ func TestBoundFITCSubset(t *testing.T) {
 	// The held-out latents of such a posterior: cavities of the sampled
 	// points, predictions of the others.
 	b := res.Model
-	xm := gatherRows(b.X, inducingSubset(o.Seed, len(b.Y), 10))
+	xm := gatherRows(b.X, randomSubset(o.Seed, inducingSalt, len(b.Y), 10))
 	f, err := ep.InferFITC(context.Background(), b.Kernel, gatherRows(x, sub), gather(y, sub), xm, nil, nil)
 	if err != nil {
 		t.Fatal(err)

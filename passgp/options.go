@@ -72,7 +72,9 @@ type Options struct {
 	// MaxActive bounds PASS-GP's |A| (0: no bound, the paper's; train's
 	// default is SqrtBudget): when the kept and included points of a batch
 	// exceed it, those closest to the decision boundary stay
-	// (boundaryKey), so a pass costs O(N·MaxActive²) whatever the noise.
+	// (boundaryKey), so a pass costs O(N·MaxActive²) whatever the noise;
+	// past BudgetCap points A grows only while the first pass's error
+	// falls (trainer.budget).
 	// From the first batch in which it binds, θ stays at the mean of the
 	// batches' optimised θ (keptTheta, State.Frozen), and p_del leaves at
 	// least Init/10 of a batch's active points (keepFloorShare); see
@@ -104,12 +106,10 @@ type Options struct {
 	MaxClasses int
 	// Threads is the number of worker goroutines of the scoring pass and,
 	// in TrainMulti, of concurrently trained classes (0 -> la.Threads()).
-	// Results are identical for any value. Worker goroutines are started
-	// only while BLAS is single-threaded (la.PoolWorkers); no call of this
-	// package changes the BLAS thread count, which is the application's
-	// process-wide policy (la.SetThreads, la.SetBLASThreads or
-	// OPENBLAS_NUM_THREADS): OpenBLAS's results depend on it in the last
-	// bits, never between runs with the same setting.
+	// Results are identical for any value. Workers start only while BLAS
+	// is single-threaded (la.PoolWorkers); the BLAS thread count is the
+	// application's process-wide policy (la.SetThreads), which no call of
+	// this package changes.
 	Threads int
 
 	Progress   func(Progress) // called after every batch (may be nil)
@@ -134,11 +134,8 @@ type Augmentation struct {
 	// PInc is p_inc of the retraining (0 -> DefaultAugmentPInc).
 	PInc float64
 	// Sub and Passes are N_sub and N_pass of the retraining (0 ->
-	// Options.Sub and Options.Passes, as the paper). Every batch costs
-	// one EP run on the augmented active set, which reaches 15000 points
-	// on MNIST, so a first stage's many small batches (MNIST's N_sub =
-	// 100) make a slow second stage; bench/repro uses 5 batches and one
-	// pass there.
+	// Options.Sub and Options.Passes, as the paper); each batch costs an
+	// EP run on the augmented active set (15000 points on MNIST).
 	Sub, Passes int
 }
 
@@ -181,23 +178,25 @@ const (
 	DefaultMaxFullBytes = int64(1) << 30
 )
 
-// Budget rule of SqrtBudget: BudgetFactor·√N points, at most BudgetCap.
+// Budget rule of SqrtBudget and trainer.budget.
 const (
 	BudgetFactor = 12
 	BudgetCap    = 2000
+	BudgetMax    = 4 * BudgetCap
 )
 
 // SqrtBudget returns the budget on PASS-GP's active set (Options.MaxActive)
 // that train uses for n training points: ⌈BudgetFactor·√n⌉, at most
-// BudgetCap. A budget that grows as √n keeps the active set a shrinking
-// share of the data (12% at n = 1e4, 3% at MNIST's 60,000), which is what
-// makes a sparse method pay; BudgetCap keeps a pass O(N·2000²) on large
-// noisy data (docs/method.md, Section 2).
+// BudgetMax. A budget that grows as √n keeps the active set a shrinking
+// share of the data (12% at n = 1e4, 5% at MNIST's 60,000), which is what
+// makes a sparse method pay; past BudgetCap it must be earned
+// (trainer.budget). BudgetMax bounds memory: EP holds a few M×M
+// matrices, 0.5 GB each at 8000 points (docs/method.md, Section 2).
 func SqrtBudget(n int) int {
 	if n <= 0 {
 		return 0
 	}
-	return min(BudgetCap, int(math.Ceil(BudgetFactor*math.Sqrt(float64(n)))))
+	return min(BudgetMax, int(math.Ceil(BudgetFactor*math.Sqrt(float64(n)))))
 }
 
 // Progress reports the state after a batch.

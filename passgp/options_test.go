@@ -2,8 +2,8 @@ package passgp
 
 import "testing"
 
-// TestSqrtBudget: train's default budget is ⌈12·√n⌉ up to 2000, and no
-// bound for no data.
+// TestSqrtBudget: train's default budget is ⌈12·√n⌉ up to BudgetMax, and
+// no bound for no data.
 func TestSqrtBudget(t *testing.T) {
 	for _, c := range []struct{ n, want int }{
 		{0, 0},
@@ -13,9 +13,10 @@ func TestSqrtBudget(t *testing.T) {
 		{10000, 1200},
 		{27777, 2000}, // ⌈12·√27777⌉ = 2000 exactly
 		{27000, 1972},
-		{49990, 2000}, // IJCNN
-		{60000, 2000}, // MNIST
-		{1000000, 2000},
+		{49990, 2684}, // IJCNN
+		{60000, 2940}, // MNIST
+		{444444, 8000},
+		{1000000, 8000},
 	} {
 		if got := SqrtBudget(c.n); got != c.want {
 			t.Errorf("SqrtBudget(%d) = %d, want %d", c.n, got, c.want)

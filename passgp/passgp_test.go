@@ -340,6 +340,11 @@ func TestBadOptionsAndLabels(t *testing.T) {
 	if _, err := TrainMulti(context.Background(), x, nan, nil); err == nil || !strings.Contains(err.Error(), "label 3") {
 		t.Errorf("NaN label: err = %v", err)
 	}
+	xi := mat.DenseCopyOf(x)
+	xi.Set(7, 1, math.Inf(1))
+	if _, err := Train(context.Background(), xi, y, nil); err == nil || err.Error() != "passgp: input row 7 feature 1 is +Inf" {
+		t.Errorf("infinite input: err = %v", err)
+	}
 }
 
 // TestCancelEveryMethod: every method stops when its context ends during

@@ -79,6 +79,9 @@ type BatchStats struct {
 	// Unscored counts the batch points left out by MaxActive's cap on the
 	// candidates of one batch (budgetCandidates).
 	Unscored int
+	// Scored counts the batch's scored candidates, Wrong those with a
+	// predictive probability of their label below 1/2 (errorFalling).
+	Scored, Wrong int
 	// Trimmed is set when MaxActive bound in this batch (the first such
 	// batch is the last whose θ was optimised; see Options.MaxActive).
 	Trimmed  bool

@@ -176,13 +176,55 @@ func argsort(v []float64) []int {
 
 // rule returns the batch selection rule.
 func (t *trainer) rule() rule {
-	r := rule{pinc: t.c.PInc, pdel: t.c.PDel, swaps: int(math.Round(t.c.PExc * float64(t.c.M))), budget: t.c.MaxActive}
+	r := rule{pinc: t.c.PInc, pdel: t.c.PDel, swaps: int(math.Round(t.c.PExc * float64(t.c.M))), budget: t.budget()}
 	if t.c.MaxActive > 0 {
 		// The floor belongs with the budget: without one, the paper's
 		// rule exactly.
 		r.floor = t.c.Init / keepFloorShare
 	}
 	return r
+}
+
+// budget returns PASS-GP's bound on |A| for the current batch: MaxActive,
+// but past BudgetCap points only while the first pass's error still falls
+// (errorFalling); otherwise A stops at its size or BudgetCap. Why: a larger
+// set must pay for its O(N·M²) pass, and noisy data, whose inclusions grow
+// with N (Steinwart 2003), would fill any budget (docs/method.md).
+func (t *trainer) budget() int {
+	b := t.c.MaxActive
+	if b <= BudgetCap {
+		return b
+	}
+	m := max(BudgetCap, len(t.st.Active))
+	if errorFalling(t.st.Stats, m) {
+		return b
+	}
+	return m
+}
+
+// errorFalling reports whether the last doubling of A up to m points
+// bought accuracy: whether the first pass's batches, each scored before
+// the model saw it (prequential error; Dawid 1984), erred less with m/2
+// to m active points than with m/4 to m/2, by two standard errors of the
+// difference (pooled binomial; an empty window gives NaN: false). Noisy
+// data, which fill m points within a batch or two, have no such curve.
+func errorFalling(stats []BatchStats, m int) bool {
+	var n, e [2]float64
+	for i := 1; i < len(stats); i++ {
+		b, size := stats[i], stats[i-1].Active // A when batch i was scored
+		if b.Pass != 0 || 4*size < m || size > m {
+			continue
+		}
+		w := 0
+		if 2*size >= m {
+			w = 1
+		}
+		n[w] += float64(b.Scored)
+		e[w] += float64(b.Wrong)
+	}
+	p := (e[0] + e[1]) / (n[0] + n[1])
+	se := math.Sqrt(p * (1 - p) * (1/n[0] + 1/n[1]))
+	return e[0]/n[0]-e[1]/n[1] > 2*se
 }
 
 // keepFloorShare sets PASS-GP's floor on the active points that p_del
@@ -209,7 +251,7 @@ const budgetBatchFactor = 5
 // a window of that many, shifted by the pass so that every pass sees
 // other points (the batch is already in random order).
 func (t *trainer) budgetCandidates(cand []int) ([]int, int) {
-	k := budgetBatchFactor * t.c.MaxActive
+	k := budgetBatchFactor * t.budget()
 	if t.c.Method != PASSGP || t.c.MaxActive == 0 || len(cand) <= k {
 		return cand, 0
 	}

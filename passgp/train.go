@@ -59,40 +59,10 @@ func checkInput(ctx context.Context, x Rows, y []float64, o *Options) (config, e
 	if n > 0 && (pos == 0 || pos == n) {
 		return config{}, fmt.Errorf("passgp: all %d labels are %v: a classifier needs both classes", n, y[0])
 	}
-	if err := checkFinite(ctx, x); err != nil {
-		return config{}, err
+	if err := score.CheckFinite(ctx, x); err != nil {
+		return config{}, fmt.Errorf("passgp: %w", err)
 	}
 	return resolve(o, d)
-}
-
-// checkFinite returns an error naming the first input that is NaN or
-// infinite, reading x in blocks and checking ctx between them; rows whose
-// reads fail on such a value (score.ChecksFinite) need not be read first.
-func checkFinite(ctx context.Context, x Rows) error {
-	if score.ChecksFinite(x) {
-		return nil
-	}
-	n, d := x.Dims()
-	const block = 1024
-	buf := make([]float64, min(block, n)*d)
-	var idx []int
-	for lo := 0; lo < n; lo += block {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		hi := min(lo+block, n)
-		idx = spanTo(idx, lo, hi)
-		x.RowsTo(buf, idx)
-		if err := x.Err(); err != nil {
-			return err
-		}
-		for k, v := range buf[:(hi-lo)*d] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("passgp: input row %d feature %d is %v", lo+k/d, k%d, v)
-			}
-		}
-	}
-	return nil
 }
 
 // train is the default path of one binary classifier, stage by stage
@@ -486,7 +456,11 @@ func (t *trainer) score(ctx context.Context, post *ep.Posterior, xa *mat.Dense, 
 	sc.q = make([]float64, len(cand))
 	for i, n := range cand {
 		sc.q[i] = score.Prob(t.y[n], sc.mean[i], sc.vr[i])
+		if sc.q[i] < 0.5 {
+			bs.Wrong++
+		}
 	}
+	bs.Scored = len(cand)
 	// ep guards the cavities and the predictive variances; a NaN that
 	// still got through would silently delete a point (NaN <= p_del is
 	// false) or scramble fPASS-GP's sort.

@@ -1,6 +1,11 @@
 package score
 
-import "sync"
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+)
 
 // RowReader reads rows by index and can fail, as a data file on disk
 // (data.BinarySource). Its RowsTo must be safe for concurrent use.
@@ -32,6 +37,36 @@ func (x *readerRows) ChecksFinite() bool { return ChecksFinite(x.r) }
 func ChecksFinite(v any) bool {
 	c, ok := v.(interface{ ChecksFinite() bool })
 	return ok && c.ChecksFinite()
+}
+
+// CheckFinite returns an error naming the first input of x that is NaN or
+// infinite, reading x in blocks and checking ctx between them; rows whose
+// reads fail on such a value (ChecksFinite) are not read.
+func CheckFinite(ctx context.Context, x Rows) error {
+	if ChecksFinite(x) {
+		return nil
+	}
+	n, d := x.Dims()
+	const block = 1024
+	buf := make([]float64, min(block, n)*d)
+	var idx []int
+	for lo := 0; lo < n; lo += block {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		hi := min(lo+block, n)
+		idx = spanTo(idx, lo, hi)
+		x.RowsTo(buf, idx)
+		if err := x.Err(); err != nil {
+			return err
+		}
+		for k, v := range buf[:(hi-lo)*d] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("input row %d feature %d is %v", lo+k/d, k%d, v)
+			}
+		}
+	}
+	return nil
 }
 
 func (x *readerRows) RowsTo(dst []float64, idx []int) {

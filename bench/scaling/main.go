@@ -1,5 +1,5 @@
 // Command scaling measures passgp-fast's train command (by default with
-// its own defaults: PASS-GP with a budget of 12·√N active points, at most 2000) against N on a seeded noisy task (package synth: 20 features of which 5
+// its own defaults: PASS-GP with a budget of 12·√N active points, past 2000 only while the first pass's error falls) against N on a seeded noisy task (package synth: 20 features of which 5
 // decide the class, 5% of the labels flipped), beside LIBSVM with a small
 // cross-validated grid and Platt probabilities (svm-train -b 1) where it
 // finishes, and writes a JSON record, a Markdown table and a log-log plot

@@ -15,7 +15,7 @@ import (
 )
 
 // TestTrainSelectionFlags: train's defaults are a budget of 12·√N points
-// (at most 2000) for PASS-GP, the paper's rules are one flag away, the selection flags reach the model's
+// (passgp.SqrtBudget) for PASS-GP, the paper's rules are one flag away, the selection flags reach the model's
 // options, the noise counts reach its
 // history, and bad values are refused.
 func TestTrainSelectionFlags(t *testing.T) {

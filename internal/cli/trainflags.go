@@ -42,7 +42,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.Float64Var(&c.PInc, "p-inc", c.PInc, "passgp: include a point whose predictive probability is below `P`")
 	fs.Float64Var(&c.PDel, "p-del", c.PDel, "passgp: delete an active point whose cavity probability exceeds `P`")
 	fs.Float64Var(&c.PExc, "p-exc", c.PExc, "fpassgp: fraction of the active set exchanged per batch")
-	fs.StringVar(&t.maxActive, "max-active", "auto", fmt.Sprintf("active set size `M`: passgp's budget (auto: %d sqrt(N), at most %d; 0: none); fpassgp, ivm, random: the fixed size (auto: --init)", passgp.BudgetFactor, passgp.BudgetCap))
+	fs.StringVar(&t.maxActive, "max-active", "auto", fmt.Sprintf("active set size `M`: passgp's budget (auto: %d sqrt(N), at most %d; past %d points only while the first pass's error falls; 0: none); fpassgp, ivm, random: the fixed size (auto: --init)", passgp.BudgetFactor, passgp.BudgetMax, passgp.BudgetCap))
 	fs.BoolVar(&t.paper, "paper", false, "the paper's rules (Algorithm 1): SE kernel unless --kernel, no budget, no FITC pass; the calibration is still fitted (predict --raw: paper eq. 4)")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed (initial active set, batches)")
 	fs.group("Advanced")
