@@ -6,15 +6,29 @@ import (
 )
 
 // The solves use the recursive DGEMM-based solver only for many right-hand
-// sides, from the crossovers measured on this project's machine (n = 1000
-// and 2000, 2 threads): below them DTRSM wins, because DGEMM with a thin
-// operand repacks L at every level of the recursion and the solver first
-// inverts the diagonal blocks of L (about 0.8 ms at n = 2000).
+// sides, from the crossovers measured on this project's machine
+// (BenchmarkSolveCrossover; n = 100 to 2000, OpenBLAS's Cooperlake
+// kernels). With several BLAS threads DTRSM wins below them, because DGEMM
+// with a thin operand repacks L at every level of the recursion and the
+// solver first inverts the diagonal blocks of L (about 0.8 ms at n = 2000),
+// serially. With one thread, as where Go workers share the cores, the
+// solver wins from 128 right-hand sides on: 1.2 to 2 times DTRSM's speed
+// at n = 300 to 600, even at n = 2000.
 // They are variables so that the tests can exercise both paths.
 var (
 	triLeftMin  = 512  // L X = B and Lᵀ X = B: columns of B
 	triRightMin = 1536 // X Lᵀ = B: rows of B
+	triOneMin   = 128  // either, with one BLAS thread
 )
+
+// useSolver reports whether a solve with m right-hand sides takes the
+// DGEMM-based solver, min being its crossover with several BLAS threads.
+func useSolver(m, min int) bool {
+	if m >= min {
+		return true
+	}
+	return m >= triOneMin && blasThreads() == 1
+}
 
 // SolveLowerTo sets dst = L⁻¹ b, the solution X of L X = B, where L is the
 // lower triangle of the n×n matrix l (for example a factor from Cholesky;
@@ -22,16 +36,16 @@ var (
 // itself (the solve is then in place); otherwise dst and b must not overlap.
 // It panics if the shapes do not match.
 //
-// For many right-hand sides (m >= 512) the solve runs on DGEMM (see
-// triSolver) and does not allocate once its pooled workspace has grown; for
-// fewer it is one DTRSM.
+// For many right-hand sides (m >= 512, or 128 with one BLAS thread) the
+// solve runs on DGEMM (see triSolver) and does not allocate once its
+// pooled workspace has grown; for fewer it is one DTRSM.
 func SolveLowerTo(dst, l, b blas64.General) {
 	n, m := checkSolve("SolveLowerTo", dst, l, b, false)
 	if n == 0 || m == 0 {
 		return
 	}
 	copyIfDistinct(dst, b)
-	if m < triLeftMin {
+	if !useSolver(m, triLeftMin) {
 		blas64.Trsm(blas.Left, blas.NoTrans, 1, lowerTri(l), dst)
 		return
 	}
@@ -49,7 +63,7 @@ func SolveLowerTransTo(dst, l, b blas64.General) {
 		return
 	}
 	copyIfDistinct(dst, b)
-	if m < triLeftMin {
+	if !useSolver(m, triLeftMin) {
 		blas64.Trsm(blas.Left, blas.Trans, 1, lowerTri(l), dst)
 		return
 	}
@@ -63,14 +77,14 @@ func SolveLowerTransTo(dst, l, b blas64.General) {
 // an m×n b: each row of b is a right-hand side. This is the form for a
 // cross-covariance block with one test point per row (row i of dst is
 // L⁻¹ k*ᵢ). dst may be b itself; otherwise they must not overlap. It uses
-// the DGEMM-based solver from m >= 1536 rows on.
+// the DGEMM-based solver from m >= 1536 rows on (128 with one BLAS thread).
 func SolveLowerTransRightTo(dst, l, b blas64.General) {
 	n, m := checkSolve("SolveLowerTransRightTo", dst, l, b, true)
 	if n == 0 || m == 0 {
 		return
 	}
 	copyIfDistinct(dst, b)
-	if m < triRightMin {
+	if !useSolver(m, triRightMin) {
 		blas64.Trsm(blas.Right, blas.Trans, 1, lowerTri(l), dst)
 		return
 	}
@@ -88,7 +102,7 @@ func CholSolveTo(dst, l, b blas64.General) {
 		return
 	}
 	copyIfDistinct(dst, b)
-	if m < triLeftMin {
+	if !useSolver(m, triLeftMin) {
 		blas64.Trsm(blas.Left, blas.NoTrans, 1, lowerTri(l), dst)
 		blas64.Trsm(blas.Left, blas.Trans, 1, lowerTri(l), dst)
 		return

@@ -84,13 +84,13 @@ func maxDiff(a, b blas64.General) float64 {
 // forceSolver makes the solves take the recursive solver (on) or DTRSM
 // (off) for any number of right-hand sides, and returns the restore.
 func forceSolver(on bool) func() {
-	l, r := triLeftMin, triRightMin
+	l, r, o := triLeftMin, triRightMin, triOneMin
 	if on {
-		triLeftMin, triRightMin = 0, 0
+		triLeftMin, triRightMin, triOneMin = 0, 0, 0
 	} else {
-		triLeftMin, triRightMin = 1<<62, 1<<62
+		triLeftMin, triRightMin, triOneMin = 1<<62, 1<<62, 1<<62
 	}
-	return func() { triLeftMin, triRightMin = l, r }
+	return func() { triLeftMin, triRightMin, triOneMin = l, r, o }
 }
 
 func TestSolves(t *testing.T) {
