@@ -34,12 +34,12 @@ func newReport(k int, class float64, res *passgp.Result) Report {
 	return r
 }
 
-// budgetNote says where PASS-GP's budget (--max-active) first bound, from
-// which batch on θ was kept; empty if it never did.
+// budgetNote says where PASS-GP's budget (--max-active) first bound, at
+// which size, and from which batch on θ was kept; empty if it never did.
 func budgetNote(bs []passgp.BatchStats) string {
 	for _, b := range bs {
 		if b.Trimmed {
-			return fmt.Sprintf(" (--max-active bound in pass %d batch %d: theta kept from there)", b.Pass+1, b.Batch+1)
+			return fmt.Sprintf(" (the budget bound at %d active points in pass %d batch %d: theta kept from there)", b.Active, b.Pass+1, b.Batch+1)
 		}
 	}
 	return ""

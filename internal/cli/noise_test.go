@@ -56,10 +56,10 @@ func TestTrainSelectionFlags(t *testing.T) {
 	}
 	// The budget's note: where it bound (a run without one has none).
 	a := append([]string{"train", "--data", f.bin, "--model", m}, fast...)
-	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--quiet=false")...); !strings.Contains(e, "--max-active bound in pass 1 batch ") {
+	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--quiet=false")...); !strings.Contains(e, "the budget bound at 20 active points in pass 1 batch ") {
 		t.Errorf("no note where the budget bound:\n%s", e)
 	}
-	if _, _, e := runCLI(t, append(a, "--quiet=false")...); strings.Contains(e, "--max-active bound") || strings.Contains(e, "FITC") {
+	if _, _, e := runCLI(t, append(a, "--quiet=false")...); strings.Contains(e, "the budget bound") || strings.Contains(e, "FITC") {
 		t.Errorf("a note on a budget that never bound, or a FITC posterior:\n%s", e)
 	}
 	// Where it bound, the FITC posterior (Config.BoundFITC: default 300,
