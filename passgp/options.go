@@ -182,7 +182,7 @@ const (
 const (
 	BudgetFactor = 12
 	BudgetCap    = 2000
-	BudgetMax    = 4 * BudgetCap
+	BudgetMax    = 2 * BudgetCap
 )
 
 // SqrtBudget returns the budget on PASS-GP's active set (Options.MaxActive)
@@ -190,8 +190,8 @@ const (
 // BudgetMax. A budget that grows as √n keeps the active set a shrinking
 // share of the data (12% at n = 1e4, 5% at MNIST's 60,000), which is what
 // makes a sparse method pay; past BudgetCap it must be earned
-// (trainer.budget). BudgetMax bounds memory: EP holds a few M×M
-// matrices, 0.5 GB each at 8000 points (docs/method.md, Section 2).
+// (trainer.budget). BudgetMax bounds that growth to a pass of four times
+// the cost at BudgetCap, and EP's M×M matrices to 128 MB each.
 func SqrtBudget(n int) int {
 	if n <= 0 {
 		return 0

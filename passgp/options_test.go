@@ -15,8 +15,8 @@ func TestSqrtBudget(t *testing.T) {
 		{27000, 1972},
 		{49990, 2684}, // IJCNN
 		{60000, 2940}, // MNIST
-		{444444, 8000},
-		{1000000, 8000},
+		{111111, 4000}, // ⌈12·√111111⌉ = 4000 exactly
+		{1000000, 4000},
 	} {
 		if got := SqrtBudget(c.n); got != c.want {
 			t.Errorf("SqrtBudget(%d) = %d, want %d", c.n, got, c.want)
