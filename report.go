@@ -29,7 +29,7 @@ func newReport(k int, class float64, res *passgp.Result) Report {
 	r := Report{Index: k, Class: class, Name: model.FormatLabel(class), Active: len(res.Model.Y),
 		Theta: res.Model.Kernel.Params(), Elapsed: res.Elapsed, Budget: budgetNote(res.Batches), Warnings: Warnings(res)}
 	if ch := res.BoundFITC; ch != nil {
-		r.Notes = append(r.Notes, fmt.Sprint(ch))
+		r.Notes = append(r.Notes, fitcNote(ch))
 	}
 	return r
 }
@@ -100,4 +100,31 @@ func atBound(res *passgp.Result) []string {
 	}
 	return []string{fmt.Sprintf("the hyperparameter search stopped at a bound (%s): the evidence still rises beyond it; "+
 		"hold the component with --theta and --hyp-every 0 if that is not wanted", strings.Join(at, ", "))}
+}
+
+// fitcNote summarises the FITC stage of a classifier for its report.
+func fitcNote(ch *passgp.FITCPass) string {
+	if ch.Failed != "" {
+		return fmt.Sprintf("FITC pass (%d inducing, %d points) failed, the active set's posterior stays: %s", ch.Inducing, ch.Points, ch.Failed)
+	}
+	verdict := "not kept"
+	if ch.Kept {
+		verdict = "kept"
+	}
+	return fmt.Sprintf("FITC posterior (%d inducing, %d points, %d sweeps, %v) at theta %s %s: held-out NLL %.4f against the active set's %.4f",
+		ch.Inducing, ch.Points, ch.Sweeps, ch.Elapsed.Round(time.Millisecond), formatTheta(ch.Theta), verdict, ch.FITCNLL, ch.ActiveNLL)
+}
+
+// formatTheta prints θ with four significant digits.
+func formatTheta(theta []float64) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, v := range theta {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%.4g", v)
+	}
+	b.WriteByte(']')
+	return b.String()
 }

@@ -30,6 +30,7 @@ type OptimizeOptions struct {
 	MaxEvals     int       // EP runs (function+gradient evaluations); 0 means 100
 	Lower, Upper []float64 // optional bounds on θ (not log); nil = DefaultLower/DefaultUpper
 	GradTol      float64   // stop when max |∂ log Z/∂ log θ_j| over free j < GradTol; 0 means 1e-6
+	FuncTol      float64   // stop when five iterations gain less than FuncTol in log Z; 0 means EP's tolerance
 	EP           Options
 }
 
@@ -78,8 +79,8 @@ func OptimizeContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []flo
 	if err := o.EP.Validate(); err != nil {
 		return nil, err
 	}
-	if o.MaxEvals < 0 || !(o.GradTol >= 0) {
-		return nil, fmt.Errorf("ep: Optimize: MaxEvals %d and GradTol %v must be >= 0", o.MaxEvals, o.GradTol)
+	if o.MaxEvals < 0 || !(o.GradTol >= 0) || !(o.FuncTol >= 0) {
+		return nil, fmt.Errorf("ep: Optimize: MaxEvals %d, GradTol %v and FuncTol %v must be >= 0", o.MaxEvals, o.GradTol, o.FuncTol)
 	}
 	maxEvals := cmp.Or(o.MaxEvals, 100)
 	gradTol := cmp.Or(o.GradTol, 1e-6)
@@ -103,7 +104,7 @@ func OptimizeContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []flo
 			return e.f, e.post != nil
 		}, func(u []float64) []float64 {
 			return op.gradient(op.evaluate(u))
-		}, u0, maxEvals, gradTol, math.Max(o.EP.tol(), 1e-12), ctx.Err)
+		}, u0, maxEvals, gradTol, cmp.Or(o.FuncTol, math.Max(o.EP.tol(), 1e-12)), ctx.Err)
 	}
 	op.dropLastInv()
 	if err := ctx.Err(); err != nil {

@@ -104,3 +104,32 @@ func TestOptimizeBound(t *testing.T) {
 		t.Errorf("d log Z/d log t2 = %v at the constrained optimum", g[1])
 	}
 }
+
+// TestOptimizeFuncTol: a function tolerance stops the search once five
+// iterations gain less than it, within that much of the optimum and in
+// fewer evaluations than EP's tolerance takes; a negative one is refused.
+func TestOptimizeFuncTol(t *testing.T) {
+	f := loadFixture(t, filepath.Join(fixtureDir, "se_blobs_n40.json"))
+	run := func(tol float64) *OptimizeResult {
+		r, err := Optimize(f.kernelOf(t, f.Opt.Theta0), denseOf(f.X), f.Y, nil, &OptimizeOptions{
+			Fixed: []bool{false, false, true}, FuncTol: tol, EP: tightEP,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	tight, loose := run(0), run(0.05)
+	t.Logf("evals: %d at EP's tolerance, %d at 0.05 (%s); log Z %.8g, %.8g", tight.Evals, loose.Evals, loose.Status, tight.Post.LogZ, loose.Post.LogZ)
+	if loose.Evals >= tight.Evals {
+		t.Errorf("FuncTol 0.05 took %d evaluations, EP's tolerance %d", loose.Evals, tight.Evals)
+	}
+	// Five iterations gained less than 0.05: the optimum is near, unless
+	// the search is far from it (not so on this record's smooth log Z).
+	if d := f.Opt.LogZOpt - loose.Post.LogZ; d > 0.05 || d < -1e-8 {
+		t.Errorf("log Z %.10g is %.3g below the optimum %.10g", loose.Post.LogZ, d, f.Opt.LogZOpt)
+	}
+	if _, err := Optimize(f.kernelOf(t, f.Opt.Theta0), denseOf(f.X), f.Y, nil, &OptimizeOptions{FuncTol: -1}); err == nil {
+		t.Error("FuncTol -1 accepted")
+	}
+}

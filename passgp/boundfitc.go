@@ -3,10 +3,8 @@ package passgp
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -154,26 +152,31 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 
 // fitcPosterior returns boundPass's FITC posterior: θ by fitcTheta from
 // k's (unless θ is fixed) on the FITC evidence of the sample (xq, yq),
-// then EP on the points (xs, ys) with the inducing inputs xm, reusing the
-// search's last run where the sample is those points. Its errors are
+// then EP on the points (xs, ys) with the inducing inputs xm, from the
+// search's best sites where the sample is those points. Its errors are
 // EP's.
 func fitcPosterior(ctx context.Context, c *config, k kernel.Kernel, xs *mat.Dense, ys []float64, xq *mat.Dense, yq []float64, xm *mat.Dense) (*ep.FITC, error) {
 	o := c.finalEPOptions()
-	var f *ep.FITC
+	var warm *ep.Sites
 	if !c.FixedTheta {
-		f0, err := ep.InferFITC(ctx, k, xq, yq, xm, nil, &o)
+		// The search's runs stop at ten times the final run's tolerance,
+		// as on the active set (docs/method.md, Section 3).
+		so := o
+		so.SiteTol = 10 * fitcSiteTol
+		f0, err := ep.InferFITC(ctx, k, xq, yq, xm, nil, &so)
 		if err != nil {
 			return nil, err
 		}
-		if f, err = fitcTheta(ctx, c, f0, xq, yq, xm, &o, boundSearchEvals); err != nil {
+		f, err := fitcTheta(ctx, c, f0, xq, yq, xm, &so, boundSearchEvals)
+		if err != nil {
 			return nil, err
 		}
 		k = f.Kernel
+		if xq == xs {
+			warm = &f.Sites
+		}
 	}
-	if f == nil || xq != xs {
-		return ep.InferFITC(ctx, k, xs, ys, xm, nil, &o)
-	}
-	return f, nil
+	return ep.InferFITC(ctx, k, xs, ys, xm, warm, &o)
 }
 
 // activeAt returns a copy of b whose active set's posterior is refitted
@@ -195,6 +198,10 @@ func activeAt(ctx context.Context, b *Binary, k kernel.Kernel, o ep.Options) (*B
 	}
 	return newBinary(k, b.X, b.Y, b.Active, post.Sites)
 }
+
+// fitcSiteTol is the site tolerance of the FITC stage's final EP run
+// (ep.InferFITC's default).
+const fitcSiteTol = 1e-4
 
 // crossFitSeed draws the folds of the choice's cross-fitted likelihoods.
 const crossFitSeed = 1
@@ -323,31 +330,4 @@ func majorityRate(truth []int) float64 {
 		pos += t
 	}
 	return float64(min(pos, len(truth)-pos)) / float64(len(truth))
-}
-
-// String summarises the stage for a progress or training report.
-func (ch *FITCPass) String() string {
-	if ch.Failed != "" {
-		return fmt.Sprintf("FITC pass (%d inducing, %d points) failed, the active set's posterior stays: %s", ch.Inducing, ch.Points, ch.Failed)
-	}
-	verdict := "not kept"
-	if ch.Kept {
-		verdict = "kept"
-	}
-	return fmt.Sprintf("FITC posterior (%d inducing, %d points, %d sweeps, %v) at theta %s %s: held-out NLL %.4f against the active set's %.4f",
-		ch.Inducing, ch.Points, ch.Sweeps, ch.Elapsed.Round(time.Millisecond), formatTheta(ch.Theta), verdict, ch.FITCNLL, ch.ActiveNLL)
-}
-
-// formatTheta prints θ with four significant digits.
-func formatTheta(theta []float64) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, v := range theta {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%.4g", v)
-	}
-	b.WriteByte(']')
-	return b.String()
 }

@@ -25,3 +25,25 @@ func TestFinalHypEvals(t *testing.T) {
 		t.Errorf("a further optimisation gains %g in log Z", g)
 	}
 }
+
+// searched: a batch skips its θ search where no batch changed A since the
+// last one that searched.
+func TestSearched(t *testing.T) {
+	s := func(in, del, evals int) BatchStats { return BatchStats{Included: in, Deleted: del, HypEvals: evals} }
+	for _, c := range []struct {
+		name  string
+		stats []BatchStats
+		want  bool
+	}{
+		{"no batch", nil, false},
+		{"searched, A changed", []BatchStats{s(3, 1, 3)}, false},
+		{"searched, A unchanged", []BatchStats{s(0, 0, 3)}, true},
+		{"unchanged since the search", []BatchStats{s(2, 0, 9), s(0, 0, 3), s(0, 0, 0)}, true},
+		{"changed after the search", []BatchStats{s(0, 0, 3), s(0, 1, 0)}, false},
+		{"never searched", []BatchStats{s(0, 0, 0), s(0, 0, 0)}, false},
+	} {
+		if got := searched(c.stats); got != c.want {
+			t.Errorf("%s: searched = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -385,6 +385,10 @@ const (
 	// evaluations L-BFGS has not finished its first line search (see
 	// docs/method.md), so the final θ gets a real optimisation.
 	finalHypEvals = 30
+	// thetaTol stops a θ search once five iterations gained less in log Z:
+	// a loss of 1/2 is one posterior standard deviation of θ (flat prior on
+	// log θ), so smaller gains move θ by a fraction of its uncertainty.
+	thetaTol = 0.05
 )
 
 // hypPasses returns the number of first passes in which θ is optimised;
@@ -401,7 +405,7 @@ func (c *config) hypPasses() int {
 // optimizeOptions returns ep.Optimize's options with at most evals
 // evaluations (0: ep's default) and EP options e.
 func (c *config) optimizeOptions(evals int, e ep.Options) *ep.OptimizeOptions {
-	return &ep.OptimizeOptions{Fixed: c.Fixed, MaxEvals: evals, Lower: c.lower, Upper: c.upper, EP: e}
+	return &ep.OptimizeOptions{Fixed: c.Fixed, MaxEvals: evals, Lower: c.lower, Upper: c.upper, FuncTol: thetaTol, EP: e}
 }
 
 // epOptions returns the EP options used inside the active set loop.

@@ -79,7 +79,7 @@ func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []fl
 		}
 		return -f.LogZ
 	}
-	onepass.LBFGS(ctx, eval, box.Start(), evals, 1e-4, 1e-3)
+	onepass.LBFGS(ctx, eval, box.Start(), evals, 1e-4, thetaTol)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -361,6 +361,22 @@ func (t *trainer) infer(ctx context.Context, xa *mat.Dense, ya []float64, evals 
 	return post, nil
 }
 
+// searched reports whether θ was optimised on the current active set: no
+// batch has changed A since the last batch that optimised θ. A search
+// there would continue on the objective the last one ended on, which the
+// final search, with more evaluations, does (docs/method.md, Section 3).
+func searched(stats []BatchStats) bool {
+	for _, b := range slices.Backward(stats) {
+		if b.Included > 0 || b.Deleted > 0 {
+			return false
+		}
+		if b.HypEvals > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // batch processes batch t.st.Batch of pass t.st.Pass (paper Algorithm 1,
 // inner loop body).
 func (t *trainer) batch(ctx context.Context) error {
@@ -370,7 +386,7 @@ func (t *trainer) batch(ctx context.Context) error {
 		return err
 	}
 	evals := 0
-	if !t.c.FixedTheta && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.hypPasses() {
+	if !t.c.FixedTheta && !t.st.Frozen && t.st.Done%t.c.HypEvery == 0 && t.st.Pass < t.c.hypPasses() && !searched(t.st.Stats) {
 		evals = hypMaxEvals
 		if t.st.Done == 0 {
 			// The first optimisation starts from the initial θ, not from
