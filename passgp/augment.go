@@ -57,10 +57,10 @@ func TrainAugmented(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o
 	}
 	r := newRunner(c.threads)
 	res, err := augmentStage(ctx, b, &c, r, "")
-	if err != nil {
-		return res, err
+	if err == nil {
+		err = setHeldOut(ctx, r, res, DenseRows(x), y, c.geom(), nil)
 	}
-	return res, calibrate(ctx, r, res, DenseRows(x), y, c.geom(), nil)
+	return fitBinary(res, y, err)
 }
 
 // augmentStage is the second stage of TrainAugmented, with c's

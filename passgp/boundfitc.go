@@ -46,32 +46,26 @@ func (c *config) boundFITC(bs []BatchStats) bool {
 }
 
 // boundPass is Options.BoundFITC, the predictive posterior of a
-// classifier whose budget bound during selection (a batch with Trimmed):
-// θ by the FITC evidence of a random sample of the training points, from
-// the kept θ (fitcPosterior), then EP on all training points (at most
-// boundPointsPerInducing per inducing input, fitcPoints) under the FITC
-// prior at that θ, with a random subset of the active inputs as inducing
-// inputs. Its leave-one-out cavities are held-out latents of the points
-// held (nil: all; HeldOutRows), as res's are of the active set's posterior
-// (calibrate); where their cross-fitted likelihood of the training labels
-// is the higher (calib.CrossFitNLL), that posterior becomes the
-// classifier's (with the active set's posterior refitted at its θ,
-// activeAt) with its held-out latents and the calibration fitted on
-// them. Where EP fails (FITCPass.Failed), res is left as it was.
+// classifier whose budget bound (a batch with Trimmed): θ by the FITC
+// evidence of a random sample of the training points, from the kept θ
+// (fitcPosterior), then EP under the FITC prior at that θ on all training
+// points (at most boundPointsPerInducing per inducing input, fitcPoints),
+// with a random subset of the active inputs as inducing inputs. Where its
+// cavities, as held-out latents of the points held (nil: all), predict
+// the training labels better than res's (calib.CrossFitNLL), it becomes
+// the classifier's posterior (the active set's refitted at its θ,
+// activeAt) with its held-out latents. Where EP fails (FITCPass.Failed),
+// res is left as it was.
 //
-// Why: where the budget binds, the active set holds the |A| points the
-// model is least sure of, not every point the inclusion rule wanted, and
-// its posterior sees none of the rest; and its evidence, the objective θ
-// was kept from, is that of boundary points, which prefers too short a
-// length scale. The FITC model of all points with the active inputs as
-// inducing inputs (Snelson & Ghahramani 2006; Naish-Guzman & Holden 2008
-// for classification) sees every point at O(N·m²) per sweep, and its
-// evidence on a random sample is an objective for θ without that bias.
-// But m inducing inputs carry less than the |A| active points where the
-// boundary needs more than m of them (IJCNN1's full training set: 300 of
-// 2000), and the cross-validated likelihood of the training labels is how
-// one chooses between two models that the evidence cannot compare
-// (docs/method.md).
+// Why: where the budget binds, the active set holds the points the model
+// is least sure of, and its posterior sees none of the rest; its evidence
+// is that of boundary points, which prefers too short a length scale. The
+// FITC model (Snelson & Ghahramani 2006; Naish-Guzman & Holden 2008) sees
+// every point at O(N·m²) per sweep, and the evidence of a random sample
+// has no such bias; but m inducing inputs carry less than |A| active
+// points where the boundary needs more of them. The cross-validated
+// likelihood chooses between models that the evidence cannot compare
+// (docs/method.md, Section 4).
 func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y []float64, held []int) error {
 	t0 := time.Now()
 	b := res.Model
@@ -139,12 +133,8 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	}
 	ch.Kept = true
 	nb.Sparse, nb.Inducing = f, idx
-	cal, err := calib.Fit(zm, rm, truth)
-	if err != nil {
-		return err
-	}
 	res.Model = nb
-	res.HeldOut, res.HeldOutShare, res.HeldOutLost, res.Calibration = z, rho, lost, cal
+	res.HeldOut, res.HeldOutShare, res.HeldOutLost = z, rho, lost
 	res.HeldOutRows = held
 	res.HeldOutError, res.MajorityRate = LatentErrorRate(z, y), majorityRate(truth)
 	return nil

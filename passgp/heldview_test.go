@@ -71,6 +71,10 @@ func TestHeldOutSample(t *testing.T) {
 		if len(r.HeldOut) != 100 || !slices.Equal(r.HeldOutRows, want) {
 			t.Fatalf("one-vs-rest: %d latents on rows %v", len(r.HeldOut), truncInts(r.HeldOutRows))
 		}
+		// The multi-class calibration is the classifiers' one.
+		if r.Calibration != nil {
+			t.Errorf("one-vs-rest classifier with its own calibration %+v", r.Calibration)
+		}
 	}
 	if mr.Calibration == nil {
 		t.Fatal("no multi-class calibration")

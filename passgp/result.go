@@ -26,9 +26,9 @@ type Result struct {
 	// m_i/√(1+v_i) of a predictive distribution that did not see its label
 	// (heldOutLatents): the data that calibration is fitted on, and
 	// HeldOutShare the share v_i/k(x_i, x_i) of the prior variance that
-	// this distribution leaves. Calibration is that fit for this binary
-	// classifier (Platt scaling of z, falling back to the class balance
-	// where the share is 1). All are nil for a run stopped early.
+	// this distribution leaves. Calibration is that fit (Platt scaling of
+	// z, the class balance where the share is 1); nil in TrainMulti's
+	// results (MultiResult.Calibration). All are nil for a run stopped early.
 	HeldOut      []float64
 	HeldOutShare []float64
 	HeldOutRows  []int

@@ -35,8 +35,20 @@ func TrainRows(ctx context.Context, x Rows, y []float64, o *Options) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	r := newRunner(c.threads)
-	return train(ctx, x, y, &c, r, "")
+	res, err := train(ctx, x, y, &c, newRunner(c.threads), "")
+	return fitBinary(res, y, err)
+}
+
+// fitBinary fits res's binary calibration on its held-out latents (labels
+// y at HeldOutRows) where training ended (err nil); TrainMulti fits one
+// calibration of all its classifiers instead (MultiResult.Calibration).
+func fitBinary(res *Result, y []float64, err error) (*Result, error) {
+	if err != nil || res.HeldOut == nil {
+		return res, err
+	}
+	truth := calib.BinaryTruth(Gather(y, res.HeldOutRows))
+	res.Calibration, err = calib.Fit(mat.NewDense(len(truth), 1, res.HeldOut), mat.NewDense(len(truth), 1, res.HeldOutShare), truth)
+	return res, err
 }
 
 func checkInput(ctx context.Context, x Rows, y []float64, o *Options) (config, error) {
@@ -106,28 +118,26 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 	if err != nil {
 		return res, err
 	}
-	if err = calibrate(ctx, r, res, x, y, c.geom(), held); err != nil || !c.boundFITC(res.Batches) {
+	if err = setHeldOut(ctx, r, res, x, y, c.geom(), held); err != nil || !c.boundFITC(res.Batches) {
 		return res, err
 	}
 	return res, boundPass(ctx, c, r, res, x, y, held)
 }
 
-// calibrate sets res's held-out latents of the training points held of
-// (x, y) (nil: all; HeldOutRows), their error rates and the binary
-// calibration fitted on them; g is the invariance stage's geometry (nil:
-// none; with g, held must be nil).
-func calibrate(ctx context.Context, r *runner, res *Result, x Rows, y []float64, g *shiftGeom, held []int) error {
+// setHeldOut sets res's held-out latents of the training points held of
+// (x, y) (nil: all; HeldOutRows), on which the calibration is fitted
+// (fitBinary, MultiResult.Calibration), and their error rates; g is the
+// invariance stage's geometry (nil: none; with g, held must be nil).
+func setHeldOut(ctx context.Context, r *runner, res *Result, x Rows, y []float64, g *shiftGeom, held []int) error {
 	xh, yh, bh := heldView(x, y, res.Model, held)
 	var err error
 	if res.HeldOut, res.HeldOutShare, res.HeldOutLost, err = heldOutLatents(ctx, r, bh, xh, g); err != nil {
 		return err
 	}
 	res.HeldOutRows = held
-	truth := calib.BinaryTruth(yh)
 	res.HeldOutError = LatentErrorRate(res.HeldOut, yh)
-	res.MajorityRate = majorityRate(truth)
-	res.Calibration, err = calib.Fit(mat.NewDense(len(yh), 1, res.HeldOut), mat.NewDense(len(yh), 1, res.HeldOutShare), truth)
-	return err
+	res.MajorityRate = majorityRate(calib.BinaryTruth(yh))
+	return nil
 }
 
 // trainer runs paper Algorithm 1.
