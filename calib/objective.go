@@ -43,6 +43,8 @@ type objectivePoint struct {
 	far               []float64
 	logKeep           float64
 	logUnif           [2]float64
+	keep              float64    // 1 − ε
+	unif              [2]float64 // exp(logUnif)
 }
 
 // eval returns the objective at p and, with grad not nil, its gradient.
@@ -86,56 +88,79 @@ func (o *objectiveState) params(p []float64) objectivePoint {
 	if k == 1 {
 		q.logUnif = [2]float64{-softplus(-l) - softplus(q.lk), -softplus(-l) - softplus(-q.lk)}
 	}
+	q.keep = math.Exp(q.logKeep)
+	q.unif = [2]float64{math.Exp(q.logUnif[0]), math.Exp(q.logUnif[1])}
 	return q
 }
 
 // point returns the log likelihood log m of point i's label and adds
-// −d log m/dp to grad (not nil).
+// −d log m/dp to grad (not nil). m = (1−ε)s_t + u_t, with u_t the
+// unexplained share of its class (logUnif), is formed directly: one
+// exponential per class and one logarithm per point; the log-domain form
+// (logAddExp) is kept for an m too small to represent.
 func (o *objectiveState) point(i int, q *objectivePoint, p, grad []float64) float64 {
 	k, u, e := o.k, o.u, o.e
 	zr, rr := o.z.RawRowView(i), rowOrNil(o.rho, i)
 	t := o.truth[i]
 	q.c.logitsTo(u, zr, rr, q.far)
-	// log s_t of the logistic part, then r = (1−ε)s_t/m, the
-	// share of the mixture m = (1−ε)s_t + ε/C that it explains;
-	// d_j = d(−log m)/du_j.
-	var logS, sum float64
+	// s = s_t of the logistic part; K = 1: e[0] = 1 − s, computed from
+	// the same exponential (sigmoid(−sg·u)); K > 1: e_j = exp(u_j − max u)
+	// for the gradient's s_j = e_j/Σe.
+	var s, sum float64
 	sg := -1.0 // K = 1: the sign of the true class
 	if t == 1 {
 		sg = 1
 	}
 	if k == 1 {
-		logS = -softplus(-sg * u[0])
+		x := sg * u[0]
+		ex := math.Exp(-math.Abs(x))
+		s, e[0] = 1/(1+ex), ex/(1+ex)
+		if x < 0 {
+			s, e[0] = e[0], s
+		}
 	} else {
-		// log-sum-exp, keeping e_j = exp(u_j − max u) for the
-		// gradient's s_j = e_j/Σe: one exponential per class.
 		mx := floats.Max(u)
 		for j, v := range u {
 			e[j] = math.Exp(v - mx)
 			sum += e[j]
 		}
-		logS = u[t] - mx - math.Log(sum)
+		s = e[t] / sum
 	}
-	lu := q.logUnif[0]
+	ui := 0
 	if k == 1 && t == 1 {
-		lu = q.logUnif[1]
+		ui = 1
 	}
-	lm := logAddExp(q.logKeep+logS, lu)
+	m := q.keep*s + q.unif[ui]
+	lm := math.Log(m)
+	r := q.keep * s / m // the share of m that the logistic part explains
+	if !(m > minMixture) {
+		logS := -softplus(-sg * u[0])
+		if k > 1 {
+			logS = math.Log(e[t]) - math.Log(sum) // u_t − max u − log Σe
+		}
+		lm = logAddExp(q.logKeep+logS, q.logUnif[ui])
+		r = math.Exp(q.logKeep + logS - lm)
+	}
 	if grad != nil {
-		o.pointGrad(q, p, grad, zr, rr, t, sg, sum, math.Exp(q.logKeep+logS-lm))
+		o.pointGrad(q, p, grad, zr, rr, t, sg, sum, r)
 	}
 	return lm
 }
+
+// minMixture is the smallest likelihood m that point forms directly,
+// far above the smallest normal float64: below it, log m is computed in
+// the log domain.
+const minMixture = 1e-280
 
 // pointGrad adds −d log m/dp of a point (latents zr, shares rr, class t)
 // to grad, r being the share of its likelihood m that the logistic part
 // explains.
 func (o *objectiveState) pointGrad(q *objectivePoint, p, grad, zr, rr []float64, t int, sg, sum, r float64) {
-	k, ns, u, e := o.k, o.ns, o.u, o.e
+	k, ns, e := o.k, o.ns, o.e
 	for j, v := range zr {
 		var d float64
 		if k == 1 {
-			d = -r * sg * sigmoid(-sg*u[0])
+			d = -r * sg * e[0] // e[0] = sigmoid(−sg·u)
 		} else {
 			d = e[j] / sum // d(−log s_t)/du_j = s_j − [j = t]
 			if j == t {
