@@ -15,13 +15,18 @@ import (
 // With balance, u_k has the far-field term of Calibration, whose L_k
 // depends on ε (and κ).
 func objective(z, rho *mat.Dense, truth []int, balance []float64) func(p, grad []float64) float64 {
+	return newObjectiveState(z, rho, truth, balance).eval
+}
+
+// newObjectiveState returns objective's state with its scratch.
+func newObjectiveState(z, rho *mat.Dense, truth []int, balance []float64) *objectiveState {
 	_, k := z.Dims()
 	o := &objectiveState{z: z, rho: rho, truth: truth, balance: balance, k: k, nc: float64(max(k, 2)), ns: slopeParams(k),
 		u: make([]float64, k), e: make([]float64, k), dl: make([]float64, k), dk: make([]float64, k)}
 	if o.ns > 0 {
 		o.slopes = make([]float64, k)
 	}
-	return o.eval
+	return o
 }
 
 // objectiveState is objective's function and its scratch.
@@ -106,7 +111,7 @@ func (o *objectiveState) point(i int, q *objectivePoint, p, grad []float64) floa
 	// s = s_t of the logistic part; K = 1: e[0] = 1 − s, computed from
 	// the same exponential (sigmoid(−sg·u)); K > 1: e_j = exp(u_j − max u)
 	// for the gradient's s_j = e_j/Σe.
-	var s, sum float64
+	var s, sum, mx float64
 	sg := -1.0 // K = 1: the sign of the true class
 	if t == 1 {
 		sg = 1
@@ -119,7 +124,7 @@ func (o *objectiveState) point(i int, q *objectivePoint, p, grad []float64) floa
 			s, e[0] = e[0], s
 		}
 	} else {
-		mx := floats.Max(u)
+		mx = floats.Max(u)
 		for j, v := range u {
 			e[j] = math.Exp(v - mx)
 			sum += e[j]
@@ -136,7 +141,7 @@ func (o *objectiveState) point(i int, q *objectivePoint, p, grad []float64) floa
 	if !(m > minMixture) {
 		logS := -softplus(-sg * u[0])
 		if k > 1 {
-			logS = math.Log(e[t]) - math.Log(sum) // u_t − max u − log Σe
+			logS = u[t] - mx - math.Log(sum) // exact where e[t] underflows
 		}
 		lm = logAddExp(q.logKeep+logS, q.logUnif[ui])
 		r = math.Exp(q.logKeep + logS - lm)

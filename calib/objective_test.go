@@ -51,11 +51,7 @@ func TestObjectiveReference(t *testing.T) {
 		for _, shares := range []bool{false, true} {
 			z, rho, truth, balance := objectiveCase(3, 200, c.k, c.zScale, shares)
 			o := objective(z, rho, truth, balance)
-			st := &objectiveState{z: z, rho: rho, truth: truth, balance: balance, k: c.k, nc: float64(max(c.k, 2)), ns: slopeParams(c.k),
-				u: make([]float64, c.k), e: make([]float64, c.k), dl: make([]float64, c.k), dk: make([]float64, c.k)}
-			if st.ns > 0 {
-				st.slopes = make([]float64, c.k)
-			}
+			st := newObjectiveState(z, rho, truth, balance)
 			rng := rand.New(rand.NewPCG(5, 6))
 			p := make([]float64, calibrationParams(c.k)+slopeParams(c.k))
 			for j := range p {

@@ -170,7 +170,7 @@ func inferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 	if err != nil {
 		return nil, err
 	}
-	run.tol = 1e-4
+	run.tol = FITCSiteTol
 	if o != nil && o.SiteTol > 0 {
 		run.tol = o.SiteTol
 	}
@@ -563,3 +563,6 @@ func (f *FITC) predictTo(mean, variance, prob []float64, xs *mat.Dense, serial b
 		}
 	}
 }
+
+// FITCSiteTol is InferFITC's site tolerance where Options.SiteTol is 0.
+const FITCSiteTol = 1e-4

@@ -152,7 +152,7 @@ func fitcPosterior(ctx context.Context, c *config, k kernel.Kernel, xs *mat.Dens
 		// The search's runs stop at ten times the final run's tolerance,
 		// as on the active set (docs/method.md, Section 3).
 		so := o
-		so.SiteTol = 10 * fitcSiteTol
+		so.SiteTol = 10 * ep.FITCSiteTol
 		f0, err := ep.InferFITC(ctx, k, xq, yq, xm, nil, &so)
 		if err != nil {
 			return nil, err
@@ -188,10 +188,6 @@ func activeAt(ctx context.Context, b *Binary, k kernel.Kernel, o ep.Options) (*B
 	}
 	return newBinary(k, b.X, b.Y, b.Active, post.Sites)
 }
-
-// fitcSiteTol is the site tolerance of the FITC stage's final EP run
-// (ep.InferFITC's default).
-const fitcSiteTol = 1e-4
 
 // crossFitSeed draws the folds of the choice's cross-fitted likelihoods.
 const crossFitSeed = 1
