@@ -145,12 +145,19 @@ func (r *recorder) heldOutMetrics(m *model.Model, y []float64) (met Metrics, ok 
 		return Metrics{}, false, nil
 	}
 	z, rho := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
+	ze, re := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
 	for j := range k {
 		if len(r.heldOut[j]) != n || len(r.heldShare[j]) != n {
 			return Metrics{}, false, nil
 		}
 		z.SetCol(j, r.heldOut[j])
 		rho.SetCol(j, r.heldShare[j])
+		ze.SetCol(j, r.heldOut[j])
+		re.SetCol(j, r.heldShare[j])
+		if j < len(r.est) && len(r.est[j]) == n && len(r.estShare[j]) == n {
+			ze.SetCol(j, r.est[j])
+			re.SetCol(j, r.estShare[j])
+		}
 	}
 	truth, err := truthIndex(m, y, "training data")
 	if err != nil {
@@ -159,16 +166,19 @@ func (r *recorder) heldOutMetrics(m *model.Model, y []float64) (met Metrics, ok 
 	if m.Calibration == nil {
 		return Metrics{}, false, nil
 	}
-	met, err = crossFitMetrics(m, z, rho, truth, r.seed)
+	met, err = crossFitMetrics(m, z, rho, ze, re, truth, r.seed)
 	return met, err == nil, err
 }
 
-// crossFitMetrics scores m's held-out latents z, rho (classes truth) fold
-// by fold, each fold through a calibration fitted on the others
-// (calib.CrossFit), so that no point is scored by a map fitted on it.
-// The held-out latents are already the calibration's inputs (passgp moves
-// those far from the active set), and serve as the raw ones too.
-func crossFitMetrics(m *model.Model, z, rho *mat.Dense, truth []int, seed uint64) (Metrics, error) {
+// crossFitMetrics scores the estimate's latents ze, re of m's training
+// points (classes truth) fold by fold, each fold through a calibration
+// fitted on the others' held-out latents z, rho, as m's own calibration
+// is (calib.CrossFit), so that no point is scored by a map fitted on it.
+// ze differs from z at active points, scored as if the selection had run
+// without them (passgp.Result.Estimate). The latents are already the
+// calibration's inputs (passgp moves those far from the active set), and
+// serve as the raw ones too.
+func crossFitMetrics(m *model.Model, z, rho, ze, re *mat.Dense, truth []int, seed uint64) (Metrics, error) {
 	folds, cals, err := calib.CrossFit(z, rho, calibrationTruth(m, truth), seed)
 	if err != nil {
 		return Metrics{}, err
@@ -184,8 +194,8 @@ func crossFitMetrics(m *model.Model, z, rho *mat.Dense, truth []int, seed uint64
 		zf, rf := mat.NewDense(len(rows), k, nil), mat.NewDense(len(rows), k, nil)
 		tf := make([]int, len(rows))
 		for a, i := range rows {
-			zf.SetRow(a, z.RawRowView(i))
-			rf.SetRow(a, rho.RawRowView(i))
+			zf.SetRow(a, ze.RawRowView(i))
+			rf.SetRow(a, re.RawRowView(i))
 			tf[a] = truth[i]
 		}
 		prob := mat.NewDense(len(rows), len(m.Outputs()), nil)

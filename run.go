@@ -32,6 +32,9 @@ type recorder struct {
 	// (passgp.Result.HeldOut, HeldOutShare), the data of cal's fit; nil
 	// for a binary run resumed after its classifier finished.
 	heldOut, heldShare [][]float64
+	// est and estShare are the latents and shares the held-out estimate
+	// scores (passgp.Result.Estimate; nil entries: heldOut's).
+	est, estShare [][]float64
 	// held numbers the held-out latents among the training points
 	// (passgp.HeldOutRows; nil: all of them, in order).
 	held []int
@@ -209,6 +212,7 @@ func (r *recorder) trainBinary(ctx context.Context, x passgp.Rows, y []float64, 
 	r.done(0, res)
 	r.cal = res.Calibration
 	r.heldOut, r.heldShare = [][]float64{res.HeldOut}, [][]float64{res.HeldOutShare}
+	r.est, r.estShare = [][]float64{res.Estimate}, [][]float64{res.EstimateShare}
 	return nil
 }
 
@@ -258,6 +262,8 @@ func (r *recorder) trainMulti(ctx context.Context, x passgp.Rows, labels []float
 		for _, res := range mr.PerClass {
 			r.heldOut = append(r.heldOut, res.HeldOut)
 			r.heldShare = append(r.heldShare, res.HeldOutShare)
+			r.est = append(r.est, res.Estimate)
+			r.estShare = append(r.estShare, res.EstimateShare)
 		}
 	}
 	return err

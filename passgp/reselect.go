@@ -1,0 +1,269 @@
+package passgp
+
+import (
+	"context"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/score"
+)
+
+// reselectNear is how many of an active point's nearest inactive points
+// reselected re-scores without it. Cost: O(reselectNear²·M³) in all, below
+// the held-out pass's O(N·M²) wherever the budget binds (M ≤ 12√N).
+const reselectNear = 4
+
+// reselected returns the held-out latents of the held-out estimate: z and
+// rho of heldOutLatents, with each active point's cavity replaced by its
+// latent under the selection re-run without it, on its neighbourhood.
+//
+// Why: an active point's cavity leaves out its own site, but the inactive
+// points it explained have none either, though the selection would have
+// included them had the point been missing. Where near-identical points
+// have one representative in A (repeated utterances, duplicated feature
+// vectors) the cavity then predicts the point as if its neighbourhood
+// were empty, and the estimate is pessimistic (docs/method.md, Section 5).
+// So for active point k this takes its reselectNear nearest inactive
+// points (largest prior correlation), removes k's site, applies PASS-GP's
+// inclusion rule to them (q(y_j|x_j) < pinc without k), and adds the
+// included points' ADF sites, nearest first, before predicting k: exact
+// Gaussian updates of the joint marginal of f_k and its neighbours
+// (Rasmussen & Williams 2006, Sec. 3.6). A classifier with a FITC
+// posterior keeps its cavities: under FITC every point has a site. y holds
+// the ±1 labels of the rows of x.
+func reselected(ctx context.Context, b *Binary, x Rows, y []float64, pinc float64, z, rho []float64) ([]float64, []float64, error) {
+	zr, rr := append([]float64(nil), z...), append([]float64(nil), rho...)
+	if b.Sparse != nil || b.Post == nil || len(b.Y) == 0 || pinc <= 0 {
+		return zr, rr, nil
+	}
+	near, err := nearestInactive(ctx, b, x)
+	if err != nil {
+		return nil, nil, err
+	}
+	var ks []int // active points with neighbours
+	for k, js := range near {
+		if js[0] >= 0 && b.Active[k] >= 0 {
+			ks = append(ks, k)
+		}
+	}
+	const per = score.Chunk / 16
+	for lo := 0; lo < len(ks); lo += per {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		if err := reselectChunk(b, x, y, pinc, ks[lo:min(lo+per, len(ks))], near, zr, rr); err != nil {
+			return nil, nil, err
+		}
+	}
+	return zr, rr, ctx.Err()
+}
+
+// neighbourhood is the joint Gaussian marginal of an active latent f_k
+// (index 0) and its neighbours' latents under b's posterior.
+type neighbourhood struct {
+	rows  []int     // the neighbours' rows of x
+	prior float64   // k(x_k, x_k)
+	mean  []float64 // means, f_k first
+	cov   []float64 // covariance, row-major
+}
+
+// reselectChunk sets zr and rr of the active points ks from their
+// neighbourhoods. Every mean, variance and covariance comes from one
+// prediction per latent and per pair sum f_a + f_b:
+// cov(f_a, f_b) = (var(f_a + f_b) − var f_a − var f_b)/2.
+func reselectChunk(b *Binary, x Rows, y []float64, pinc float64, ks []int, near [][reselectNear]int, zr, rr []float64) error {
+	_, d := x.Dims()
+	m := len(b.Y)
+	jit := b.Kernel.DiagJitter()
+	hoods := make([]neighbourhood, len(ks))
+	var all []int
+	for i, k := range ks {
+		for _, j := range near[k] {
+			if j >= 0 {
+				hoods[i].rows = append(hoods[i].rows, j)
+			}
+		}
+		all = append(all, hoods[i].rows...)
+	}
+	xn := make([]float64, len(all)*d)
+	x.RowsTo(xn, all) // one read a chunk
+	var kstar []float64
+	var kss []float64
+	for i, k := range ks {
+		h := &hoods[i]
+		t := len(h.rows) + 1
+		xs := mat.NewDense(t, d, nil)
+		xs.SetRow(0, b.X.RawRowView(k))
+		copy(xs.RawMatrix().Data[d:], xn[:(t-1)*d])
+		xn = xn[(t-1)*d:]
+		kc := mat.NewDense(t, m, nil)
+		b.Kernel.CrossTo(kc, xs, b.X)
+		kc.Set(0, k, kc.At(0, k)+jit) // f_k is an active latent
+		kt := mat.NewDense(t, t, nil)
+		b.Kernel.CrossTo(kt, xs, xs)
+		h.prior = kt.At(0, 0)
+		// The latents and the pair sums; every prior carries the jitter
+		// (the neighbours' would once included).
+		for a := range t {
+			kstar = append(kstar, kc.RawRowView(a)...)
+			kss = append(kss, kt.At(a, a)+jit)
+		}
+		for a := range t {
+			for c := a + 1; c < t; c++ {
+				ra, rc := kc.RawRowView(a), kc.RawRowView(c)
+				for i := range m {
+					kstar = append(kstar, ra[i]+rc[i])
+				}
+				kss = append(kss, kt.At(a, a)+kt.At(c, c)+2*jit+2*kt.At(a, c))
+			}
+		}
+	}
+	if err := x.Err(); err != nil {
+		return err
+	}
+	rows := len(kss)
+	mean, vr := make([]float64, rows), make([]float64, rows)
+	b.Post.PredictCrossTo(mean, vr, nil, mat.NewDense(rows, m, kstar), kss)
+	off := 0
+	for i, k := range ks {
+		h := &hoods[i]
+		t := len(h.rows) + 1
+		h.mean, h.cov = mean[off:off+t], make([]float64, t*t)
+		for a := range t {
+			h.cov[a*t+a] = vr[off+a]
+		}
+		s := off + t
+		for a := range t {
+			for c := a + 1; c < t; c++ {
+				v := (vr[s] - vr[off+a] - vr[off+c]) / 2
+				h.cov[a*t+c], h.cov[c*t+a] = v, v
+				s++
+			}
+		}
+		off = s
+		if h.reselect(b, k, y, pinc) {
+			a := b.Active[k]
+			zr[a], rr[a] = h.mean[0]/math.Sqrt(1+h.cov[0]), priorShare(h.cov[0], h.prior)
+		}
+	}
+	return nil
+}
+
+// reselect removes active point k's site from h, adds the ADF sites of the
+// neighbours that PASS-GP's inclusion rule takes without it (q < pinc,
+// all scored before any is added, as a batch is), nearest first, and
+// reports whether it included any and h is still a proper Gaussian at f_k.
+func (h *neighbourhood) reselect(b *Binary, k int, y []float64, pinc float64) bool {
+	tau, nu := b.Post.Sites.Tau[k], b.Post.Sites.Nu[k]
+	if !h.update(0, -tau, -nu) {
+		return false
+	}
+	t := len(h.mean)
+	var incl []int
+	for a := 1; a < t; a++ {
+		if v := h.cov[a*t+a]; v > 0 && score.Prob(y[h.rows[a-1]], h.mean[a], v) < pinc {
+			incl = append(incl, a)
+		}
+	}
+	if len(incl) == 0 {
+		return false // the cavity stands
+	}
+	for _, a := range incl {
+		st, sn := adfSite(y[h.rows[a-1]], h.mean[a], h.cov[a*t+a], b.Post.Flip)
+		if st > 0 && !h.update(a, st, sn) {
+			return false
+		}
+	}
+	return h.cov[0] > 0
+}
+
+// update multiplies h by the Gaussian site exp(−τ f_a²/2 + ν f_a) (a
+// negative τ divides a site out): a rank-one update of mean and
+// covariance. It reports false, leaving h unchanged, where the result
+// would not be a proper Gaussian.
+func (h *neighbourhood) update(a int, tau, nu float64) bool {
+	t := len(h.mean)
+	caa := h.cov[a*t+a]
+	den := 1 + tau*caa
+	if !(den > 0) {
+		return false
+	}
+	ca := make([]float64, t)
+	for i := range t {
+		ca[i] = h.cov[i*t+a]
+	}
+	g := (nu - tau*h.mean[a]) / den
+	for i := range t {
+		h.mean[i] += ca[i] * g
+		for j := range t {
+			h.cov[i*t+j] -= ca[i] * ca[j] * tau / den
+		}
+	}
+	return true
+}
+
+// nearestInactive returns, for each active point a of b, the reselectNear
+// rows of x outside the active set of largest prior correlation
+// k(x_a, x_j)/√(k(x_a, x_a) k(x_j, x_j)) with it, most correlated first
+// (-1 where there are fewer), reading x in chunks: O(N·M·d).
+func nearestInactive(ctx context.Context, b *Binary, x Rows) ([][reselectNear]int, error) {
+	n, d := x.Dims()
+	m := len(b.Y)
+	inA := make([]bool, n)
+	for _, a := range b.Active {
+		if a >= 0 && a < n {
+			inA[a] = true
+		}
+	}
+	da := make([]float64, m)
+	b.Kernel.DiagTo(da, b.X)
+	best, corr := make([][reselectNear]int, m), make([][reselectNear]float64, m)
+	for k := range best {
+		for t := range reselectNear {
+			best[k][t], corr[k][t] = -1, math.Inf(-1)
+		}
+	}
+	var rows []int
+	buf := make([]float64, score.Chunk*d)
+	kc := make([]float64, score.Chunk*m)
+	dj := make([]float64, score.Chunk)
+	for lo := 0; lo < n; lo += score.Chunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		rows = rows[:0]
+		for i := lo; i < min(lo+score.Chunk, n); i++ {
+			if !inA[i] {
+				rows = append(rows, i)
+			}
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		c := len(rows)
+		x.RowsTo(buf[:c*d], rows)
+		xc := mat.NewDense(c, d, buf[:c*d])
+		kx := mat.NewDense(c, m, kc[:c*m])
+		b.Kernel.CrossTo(kx, xc, b.X)
+		b.Kernel.DiagTo(dj[:c], xc)
+		for r, i := range rows {
+			for k, v := range kx.RawRowView(r) {
+				if s := v / math.Sqrt(dj[r]*da[k]); s > corr[k][reselectNear-1] {
+					insertTop(&best[k], &corr[k], i, s)
+				}
+			}
+		}
+	}
+	return best, x.Err()
+}
+
+// insertTop puts row i of correlation s into the descending top list.
+func insertTop(rows *[reselectNear]int, corr *[reselectNear]float64, i int, s float64) {
+	t := reselectNear - 1
+	for t > 0 && corr[t-1] < s {
+		rows[t], corr[t] = rows[t-1], corr[t-1]
+		t--
+	}
+	rows[t], corr[t] = i, s
+}

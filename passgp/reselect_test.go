@@ -1,0 +1,138 @@
+package passgp
+
+import (
+	"context"
+	"math"
+	"sort"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/score"
+)
+
+// The estimate's latent of each active point equals a brute-force
+// computation: EP's posterior rebuilt from the sites without the point,
+// the nearest inactive point's ADF site added where the inclusion rule
+// takes it, and the point predicted under the result.
+func TestReselectedReference(t *testing.T) {
+	x, y := toy(60, 7)
+	k := kernel.SEBias{SE: kernel.SE{Var: 3, Len2: 0.4, Jitter: 1e-3}, Bias: 0.5}
+	active := make([]int, 0, 20)
+	for i := 0; i < 60; i += 3 {
+		active = append(active, i)
+	}
+	xa, ya := gatherRows(x, active), gather(y, active)
+	post, err := ep.Infer(k, xa, ya, nil, &ep.Options{Tol: 1e-10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := newBinary(k, xa, ya, active, post.Sites)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	z, rho, _, err := heldOutLatents(ctx, newRunner(1), b, DenseRows(x), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pinc := range []float64{0.6, 1} {
+		ze, re, err := reselected(ctx, b, DenseRows(x), y, pinc, z, rho)
+		if err != nil {
+			t.Fatal(err)
+		}
+		swapped := 0
+		for kk, a := range active {
+			wz, wr, swap := bruteReselect(t, k, x, y, b, kk, pinc)
+			if !swap {
+				wz, wr = z[a], rho[a]
+			} else {
+				swapped++
+			}
+			if math.Abs(ze[a]-wz) > 1e-7 || math.Abs(re[a]-wr) > 1e-7 {
+				t.Errorf("pinc %v, active point %d: latent %.10g, share %.10g; brute force %.10g, %.10g", pinc, a, ze[a], re[a], wz, wr)
+			}
+		}
+		if pinc == 1 && swapped != len(active) {
+			t.Errorf("pinc 1 swapped %d of %d active points", swapped, len(active))
+		}
+		for i := range z {
+			if i%3 != 0 && (ze[i] != z[i] || re[i] != rho[i]) {
+				t.Errorf("inactive point %d changed", i)
+			}
+		}
+	}
+}
+
+// bruteReselect returns the latent and prior share of active point kk of b
+// with its site removed and the ADF sites added, nearest first, of those
+// of its reselectNear nearest inactive points (by prior correlation)
+// whose q(y_j|x_j) without kk is below pinc, and whether there are any;
+// every marginal from EP's posterior rebuilt from the sites.
+func bruteReselect(t *testing.T, k kernel.Kernel, x *mat.Dense, y []float64, b *Binary, kk int, pinc float64) (float64, float64, bool) {
+	n, d := x.Dims()
+	inA := map[int]bool{}
+	for _, a := range b.Active {
+		inA[a] = true
+	}
+	row := func(i int) *mat.Dense { return mat.NewDense(1, d, x.RawRowView(i)) }
+	diag := func(i int) float64 {
+		v := make([]float64, 1)
+		k.DiagTo(v, row(i))
+		return v[0]
+	}
+	a := b.Active[kk]
+	var cand []int
+	corr := map[int]float64{}
+	for i := range n {
+		if !inA[i] {
+			c := mat.NewDense(1, 1, nil)
+			k.CrossTo(c, row(i), row(a))
+			corr[i] = c.At(0, 0) / math.Sqrt(diag(i)*diag(a))
+			cand = append(cand, i)
+		}
+	}
+	sort.SliceStable(cand, func(p, q int) bool { return corr[cand[p]] > corr[cand[q]] })
+	cand = cand[:min(reselectNear, len(cand))]
+	var rest []int
+	var s ep.Sites
+	for i, r := range b.Active {
+		if i != kk {
+			rest = append(rest, r)
+			s.Tau = append(s.Tau, b.Post.Sites.Tau[i])
+			s.Nu = append(s.Nu, b.Post.Sites.Nu[i])
+		}
+	}
+	// predict returns the marginal of point i as an active latent (its
+	// prior carries the jitter) under the sites s on rows rest.
+	predict := func(i int) (float64, float64) {
+		p, err := ep.FromSites(k, gatherRows(x, rest), gather(y, rest), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks := mat.NewDense(1, len(rest), nil)
+		k.CrossTo(ks, row(i), gatherRows(x, rest))
+		m, v := make([]float64, 1), make([]float64, 1)
+		p.PredictCrossTo(m, v, nil, ks, []float64{diag(i) + k.DiagJitter()})
+		return m[0], v[0]
+	}
+	var incl []int
+	for _, c := range cand {
+		if m, v := predict(c); score.Prob(y[c], m, v) < pinc {
+			incl = append(incl, c)
+		}
+	}
+	if len(incl) == 0 {
+		return 0, 0, false
+	}
+	for _, c := range incl {
+		m, v := predict(c)
+		tc, nc := adfSite(y[c], m, v, 0)
+		rest = append(rest, c)
+		s.Tau, s.Nu = append(s.Tau, tc), append(s.Nu, nc)
+	}
+	m, v := predict(a)
+	return m / math.Sqrt(1+v), priorShare(v, diag(a)), true
+}
