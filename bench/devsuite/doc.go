@@ -27,8 +27,8 @@
 //     writes them) or, without one, from Rscript (Debian's
 //     r-cran-mlbench); a set found in neither is skipped with a line
 //     saying so. Satellite and Shuttle run on 2000 and 5000 points of
-//     their training parts; LetterRecognition (5000 points) is opt-in
-//     (--sets).
+//     their training parts; LetterRecognition (5000 points) and
+//     Shuttle-full (all 40,600 points of Shuttle's) are opt-in (--sets).
 //   - USPS's training file (all 7291 points) and 10,000 of IJCNN1's
 //     49,990 training points, from --data-dir (../shared/data, see its
 //     README.md); MNIST (10,000 of its 60,000 training images) with

@@ -56,6 +56,11 @@ func suite() []Set {
 		st.OptIn = n == "LetterRecognition"
 		s = append(s, st)
 	}
+	// All of Shuttle's training part, where its classes of a few dozen
+	// points among 40,600 are as rare as a user's would be: opt-in.
+	full := mlbenchSet("Shuttle", 0, 0)
+	full.Name, full.OptIn = "Shuttle-full", true
+	s = append(s, full)
 	return append(s,
 		sharedSet("usps", "USPS digits, 10 classes, 256 features", "usps.train.bz2", 0, 1500, false),
 		sharedSet("ijcnn", "IJCNN1, binary, 22 features, 10% positives", "ijcnn1.train.bz2", 10000, 2000, false),
