@@ -168,6 +168,36 @@ func BenchmarkLeaveOut(b *testing.B) {
 	}
 }
 
+// BenchmarkPredictJoint times ep.Posterior.PredictJointCrossTo as the
+// held-out estimate's neighbourhoods use it (passgp.reselected): 255
+// points (51 active points and 4 neighbours each) against m active
+// points. FLOPs: the triangular solve with 255 right-hand sides (255·m²),
+// the 255×255 covariance (2·255²·m) and the means (2·255·m).
+func BenchmarkPredictJoint(b *testing.B) {
+	for _, m := range []int{2000} {
+		b.Run("m="+itoa(m)+"/n=255", func(b *testing.B) {
+			p := getEPProblem(b, m)
+			post, err := ep.FromSites(p.k, p.x, p.y, p.sites)
+			if err != nil {
+				b.Fatal(err)
+			}
+			const n = 255
+			xs := mat.NewDense(n, epBenchD, RandGeneral(n, epBenchD, 13).Data)
+			ks, kss := mat.NewDense(n, m, nil), mat.NewDense(n, n, nil)
+			p.k.CrossTo(ks, xs, p.x)
+			p.k.CrossTo(kss, xs, xs)
+			mean, cov := make([]float64, n), mat.NewDense(n, n, nil)
+			DGEMMRate()
+			b.ResetTimer()
+			for b.Loop() {
+				post.PredictJointCrossTo(mean, cov, ks, kss)
+			}
+			fm := float64(m)
+			ReportFLOPs(b, n*fm*fm+2*n*n*fm+2*n*fm)
+		})
+	}
+}
+
 // BenchmarkEPInfer times a full EP run from zero sites at the default
 // stopping rule, and reports the sweeps and the error of log Z_EP against
 // a tightly converged reference: the comparison "at equal accuracy" behind

@@ -32,8 +32,10 @@ func rareTask(n, pos int, seed uint64) (*mat.Dense, []float64) {
 // TestKeepFloor: with 6 positives in 4000 points every initial active
 // point is deletable, and without PASS-GP's floor the active set swings
 // (300 → 1 → the next batch's 400 candidates, all at q ≈ 1/2 → 24); with
-// it, p_del leaves Init/10 points and no later batch brings in more than
-// a tenth of its candidates. The floor is a tenth of a larger active set.
+// it, p_del leaves Init/2 points (the budget, 759, is larger) and no
+// later batch brings in more than a tenth of its candidates. The floor is
+// a tenth of a larger active set, and half the budget where that is
+// smaller than Init.
 func TestKeepFloor(t *testing.T) {
 	x, y := rareTask(4000, 6, 1)
 	o := &Options{Seed: 1, MaxActive: SqrtBudget(4000)}
@@ -41,7 +43,7 @@ func TestKeepFloor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	floor := DefaultInit / keepFloorShare
+	floor := floorOf(DefaultInit, SqrtBudget(4000))
 	for i, b := range res.Batches {
 		if kept := b.Active - b.Included; kept < floor {
 			t.Errorf("batch %d: %d active points kept, floor %d", i, kept, floor)
@@ -60,6 +62,11 @@ func TestKeepFloorShare(t *testing.T) {
 	}{{rule{floor: 30}, 100, 30}, {rule{floor: 30}, 2000, 200}, {rule{}, 2000, 0}} {
 		if got := c.r.keepFloor(c.m); got != c.want {
 			t.Errorf("floor %d, %d active: %d, want %d", c.r.floor, c.m, got, c.want)
+		}
+	}
+	for _, c := range [][3]int{{300, 2000, 150}, {300, 759, 150}, {300, 147, 73}, {300, 0, 0}, {100, 2000, 50}} {
+		if got := floorOf(c[0], c[1]); got != c[2] {
+			t.Errorf("floorOf(%d, %d) = %d, want %d", c[0], c[1], got, c[2])
 		}
 	}
 }

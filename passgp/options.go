@@ -76,8 +76,8 @@ type Options struct {
 	// past BudgetCap points A grows only while the first pass's error
 	// falls (trainer.budget).
 	// From the first batch in which it binds, θ stays at the mean of the
-	// batches' optimised θ (keptTheta, State.Frozen), and p_del leaves at
-	// least Init/10 of a batch's active points (keepFloorShare); see
+	// batches' optimised θ (keptTheta, State.Frozen). With a budget p_del
+	// leaves at least half of Init or of the budget active (keepFloorInit); see
 	// docs/method.md, Section 2. The invariance stage (Augment) has no
 	// budget: its training set is bounded by the first stage's active set.
 	MaxActive int
