@@ -135,29 +135,23 @@ func (c *Classifier) Evaluate(ctx context.Context, ds *data.Dataset) (*Metrics, 
 func (c *Classifier) Truth(y []float64, file string) ([]int, error) { return truthIndex(c.m, y, file) }
 
 // heldOutMetrics scores the model m on the held-out predictions of its
-// training points (labels y; those of r.held), cross-fitted
-// (crossFitMetrics). ok is false when the run has no held-out latents for
-// every classifier.
-func (r *recorder) heldOutMetrics(m *model.Model, y []float64) (met Metrics, ok bool, err error) {
+// training points (rows x, labels y; those of r.held), cross-fitted
+// (crossFitMetrics), with PASS-GP's active points rescored at p_inc pinc
+// (estimateLatents; 0: not). ok is false when the run has no held-out
+// latents for every classifier.
+func (r *recorder) heldOutMetrics(ctx context.Context, m *model.Model, x passgp.Rows, y []float64, pinc float64) (met Metrics, ok bool, err error) {
 	y = passgp.Gather(y, r.held)
 	n, k := len(y), len(m.Binaries)
 	if len(r.heldOut) != k || len(r.heldShare) != k {
 		return Metrics{}, false, nil
 	}
 	z, rho := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
-	ze, re := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
 	for j := range k {
 		if len(r.heldOut[j]) != n || len(r.heldShare[j]) != n {
 			return Metrics{}, false, nil
 		}
 		z.SetCol(j, r.heldOut[j])
 		rho.SetCol(j, r.heldShare[j])
-		ze.SetCol(j, r.heldOut[j])
-		re.SetCol(j, r.heldShare[j])
-		if j < len(r.est) && len(r.est[j]) == n && len(r.estShare[j]) == n {
-			ze.SetCol(j, r.est[j])
-			re.SetCol(j, r.estShare[j])
-		}
 	}
 	truth, err := truthIndex(m, y, "training data")
 	if err != nil {
@@ -165,6 +159,10 @@ func (r *recorder) heldOutMetrics(m *model.Model, y []float64) (met Metrics, ok 
 	}
 	if m.Calibration == nil {
 		return Metrics{}, false, nil
+	}
+	ze, re, err := estimateLatents(ctx, m, x, r.held, truth, pinc, z, rho)
+	if err != nil {
+		return Metrics{}, false, err
 	}
 	met, err = crossFitMetrics(m, z, rho, ze, re, truth, r.seed)
 	return met, err == nil, err

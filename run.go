@@ -32,9 +32,6 @@ type recorder struct {
 	// (passgp.Result.HeldOut, HeldOutShare), the data of cal's fit; nil
 	// for a binary run resumed after its classifier finished.
 	heldOut, heldShare [][]float64
-	// est and estShare are the latents and shares the held-out estimate
-	// scores (passgp.Result.Estimate; nil entries: heldOut's).
-	est, estShare [][]float64
 	// held numbers the held-out latents among the training points
 	// (passgp.HeldOutRows; nil: all of them, in order).
 	held []int
@@ -75,7 +72,7 @@ func (s *settings) run(ctx context.Context, ds *data.Dataset, p *prepared, x pas
 	}
 	m.Calibration, m.Scaling = r.cal, p.scaling
 	c := &Classifier{m: m}
-	if est, ok, err := r.heldOutMetrics(m, ds.Y); err != nil {
+	if est, ok, err := r.heldOutMetrics(ctx, m, x, ds.Y, estimatePInc(o)); err != nil {
 		return nil, err
 	} else if ok {
 		c.heldOut = &est
@@ -212,7 +209,6 @@ func (r *recorder) trainBinary(ctx context.Context, x passgp.Rows, y []float64, 
 	r.done(0, res)
 	r.cal = res.Calibration
 	r.heldOut, r.heldShare = [][]float64{res.HeldOut}, [][]float64{res.HeldOutShare}
-	r.est, r.estShare = [][]float64{res.Estimate}, [][]float64{res.EstimateShare}
 	return nil
 }
 
@@ -262,8 +258,6 @@ func (r *recorder) trainMulti(ctx context.Context, x passgp.Rows, labels []float
 		for _, res := range mr.PerClass {
 			r.heldOut = append(r.heldOut, res.HeldOut)
 			r.heldShare = append(r.heldShare, res.HeldOutShare)
-			r.est = append(r.est, res.Estimate)
-			r.estShare = append(r.estShare, res.EstimateShare)
 		}
 	}
 	return err

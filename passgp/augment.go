@@ -58,7 +58,7 @@ func TrainAugmented(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o
 	r := newRunner(c.threads)
 	res, err := augmentStage(ctx, b, &c, r, "")
 	if err == nil {
-		err = setHeldOut(ctx, r, res, DenseRows(x), y, c.geom(), nil, 0)
+		err = setHeldOut(ctx, r, res, DenseRows(x), y, c.geom(), nil)
 	}
 	return fitBinary(res, y, err)
 }

@@ -135,7 +135,6 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	nb.Sparse, nb.Inducing = f, idx
 	res.Model = nb
 	res.HeldOut, res.HeldOutShare, res.HeldOutLost = z, rho, lost
-	res.Estimate, res.EstimateShare = nil, nil
 	res.HeldOutRows = held
 	res.HeldOutError, res.MajorityRate = LatentErrorRate(z, y), majorityRate(truth)
 	return nil

@@ -426,13 +426,3 @@ func (c *config) finalEPOptions() ep.Options {
 	}
 	return e
 }
-
-// reselectPInc is the p_inc by which the held-out estimate re-runs the
-// inclusion rule for each active point (reselected): PASS-GP's, 0 for the
-// other methods, whose selection follows other rules.
-func (c *config) reselectPInc() float64 {
-	if c.Method != PASSGP {
-		return 0
-	}
-	return c.PInc
-}

@@ -32,12 +32,7 @@ type Result struct {
 	HeldOut      []float64
 	HeldOutShare []float64
 	HeldOutRows  []int
-	// Estimate and EstimateShare are the latents and shares that the
-	// held-out estimate scores, numbered as HeldOut: HeldOut with each
-	// active point's cavity replaced by its latent under PASS-GP's
-	// selection re-run without it (reselected). nil: HeldOut's.
-	Estimate, EstimateShare []float64
-	Calibration             *calib.Calibration
+	Calibration  *calib.Calibration
 	// HeldOutError is the error rate of the raw decisions (z > 0) on the
 	// held-out latents, and MajorityRate that of always predicting the
 	// larger class: a classifier with HeldOutError >= MajorityRate has

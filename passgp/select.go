@@ -229,26 +229,15 @@ func errorFalling(stats []BatchStats, m int) bool {
 
 // keepFloorInit and keepFloorShare set PASS-GP's floor on the active
 // points that p_del leaves in a batch (update.restore, rule.keepFloor):
-// the smaller of Init and the budget over keepFloorInit (150 for the
-// default N_init = 300 on sets of more than 625 points; half leaves a
-// batch room for inclusions within the budget), or a keepFloorShare-th of
-// the batch's active set if more. It binds where
-// p_del would delete most of a small active set, as on a class of a few
-// dozen points among tens of thousands: the few points left are the
-// hardest, the next batch's θ search on them moves θ far (Shuttle: the
-// squared length scale from 32 to 5.5 in one search on 33 points), and
-// under the prior far from them every candidate has q near 1/2 < p_inc
-// and comes in. N_init/2 rather than N_init/10: on the development
-// protocol equal or within two standard errors on every set, and on all
-// of Shuttle's 40,600 points error, Brier score and NLP better by more
-// than two standard errors in a sixth of the time (docs/decisions.md).
-const (
-	keepFloorInit  = 2
-	keepFloorShare = 10
-)
+// half the smaller of Init and the budget (floorOf), or a tenth of the
+// active set if more. Deleting most of a small set leaves its hardest few
+// points, on which the next θ search moves far (Shuttle: the squared
+// length scale from 32 to 5.5 on 33 points), and the prior elsewhere,
+// under which the next batch comes in whole. Half rather than a tenth of
+// Init: chosen on the development protocol (docs/decisions.md).
+const keepFloorInit, keepFloorShare = 2, 10
 
-// floorOf is PASS-GP's floor for N_init init and the budget: the smaller
-// of the two over keepFloorInit.
+// floorOf is PASS-GP's floor for N_init init and the budget.
 func floorOf(init, budget int) int { return min(init, budget) / keepFloorInit }
 
 // budgetBatchFactor caps the candidates a batch offers a full budget at

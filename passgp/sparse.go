@@ -167,6 +167,6 @@ func TrainFITC(ctx context.Context, b *Binary, x *mat.Dense, y []float64, o *Opt
 	if err := sparsePass(ctx, &c, res, x, y); err != nil {
 		return nil, err
 	}
-	err = setHeldOut(ctx, newRunner(c.threads), res, DenseRows(x), y, nil, c.HeldOutRows(len(y)), 0)
+	err = setHeldOut(ctx, newRunner(c.threads), res, DenseRows(x), y, nil, c.HeldOutRows(len(y)))
 	return fitBinary(res, y, err)
 }

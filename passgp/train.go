@@ -118,7 +118,7 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 	if err != nil {
 		return res, err
 	}
-	if err = setHeldOut(ctx, r, res, x, y, c.geom(), held, c.reselectPInc()); err != nil || !c.boundFITC(res.Batches) {
+	if err = setHeldOut(ctx, r, res, x, y, c.geom(), held); err != nil || !c.boundFITC(res.Batches) {
 		return res, err
 	}
 	return res, boundPass(ctx, c, r, res, x, y, held)
@@ -128,18 +128,11 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 // (x, y) (nil: all; HeldOutRows), on which the calibration is fitted
 // (fitBinary, MultiResult.Calibration), and their error rates; g is the
 // invariance stage's geometry (nil: none; with g, held must be nil).
-// With pinc > 0 it also sets the held-out estimate's latents
-// (Result.Estimate) by PASS-GP's inclusion rule at that p_inc.
-func setHeldOut(ctx context.Context, r *runner, res *Result, x Rows, y []float64, g *shiftGeom, held []int, pinc float64) error {
+func setHeldOut(ctx context.Context, r *runner, res *Result, x Rows, y []float64, g *shiftGeom, held []int) error {
 	xh, yh, bh := heldView(x, y, res.Model, held)
 	var err error
 	if res.HeldOut, res.HeldOutShare, res.HeldOutLost, err = heldOutLatents(ctx, r, bh, xh, g); err != nil {
 		return err
-	}
-	if pinc > 0 && g == nil {
-		if res.Estimate, res.EstimateShare, err = reselected(ctx, bh, xh, yh, pinc, res.HeldOut, res.HeldOutShare); err != nil {
-			return err
-		}
 	}
 	res.HeldOutRows = held
 	res.HeldOutError = LatentErrorRate(res.HeldOut, yh)

@@ -1,4 +1,4 @@
-package passgp
+package passgpfast
 
 import (
 	"context"
@@ -9,37 +9,61 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/internal/testenv"
 	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/passgp"
 	"github.com/passgp-fast/passgp-fast/score"
 )
+
+// rowsOf returns the rows idx of x.
+func rowsOf(x *mat.Dense, idx []int) *mat.Dense {
+	_, d := x.Dims()
+	out := mat.NewDense(len(idx), d, nil)
+	for r, i := range idx {
+		out.SetRow(r, x.RawRowView(i))
+	}
+	return out
+}
+
+// valuesOf returns v[idx].
+func valuesOf(v []float64, idx []int) []float64 {
+	out := make([]float64, len(idx))
+	for r, i := range idx {
+		out[r] = v[i]
+	}
+	return out
+}
 
 // The estimate's latent of each active point equals a brute-force
 // computation: EP's posterior rebuilt from the sites without the point,
 // the nearest inactive point's ADF site added where the inclusion rule
 // takes it, and the point predicted under the result.
 func TestReselectedReference(t *testing.T) {
-	x, y := toy(60, 7)
+	x, y := testenv.Toy(60, 7)
 	k := kernel.SEBias{SE: kernel.SE{Var: 3, Len2: 0.4, Jitter: 1e-3}, Bias: 0.5}
 	active := make([]int, 0, 20)
 	for i := 0; i < 60; i += 3 {
 		active = append(active, i)
 	}
-	xa, ya := gatherRows(x, active), gather(y, active)
+	xa, ya := rowsOf(x, active), valuesOf(y, active)
 	post, err := ep.Infer(k, xa, ya, nil, &ep.Options{Tol: 1e-10})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := newBinary(k, xa, ya, active, post.Sites)
+	fixed, err := ep.FromSites(k, xa, ya, post.Sites)
 	if err != nil {
 		t.Fatal(err)
 	}
+	b := &passgp.Binary{Kernel: k, X: xa, Y: ya, Active: active, Post: fixed}
 	ctx := context.Background()
-	z, rho, _, err := heldOutLatents(ctx, newRunner(1), b, DenseRows(x), nil)
-	if err != nil {
-		t.Fatal(err)
+	// The held-out latents that the estimate starts from: arbitrary here
+	// (inactive points keep theirs, active ones are rescored or kept).
+	z, rho := make([]float64, 60), make([]float64, 60)
+	for i := range z {
+		z[i], rho[i] = float64(i)/60-0.5, 0.5
 	}
 	for _, pinc := range []float64{0.6, 1} {
-		ze, re, err := reselected(ctx, b, DenseRows(x), y, pinc, z, rho)
+		ze, re, err := reselected(ctx, b, passgp.DenseRows(x), y, pinc, z, rho)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +95,7 @@ func TestReselectedReference(t *testing.T) {
 // of its reselectNear nearest inactive points (by prior correlation)
 // whose q(y_j|x_j) without kk is below pinc, and whether there are any;
 // every marginal from EP's posterior rebuilt from the sites.
-func bruteReselect(t *testing.T, k kernel.Kernel, x *mat.Dense, y []float64, b *Binary, kk int, pinc float64) (float64, float64, bool) {
+func bruteReselect(t *testing.T, k kernel.Kernel, x *mat.Dense, y []float64, b *passgp.Binary, kk int, pinc float64) (float64, float64, bool) {
 	n, d := x.Dims()
 	inA := map[int]bool{}
 	for _, a := range b.Active {
@@ -108,12 +132,12 @@ func bruteReselect(t *testing.T, k kernel.Kernel, x *mat.Dense, y []float64, b *
 	// predict returns the marginal of point i as an active latent (its
 	// prior carries the jitter) under the sites s on rows rest.
 	predict := func(i int) (float64, float64) {
-		p, err := ep.FromSites(k, gatherRows(x, rest), gather(y, rest), s)
+		p, err := ep.FromSites(k, rowsOf(x, rest), valuesOf(y, rest), s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ks := mat.NewDense(1, len(rest), nil)
-		k.CrossTo(ks, row(i), gatherRows(x, rest))
+		k.CrossTo(ks, row(i), rowsOf(x, rest))
 		m, v := make([]float64, 1), make([]float64, 1)
 		p.PredictCrossTo(m, v, nil, ks, []float64{diag(i) + k.DiagJitter()})
 		return m[0], v[0]
@@ -129,10 +153,10 @@ func bruteReselect(t *testing.T, k kernel.Kernel, x *mat.Dense, y []float64, b *
 	}
 	for _, c := range incl {
 		m, v := predict(c)
-		tc, nc := adfSite(y[c], m, v, 0)
+		tc, nc := ep.MatchSite(y[c], m, v, 0)
 		rest = append(rest, c)
 		s.Tau, s.Nu = append(s.Tau, tc), append(s.Nu, nc)
 	}
 	m, v := predict(a)
-	return m / math.Sqrt(1+v), priorShare(v, diag(a)), true
+	return m / math.Sqrt(1+v), share(v, diag(a)), true
 }

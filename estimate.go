@@ -1,11 +1,15 @@
-package passgp
+package passgpfast
 
 import (
 	"context"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/model"
+	"github.com/passgp-fast/passgp-fast/passgp"
 	"github.com/passgp-fast/passgp-fast/score"
 )
 
@@ -17,9 +21,63 @@ import (
 // Vowel's 6.2%, 6.2% and 5.9%: more neighbours move it little.
 const reselectNear = 4
 
-// reselected returns the held-out latents of the held-out estimate: z and
-// rho of heldOutLatents, with each active point's cavity replaced by its
-// latent under the selection re-run without it, on its neighbourhood.
+// estimatePInc is the p_inc at which the held-out estimate re-runs the
+// inclusion rule (estimateLatents): PASS-GP's, 0 (not at all) for the
+// other methods, whose selection follows other rules, and for the
+// invariance stage, whose held-out latents leave groups of images out.
+func estimatePInc(o passgp.Options) float64 {
+	switch {
+	case o.Method != passgp.PASSGP || o.Augment != nil:
+		return 0
+	case o.PInc > 0:
+		return o.PInc
+	}
+	return passgp.DefaultPInc
+}
+
+// estimateLatents returns the latents and shares that the held-out
+// estimate scores (crossFitMetrics) for the classifiers of m trained on
+// the rows x with the held-out latents z, rho of the rows held (nil: all;
+// passgp.HeldOutRows) and classes truth: z and rho, with each active
+// point of a PASS-GP classifier (p_inc pinc) rescored by reselected.
+func estimateLatents(ctx context.Context, m *model.Model, x passgp.Rows, held []int, truth []int, pinc float64, z, rho *mat.Dense) (*mat.Dense, *mat.Dense, error) {
+	ze, re := mat.DenseCopyOf(z), mat.DenseCopyOf(rho)
+	if pinc <= 0 {
+		return ze, re, nil
+	}
+	if held != nil {
+		x = score.Subset{X: x, Idx: held}
+	}
+	n, _ := z.Dims()
+	for c, b := range m.Binaries {
+		bh := *b
+		bh.Active = make([]int, len(b.Active))
+		for k, a := range b.Active {
+			bh.Active[k] = a
+			if held != nil {
+				if p, ok := slices.BinarySearch(held, a); ok {
+					bh.Active[k] = p
+				} else {
+					bh.Active[k] = -1
+				}
+			}
+		}
+		zc, rc := mat.Col(nil, c, z), mat.Col(nil, c, rho)
+		zr, rr, err := reselected(ctx, &bh, x, binaryTargets(m, truth, c), pinc, zc, rc)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(zr) == n {
+			ze.SetCol(c, zr)
+			re.SetCol(c, rr)
+		}
+	}
+	return ze, re, nil
+}
+
+// reselected returns z and rho, one classifier's held-out latents and
+// shares, with each active point's cavity replaced by its latent under
+// the selection re-run without it, on its neighbourhood.
 //
 // Why: an active point's cavity leaves out its own site, but the inactive
 // points it explained have none either, though the selection would have
@@ -35,7 +93,7 @@ const reselectNear = 4
 // (Rasmussen & Williams 2006, Sec. 3.6). A classifier with a FITC
 // posterior keeps its cavities: under FITC every point has a site. y holds
 // the ±1 labels of the rows of x.
-func reselected(ctx context.Context, b *Binary, x Rows, y []float64, pinc float64, z, rho []float64) ([]float64, []float64, error) {
+func reselected(ctx context.Context, b *passgp.Binary, x passgp.Rows, y []float64, pinc float64, z, rho []float64) ([]float64, []float64, error) {
 	zr, rr := append([]float64(nil), z...), append([]float64(nil), rho...)
 	if b.Sparse != nil || b.Post == nil || len(b.Y) == 0 || pinc <= 0 {
 		return zr, rr, nil
@@ -74,7 +132,7 @@ type neighbourhood struct {
 // reselectChunk sets zr and rr of the active points ks from their
 // neighbourhoods, whose joint marginals come from one joint prediction
 // (ep.Posterior.PredictJointCrossTo) of f_k and its neighbours' latents.
-func reselectChunk(b *Binary, x Rows, y []float64, pinc float64, ks []int, near [][reselectNear]int, zr, rr []float64) error {
+func reselectChunk(b *passgp.Binary, x passgp.Rows, y []float64, pinc float64, ks []int, near [][reselectNear]int, zr, rr []float64) error {
 	_, d := x.Dims()
 	hoods := make([]neighbourhood, len(ks))
 	var all []int
@@ -134,7 +192,7 @@ func reselectChunk(b *Binary, x Rows, y []float64, pinc float64, ks []int, near 
 		r += t
 		if h.reselect(b, k, y, pinc) {
 			a := b.Active[k]
-			zr[a], rr[a] = h.mean[0]/math.Sqrt(1+h.cov[0]), priorShare(h.cov[0], h.prior)
+			zr[a], rr[a] = h.mean[0]/math.Sqrt(1+h.cov[0]), share(h.cov[0], h.prior)
 		}
 	}
 	return nil
@@ -144,7 +202,7 @@ func reselectChunk(b *Binary, x Rows, y []float64, pinc float64, ks []int, near 
 // neighbours that PASS-GP's inclusion rule takes without it (q < pinc,
 // all scored before any is added, as a batch is), nearest first, and
 // reports whether it included any and h is still a proper Gaussian at f_k.
-func (h *neighbourhood) reselect(b *Binary, k int, y []float64, pinc float64) bool {
+func (h *neighbourhood) reselect(b *passgp.Binary, k int, y []float64, pinc float64) bool {
 	tau, nu := b.Post.Sites.Tau[k], b.Post.Sites.Nu[k]
 	if !h.update(0, -tau, -nu) {
 		return false
@@ -160,8 +218,11 @@ func (h *neighbourhood) reselect(b *Binary, k int, y []float64, pinc float64) bo
 		return false // the cavity stands
 	}
 	for _, a := range incl {
-		st, sn := adfSite(y[h.rows[a-1]], h.mean[a], h.cov[a*t+a], b.Post.Flip)
-		if st > 0 && !h.update(a, st, sn) {
+		st, sn := ep.MatchSite(y[h.rows[a-1]], h.mean[a], h.cov[a*t+a], b.Post.Flip)
+		if !(st > 0) || math.IsInf(st, 0) || math.IsNaN(sn) || math.IsInf(sn, 0) {
+			continue // no usable moment match: the point adds nothing
+		}
+		if !h.update(a, st, sn) {
 			return false
 		}
 	}
@@ -197,7 +258,7 @@ func (h *neighbourhood) update(a int, tau, nu float64) bool {
 // rows of x outside the active set of largest prior correlation
 // k(x_a, x_j)/√(k(x_a, x_a) k(x_j, x_j)) with it, most correlated first
 // (-1 where there are fewer), reading x in chunks: O(N·M·d).
-func nearestInactive(ctx context.Context, b *Binary, x Rows) ([][reselectNear]int, error) {
+func nearestInactive(ctx context.Context, b *passgp.Binary, x passgp.Rows) ([][reselectNear]int, error) {
 	n, d := x.Dims()
 	m := len(b.Y)
 	inA := make([]bool, n)
@@ -256,4 +317,13 @@ func insertTop(rows *[reselectNear]int, corr *[reselectNear]float64, i int, s fl
 		t--
 	}
 	rows[t], corr[t] = i, s
+}
+
+// share returns the prior share v/k in [0, 1] (0 without a prior
+// variance), as passgp's held-out shares are.
+func share(v, k float64) float64 {
+	if !(k > 0) || math.IsNaN(v) {
+		return 0
+	}
+	return min(max(v/k, 0), 1)
 }
