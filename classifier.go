@@ -173,7 +173,7 @@ func (r *recorder) heldOutMetrics(ctx context.Context, m *model.Model, x passgp.
 // fitted on the others' held-out latents z, rho, as m's own calibration
 // is (calib.CrossFit), so that no point is scored by a map fitted on it.
 // ze differs from z at active points, scored as if the selection had run
-// without them (passgp.Result.Estimate). The latents are already the
+// without them (estimateLatents). The latents are already the
 // calibration's inputs (passgp moves those far from the active set), and
 // serve as the raw ones too.
 func crossFitMetrics(m *model.Model, z, rho, ze, re *mat.Dense, truth []int, seed uint64) (Metrics, error) {
