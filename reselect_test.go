@@ -11,6 +11,7 @@ import (
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/internal/testenv"
 	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/passgp"
 	"github.com/passgp-fast/passgp-fast/score"
 )
@@ -159,4 +160,72 @@ func bruteReselect(t *testing.T, k kernel.Kernel, x *mat.Dense, y []float64, b *
 	}
 	m, v := predict(a)
 	return m / math.Sqrt(1+v), share(v, diag(a)), true
+}
+
+// estimateLatents on a sample of held rows (passgp.HeldOutRows beyond
+// 200,000 points) equals reselected on the sample itself: the active
+// points numbered among the held rows, those not held left out.
+func TestEstimateLatentsHeld(t *testing.T) {
+	x, y := testenv.Toy(80, 3)
+	k := kernel.SEBias{SE: kernel.SE{Var: 3, Len2: 0.4, Jitter: 1e-3}, Bias: 0.5}
+	var active, held []int
+	for i := 0; i < 80; i += 3 {
+		active = append(active, i)
+	}
+	for i := 0; i < 80; i++ {
+		if i%2 == 0 || i%5 == 0 {
+			held = append(held, i)
+		}
+	}
+	xa, ya := rowsOf(x, active), valuesOf(y, active)
+	post, err := ep.Infer(k, xa, ya, nil, &ep.Options{Tol: 1e-10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &passgp.Binary{Kernel: k, X: xa, Y: ya, Active: active, Post: post}
+	m := &model.Model{Mode: model.Binary, Classes: []float64{-1, 1}, Binaries: []*passgp.Binary{b}}
+	truth := make([]int, len(held))
+	yh := valuesOf(y, held)
+	for i, v := range yh {
+		if v > 0 {
+			truth[i] = 1
+		}
+	}
+	z, rho := mat.NewDense(len(held), 1, nil), mat.NewDense(len(held), 1, nil)
+	for i := range held {
+		z.Set(i, 0, float64(i)/80-0.3)
+		rho.Set(i, 0, 0.4)
+	}
+	ze, re, err := estimateLatents(context.Background(), m, passgp.DenseRows(x), held, truth, 0.8, z, rho)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same on the held rows materialised.
+	pos := make([]int, len(active))
+	for i, a := range active {
+		pos[i] = -1
+		for p, h := range held {
+			if h == a {
+				pos[i] = p
+			}
+		}
+	}
+	bh := *b
+	bh.Active = pos
+	wz, wr, err := reselected(context.Background(), &bh, passgp.DenseRows(rowsOf(x, held)), yh, 0.8, mat.Col(nil, 0, z), mat.Col(nil, 0, rho))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := 0
+	for i := range held {
+		if ze.At(i, 0) != wz[i] || re.At(i, 0) != wr[i] {
+			t.Errorf("held row %d: %v, %v; on the sample %v, %v", i, ze.At(i, 0), re.At(i, 0), wz[i], wr[i])
+		}
+		if ze.At(i, 0) != z.At(i, 0) {
+			changed++
+		}
+	}
+	if changed == 0 {
+		t.Error("no active point was rescored")
+	}
 }
