@@ -140,6 +140,7 @@ func (c *Classifier) Truth(y []float64, file string) ([]int, error) { return tru
 // (estimateLatents; 0: not). ok is false when the run has no held-out
 // latents for every classifier.
 func (r *recorder) heldOutMetrics(ctx context.Context, m *model.Model, x passgp.Rows, y []float64, pinc float64) (met Metrics, ok bool, err error) {
+	all := y
 	y = passgp.Gather(y, r.held)
 	n, k := len(y), len(m.Binaries)
 	if len(r.heldOut) != k || len(r.heldShare) != k {
@@ -160,7 +161,7 @@ func (r *recorder) heldOutMetrics(ctx context.Context, m *model.Model, x passgp.
 	if m.Calibration == nil {
 		return Metrics{}, false, nil
 	}
-	ze, re, err := estimateLatents(ctx, m, x, r.held, truth, pinc, z, rho)
+	ze, re, err := estimateLatents(ctx, m, x, all, r.held, truth, pinc, z, rho)
 	if err != nil {
 		return Metrics{}, false, err
 	}

@@ -3,7 +3,6 @@ package passgpfast
 import (
 	"context"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -37,40 +36,24 @@ func estimatePInc(o passgp.Options) float64 {
 
 // estimateLatents returns the latents and shares that the held-out
 // estimate scores (crossFitMetrics) for the classifiers of m trained on
-// the rows x with the held-out latents z, rho of the rows held (nil: all;
-// passgp.HeldOutRows) and classes truth: z and rho, with each active
-// point of a PASS-GP classifier (p_inc pinc) rescored by reselected.
-func estimateLatents(ctx context.Context, m *model.Model, x passgp.Rows, held []int, truth []int, pinc float64, z, rho *mat.Dense) (*mat.Dense, *mat.Dense, error) {
+// the rows x (labels y) with the held-out latents z, rho of the rows held
+// (nil: all; passgp.HeldOutRows) and their classes truth: z and rho, with
+// each active point of a PASS-GP classifier (p_inc pinc) rescored by
+// reselected.
+func estimateLatents(ctx context.Context, m *model.Model, x passgp.Rows, y []float64, held []int, truth []int, pinc float64, z, rho *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 	ze, re := mat.DenseCopyOf(z), mat.DenseCopyOf(rho)
 	if pinc <= 0 {
 		return ze, re, nil
 	}
-	if held != nil {
-		x = score.Subset{X: x, Idx: held}
-	}
-	n, _ := z.Dims()
 	for c, b := range m.Binaries {
-		bh := *b
-		bh.Active = make([]int, len(b.Active))
-		for k, a := range b.Active {
-			bh.Active[k] = a
-			if held != nil {
-				if p, ok := slices.BinarySearch(held, a); ok {
-					bh.Active[k] = p
-				} else {
-					bh.Active[k] = -1
-				}
-			}
-		}
+		xh, _, bh := passgp.HeldView(x, y, b, held)
 		zc, rc := mat.Col(nil, c, z), mat.Col(nil, c, rho)
-		zr, rr, err := reselected(ctx, &bh, x, binaryTargets(m, truth, c), pinc, zc, rc)
+		zr, rr, err := reselected(ctx, bh, xh, binaryTargets(m, truth, c), pinc, zc, rc)
 		if err != nil {
 			return nil, nil, err
 		}
-		if len(zr) == n {
-			ze.SetCol(c, zr)
-			re.SetCol(c, rr)
-		}
+		ze.SetCol(c, zr)
+		re.SetCol(c, rr)
 	}
 	return ze, re, nil
 }
@@ -192,7 +175,7 @@ func reselectChunk(b *passgp.Binary, x passgp.Rows, y []float64, pinc float64, k
 		r += t
 		if h.reselect(b, k, y, pinc) {
 			a := b.Active[k]
-			zr[a], rr[a] = h.mean[0]/math.Sqrt(1+h.cov[0]), share(h.cov[0], h.prior)
+			zr[a], rr[a] = h.mean[0]/math.Sqrt(1+h.cov[0]), passgp.PriorShare(h.cov[0], h.prior)
 		}
 	}
 	return nil
@@ -240,7 +223,8 @@ func (h *neighbourhood) update(a int, tau, nu float64) bool {
 	if !(den > 0) {
 		return false
 	}
-	ca := make([]float64, t)
+	var buf [reselectNear + 1]float64 // t ≤ reselectNear+1: no allocation per update
+	ca := buf[:t]
 	for i := range t {
 		ca[i] = h.cov[i*t+a]
 	}
@@ -317,13 +301,4 @@ func insertTop(rows *[reselectNear]int, corr *[reselectNear]float64, i int, s fl
 		t--
 	}
 	rows[t], corr[t] = i, s
-}
-
-// share returns the prior share v/k in [0, 1] (0 without a prior
-// variance), as passgp's held-out shares are.
-func share(v, k float64) float64 {
-	if !(k > 0) || math.IsNaN(v) {
-		return 0
-	}
-	return min(max(v/k, 0), 1)
 }

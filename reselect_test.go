@@ -159,7 +159,7 @@ func bruteReselect(t *testing.T, k kernel.Kernel, x *mat.Dense, y []float64, b *
 		s.Tau, s.Nu = append(s.Tau, tc), append(s.Nu, nc)
 	}
 	m, v := predict(a)
-	return m / math.Sqrt(1+v), share(v, diag(a)), true
+	return m / math.Sqrt(1+v), passgp.PriorShare(v, diag(a)), true
 }
 
 // estimateLatents on a sample of held rows (passgp.HeldOutRows beyond
@@ -196,7 +196,7 @@ func TestEstimateLatentsHeld(t *testing.T) {
 		z.Set(i, 0, float64(i)/80-0.3)
 		rho.Set(i, 0, 0.4)
 	}
-	ze, re, err := estimateLatents(context.Background(), m, passgp.DenseRows(x), held, truth, 0.8, z, rho)
+	ze, re, err := estimateLatents(context.Background(), m, passgp.DenseRows(x), y, held, truth, 0.8, z, rho)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,7 @@ func (c *config) boundFITC(bs []BatchStats) bool {
 func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y []float64, held []int) error {
 	t0 := time.Now()
 	b := res.Model
-	x, y, bv := heldView(x, y, b, held)
+	x, y, bv := HeldView(x, y, b, held)
 	idx := randomSubset(c.Seed, inducingSalt, len(b.Y), c.BoundFITC)
 	xm := b.X
 	if idx != nil {

@@ -90,7 +90,7 @@ func priorShares(ctx context.Context, b *Binary, x Rows, v []float64) error {
 		k := make([]float64, len(v))
 		b.Kernel.DiagTo(k, xd.x)
 		for i := range v {
-			v[i] = priorShare(v[i], k[i])
+			v[i] = PriorShare(v[i], k[i])
 		}
 		return nil
 	}
@@ -107,16 +107,16 @@ func priorShares(ctx context.Context, b *Binary, x Rows, v []float64) error {
 		x.RowsTo(buf, idx)
 		b.Kernel.DiagTo(k[:hi-lo], mat.NewDense(hi-lo, d, buf[:(hi-lo)*d]))
 		for i := lo; i < hi; i++ {
-			v[i] = priorShare(v[i], k[i-lo])
+			v[i] = PriorShare(v[i], k[i-lo])
 		}
 	}
 	return x.Err()
 }
 
-// priorShare returns v/k clamped to [0, 1]: a posterior variance is at
+// PriorShare returns v/k clamped to [0, 1]: a posterior variance is at
 // most the prior's, up to rounding; a marginal without variance
 // information (NaN) or a zero prior variance gives 0.
-func priorShare(v, k float64) float64 {
+func PriorShare(v, k float64) float64 {
 	if !(k > 0) || math.IsNaN(v) {
 		return 0
 	}

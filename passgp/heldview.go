@@ -50,10 +50,10 @@ func sampleSorted(seed, salt uint64, n, m int) []int {
 // heldOutMax is HeldOutMax; tests lower it.
 var heldOutMax = HeldOutMax
 
-// heldView is the held-out stage's view of the training data: the rows
+// HeldView is the held-out stage's view of the training data: the rows
 // held (nil: all) of x and y and the classifier b with its active points
 // numbered among them (-1 for those not held).
-func heldView(x Rows, y []float64, b *Binary, held []int) (Rows, []float64, *Binary) {
+func HeldView(x Rows, y []float64, b *Binary, held []int) (Rows, []float64, *Binary) {
 	if held == nil {
 		return x, y, b
 	}

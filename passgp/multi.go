@@ -315,7 +315,7 @@ func (m *multiRun) calibration(ctx context.Context, labels []float64, mr *MultiR
 	z, rho := mat.NewDense(nh, k, nil), mat.NewDense(nh, k, nil)
 	for j, r := range m.results {
 		if r.HeldOut == nil || r.HeldOutShare == nil {
-			xh, _, bh := heldView(m.x, labels, r.Model, held)
+			xh, _, bh := HeldView(m.x, labels, r.Model, held)
 			var err error
 			if r.HeldOut, r.HeldOutShare, r.HeldOutLost, err = heldOutLatents(ctx, newRunner(m.base.threads), bh, xh, m.base.geom()); err != nil {
 				return nil, err

@@ -129,7 +129,7 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 // (fitBinary, MultiResult.Calibration), and their error rates; g is the
 // invariance stage's geometry (nil: none; with g, held must be nil).
 func setHeldOut(ctx context.Context, r *runner, res *Result, x Rows, y []float64, g *shiftGeom, held []int) error {
-	xh, yh, bh := heldView(x, y, res.Model, held)
+	xh, yh, bh := HeldView(x, y, res.Model, held)
 	var err error
 	if res.HeldOut, res.HeldOutShare, res.HeldOutLost, err = heldOutLatents(ctx, r, bh, xh, g); err != nil {
 		return err
