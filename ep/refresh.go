@@ -54,11 +54,13 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 		p.refreshZero(sigma)
 		return true
 	}
-	if !p.factorB(w) {
+	// diag Σ from W = L⁻¹ where few sites are weak (varByInverse); W then
+	// comes with the factor.
+	inverse := sigma == nil && p.fewWeak(w)
+	if !p.factorB(w, inverse) {
 		return false
 	}
-
-	w.inverse = sigma == nil && p.varByInverse(w)
+	w.inverse = inverse && p.varByInverse(w)
 	if !w.inverse {
 		if w.cancelled() != nil || !p.varBySolve(w) {
 			return false
@@ -87,10 +89,10 @@ func (p *Posterior) refresh(w *work, sigma []float64) bool {
 }
 
 // factorB sets p.l to the lower Cholesky factor L of B = I + S^½ K S^½
-// (lower triangle; S^½ = p.sw). It returns false if B is not positive
-// definite (a diagonal of L not positive and finite) or the run's context
-// is done.
-func (p *Posterior) factorB(w *work) bool {
+// (lower triangle; S^½ = p.sw) and, if inverse is set, w.v to W = L⁻¹
+// (la.CholeskyInvStop). It returns false if B is not positive definite (a
+// diagonal of L not positive and finite) or the run's context is done.
+func (p *Posterior) factorB(w *work, inverse bool) bool {
 	n := p.n
 	sw, K, L := p.sw, p.k, p.l
 	for i := 0; i < n; i++ {
@@ -105,7 +107,14 @@ func (p *Posterior) factorB(w *work) bool {
 	if n > 0 {
 		// The factorisation stops between its level-3 steps once the
 		// run's context is done.
-		if ok, _ := la.CholeskyStop(p.general(L), func() bool { return w.cancelled() != nil }); !ok {
+		stop := func() bool { return w.cancelled() != nil }
+		ok := false
+		if inverse {
+			ok, _ = la.CholeskyInvStop(p.general(L), p.general(w.v[:n*n]), stop)
+		} else {
+			ok, _ = la.CholeskyStop(p.general(L), stop)
+		}
+		if !ok {
 			return false
 		}
 	}

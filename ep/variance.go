@@ -59,34 +59,37 @@ func (p *Posterior) varBySolve(w *work) bool {
 	return true
 }
 
-// varByInverse sets p.Var = diag Σ from W = L⁻¹, which costs n³/3 FLOPs
-// against varBySolve's n³. With B = I + S^½ K S^½, S^½ Σ S^½ = S^½ K S^½ -
-// S^½ K S^½ B⁻¹ S^½ K S^½ = (B - I) - (B - I) B⁻¹ (B - I) = I - B⁻¹, so
-//
-//	Σ_ii = (1 - (B⁻¹)_ii) / τ̃_i,  (B⁻¹)_ii = Σ_k W_ki²,
-//
-// for every site with τ̃_i > 0. Sites with τ̃_i K_ii < weakSite (zero ones
-// included) get K_ii - |W S^½ K_i|² from their column of K instead (one
-// triangular multiplication, n² FLOPs per site). If more than half the
-// sites are such, it does nothing and returns false, and so it does if the
-// run's context was done; refresh then uses varBySolve. W is left in w.v.
-func (p *Posterior) varByInverse(w *work) bool {
+// fewWeak lists in w.weak the sites with τ̃_i K_ii < weakSite (zero ones
+// included) and reports whether they are at most half of them: then
+// refresh takes diag Σ from W = L⁻¹ (varByInverse), which costs n³/3 FLOPs
+// against varBySolve's n³.
+func (p *Posterior) fewWeak(w *work) bool {
 	n := p.n
-	tau, sw, K := p.Sites.Tau, p.sw, p.k
 	weak := w.weak[:0]
-	for i, t := range tau {
-		if isWeak(t, K[i*n+i]) {
+	for i, t := range p.Sites.Tau {
+		if isWeak(t, p.k[i*n+i]) {
 			weak = append(weak, i)
 		}
 	}
 	w.weak = weak
-	if 2*len(weak) > n {
-		return false
-	}
+	return 2*len(weak) <= n
+}
+
+// varByInverse sets p.Var = diag Σ from W = L⁻¹ in w.v (factorB). With
+// B = I + S^½ K S^½, S^½ Σ S^½ = S^½ K S^½ - S^½ K S^½ B⁻¹ S^½ K S^½ =
+// (B - I) - (B - I) B⁻¹ (B - I) = I - B⁻¹, so
+//
+//	Σ_ii = (1 - (B⁻¹)_ii) / τ̃_i,  (B⁻¹)_ii = Σ_k W_ki²,
+//
+// for every site with τ̃_i > 0. The weak sites of w.weak (fewWeak) get
+// K_ii - |W S^½ K_i|² from their column of K instead (one triangular
+// multiplication, n² FLOPs per site). It returns false if the run's
+// context was done; refresh then uses varBySolve.
+func (p *Posterior) varByInverse(w *work) bool {
+	n := p.n
+	tau, sw, K := p.Sites.Tau, p.sw, p.k
+	weak := w.weak
 	W := p.general(w.v[:n*n])
-	if la.InvLowerStop(W, p.general(p.l), func() bool { return w.cancelled() != nil }) {
-		return false
-	}
 	v := p.Var
 	clear(v)
 	for k := 0; k < n; k++ {

@@ -10,10 +10,10 @@ import (
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
-// TestVarByInverse: diag Σ from L⁻¹ (weak sites from their columns of V)
-// equals varBySolve's, relative to the prior variance, for site precisions
-// from zero to dominant; with more than half the sites weak refresh
-// takes varBySolve's.
+// TestVarByInverse: refresh's diag Σ from L⁻¹ (weak sites from their
+// columns of V) equals varBySolve's, relative to the prior variance, for
+// site precisions from zero to dominant; with more than half the sites weak
+// refresh takes varBySolve's.
 func TestVarByInverse(t *testing.T) {
 	for _, tc := range []struct {
 		n    int
@@ -57,8 +57,8 @@ func TestVarByInverse(t *testing.T) {
 			t.Fatal("refresh failed")
 		}
 		got := append([]float64(nil), p.Var...)
-		if ok := p.varByInverse(w); ok != tc.path {
-			t.Errorf("n=%d weak %.2f: varByInverse = %v, want %v", tc.n, tc.weak, ok, tc.path)
+		if ok := p.fewWeak(w); ok != tc.path || w.inverse != tc.path {
+			t.Errorf("n=%d weak %.2f: fewWeak = %v, refresh by the inverse %v, want %v", tc.n, tc.weak, ok, w.inverse, tc.path)
 		}
 		if !p.varBySolve(w) {
 			t.Fatal("varBySolve stopped")
