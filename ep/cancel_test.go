@@ -160,8 +160,9 @@ func TestCavityGuard(t *testing.T) {
 
 // TestInferContextCancelInSweep: with more points than one leaf of the
 // Cholesky factorisation, a cancellation inside the factorisation or
-// inside the inversion of its factor (varByInverse: 26 of the 1100 sites
-// are weak at the end, so the refresh takes that path) stops the sweep there:
+// inside the inversion of its factor (la.CholeskyInvStop, for varByInverse:
+// 26 of the 1100 sites are weak at the end, so the refresh takes that
+// path) stops the sweep there:
 // the context is not asked again (no later step, no later sweep), and the
 // run returns context.Canceled.
 func TestInferContextCancelInSweep(t *testing.T) {
@@ -171,8 +172,8 @@ func TestInferContextCancelInSweep(t *testing.T) {
 	x, y := blobs(refreshPanel+76, 12)
 	k := kernel.SE{Var: 5, Len2: 0.5, Jitter: 1e-6}
 	// Uncancelled, the context is asked per sweep in the loop, between
-	// the level-3 steps of the factorisation, after it, between the steps
-	// of the inversion and once after it (before the weak sites' columns).
+	// the level-3 steps of the factorisation and of the inversion, after
+	// both, and once before the weak sites' columns.
 	all := newCountCtx(1 << 62)
 	p, err := InferContext(all, k, x, y, nil, &Options{Tol: 1e-2})
 	if err != nil {

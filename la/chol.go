@@ -73,12 +73,12 @@ func CholeskyStop(a blas64.General, stop func() bool) (ok, stopped bool) {
 }
 
 // CholeskyInvStop is CholeskyStop on a followed, once the factor is
-// complete, by InvLowerStop(w, a) with the same stop: the inversion reuses
+// complete, by InvLowerStop(w, a) with the same stop. The inversion reuses
 // the inverses of the diagonal blocks that the factorisation computed for
-// its own solves (all but the last): a parallel EP sweep on 150 to 300
-// points, which needs both, takes 7 to 11% less time. The factor and
-// W = L⁻¹ are those of the two calls bit for bit. w and a must not overlap. EP's refresh, which needs
-// L and L⁻¹ of B every sweep, calls it.
+// its own solves (all but the last), so that a parallel EP sweep on 150 to
+// 300 points, which needs L and L⁻¹ of B, takes 7 to 11% less time
+// (docs/performance.md). The factor and W = L⁻¹ are those of the two calls
+// bit for bit. w and a must not overlap.
 func CholeskyInvStop(a, w blas64.General, stop func() bool) (ok, stopped bool) {
 	n := checkSquarePair("CholeskyInvStop", w, a)
 	if n == 0 {
