@@ -42,7 +42,6 @@ import (
 func (f *FITC) gradientTo(ctx context.Context, dst []float64, u *fitcU, dg []float64, w *fitcWork) error {
 	n, m := len(dg), f.m
 	gr := &fitcGrad{f: f, u: u, w: w, n: n, m: m,
-		lm:    f.lmGeneral(),
 		pinv:  blas64.General{Rows: m, Cols: m, Stride: m, Data: make([]float64, m*m)},
 		linv:  blas64.General{Rows: m, Cols: m, Stride: m, Data: make([]float64, m*m)},
 		alpha: make([]float64, n),
@@ -53,7 +52,7 @@ func (f *FITC) gradientTo(ctx context.Context, dst []float64, u *fitcU, dg []flo
 		tmp:   make([]float64, len(dst)),
 	}
 	la.CholInverseTo(gr.pinv, blas64.General{Rows: m, Cols: m, Stride: m, Data: f.FactorP})
-	la.InvLowerTo(gr.linv, gr.lm)
+	la.InvLowerTo(gr.linv, f.lmGeneral())
 	clear(dst)
 	if err := gr.pass(ctx, dst); err != nil {
 		return err
@@ -80,7 +79,6 @@ type fitcGrad struct {
 	u    *fitcU
 	w    *fitcWork
 	n, m int
-	lm   blas64.General // K_MM's factor L
 	// pinv is P⁻¹ (symmetric, both triangles), linv L⁻¹ (lower).
 	pinv, linv blas64.General
 	// alpha is α and e the e_n of the formulas above; ua is Uᵀα, then

@@ -57,19 +57,7 @@ func CholeskyStop(a blas64.General, stop func() bool) (ok, stopped bool) {
 	if a.Rows != a.Cols {
 		panic("la: Cholesky of a non-square matrix")
 	}
-	n := a.Rows
-	if n == 0 {
-		return true, false
-	}
-	if a.Stride < n || len(a.Data) < (n-1)*a.Stride+n {
-		panic("la: Cholesky: short matrix data")
-	}
-	s := getTriSolver(a, n)
-	s.stop = stop
-	ok = s.chol(0, n)
-	stopped = s.stopped
-	putTriSolver(s)
-	return ok && !stopped, stopped
+	return cholStop("Cholesky", a, blas64.General{}, false, stop)
 }
 
 // CholeskyInvStop is CholeskyStop on a followed, once the factor is
@@ -80,16 +68,23 @@ func CholeskyStop(a blas64.General, stop func() bool) (ok, stopped bool) {
 // (docs/performance.md). The factor and W = L⁻¹ are those of the two calls
 // bit for bit. w and a must not overlap.
 func CholeskyInvStop(a, w blas64.General, stop func() bool) (ok, stopped bool) {
-	n := checkSquarePair("CholeskyInvStop", w, a)
+	checkSquarePair("CholeskyInvStop", w, a)
+	return cholStop("CholeskyInvStop", a, w, true, stop)
+}
+
+// cholStop is CholeskyStop on the square a and, if inverse, then
+// CholeskyInvStop's inversion into w; name labels its panic.
+func cholStop(name string, a, w blas64.General, inverse bool, stop func() bool) (ok, stopped bool) {
+	n := a.Rows
 	if n == 0 {
 		return true, false
 	}
 	if a.Stride < n || len(a.Data) < (n-1)*a.Stride+n {
-		panic("la: CholeskyInvStop: short matrix data")
+		panic("la: " + name + ": short matrix data")
 	}
 	s := getTriSolver(a, n)
 	s.stop = stop
-	if ok = s.chol(0, n); ok && !s.halt() {
+	if ok = s.chol(0, n); ok && inverse && !s.halt() {
 		last := (n - 1) / triNB * triNB
 		s.invertLeaf(last, n-last)
 		s.invRec(w, 0, n)
