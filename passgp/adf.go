@@ -8,28 +8,16 @@ import (
 
 // adfSites starts the points that a batch includes after PASS-GP's budget
 // has bound (State.Frozen) at their ADF sites instead of zero sites, lets
-// that batch's EP stop after one sweep (ep.Options.MinSweeps 1) when the
-// sweep changes log Z_EP by less than its tolerance, and keeps the warm
-// sites even where their log Z_EP is below zero sites' (ep.Options.
-// KeepWarm; on IJCNN every frozen batch had restarted from zero sites).
-// Tests compare runs without it.
+// that batch's EP stop after one sweep (ep.Options.MinSweeps 1) and keeps
+// the warm sites even where their log Z_EP is below zero sites'
+// (ep.Options.KeepWarm). Tests compare runs without it.
 //
-// Why: once the budget binds, θ stays fixed and each batch swaps a few
-// percent of A. EP on the new active set starts from the last batch's
-// sites (they are nearly at the new fixed point) and zero sites for the
-// included points, whose sites the sweeps then build up: three sweeps per
-// batch on the noisy 10-class task of docs/results.md, each an O(|A|³)
-// refresh. The batch has already scored each included point: its
-// predictive distribution under the batch's posterior, which is its
-// cavity in the next batch's posterior as long as the other sites stay.
-// The site moment matching gives for that cavity (one ADF step, Minka
-// 2001; the IVM's update) is where EP's first sweep would take it, so
-// the first sweep mostly finds the sites at rest: on that task log Z_EP
-// changes by 6·10⁻⁶ to 4·10⁻³ in it, against 0.04 to 2.3 from zero sites,
-// and a batch's EP takes one or two sweeps instead of three.
-// Before the budget binds the sites warm-start θ
-// searches, whose path a change in the last digits moves (IJCNN's is
-// fragile), so the searches keep zero sites.
+// Why: with θ fixed, an included point's predictive distribution under the
+// batch's posterior is its cavity in the next one, so one ADF step (Minka
+// 2001) puts its site where EP's first sweep would: on the noisy 10-class
+// task of docs/results.md a batch's EP takes one or two sweeps instead of
+// three. Before the budget binds the θ searches keep zero sites: their
+// path is fragile to the last digits (IJCNN1).
 var adfSites = true
 
 // adfSite is the site ep.MatchSite gives label y for the cavity N(mean,

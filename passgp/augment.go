@@ -131,13 +131,11 @@ func (c *config) geom() *shiftGeom {
 
 // translationGroups finds the training points of x (N×w·h) whose
 // translations by g are active points of the invariance-stage classifier b
-// (Active −1, rows of b.X), by content: the translated rows are hashed and
-// every point's translations looked up, equal rows matched exactly. For
-// each such point i it returns i, its own position in b's active set (−1
-// if it is not active) and the positions of its own site and of its
-// translations' sites: the group that ep.Posterior.LeaveOutTo divides out.
-// Working from the rows themselves, it serves a classifier from a
-// checkpoint as well as one just trained.
+// (Active −1, rows of b.X), by content (hashed, equal rows matched
+// exactly), so that it serves a classifier from a checkpoint too. For each
+// such point i it returns i, its own position in b's active set (−1 if not
+// active) and the positions of its own site and of its translations'
+// sites: the group that ep.Posterior.LeaveOutTo divides out.
 func translationGroups(b *Binary, x *mat.Dense, g *shiftGeom) (rows, self []int, groups [][]int) {
 	n, d := x.Dims()
 	seed := maphash.MakeSeed()
@@ -192,13 +190,12 @@ func translationGroups(b *Binary, x *mat.Dense, g *shiftGeom) (rows, self []int,
 // are in the invariance-stage classifier b's active set
 // (translationGroups), the held-out latent marginal of b's posterior
 // without the sites of the point and of all its translations
-// (ep.Posterior.LeaveOutTo). The stage trains on the translations, near
-// copies with the same label: a plain cavity, or a plain prediction for a
-// point the stage deleted, would still see them, and a calibration fitted
-// on such latents would be over-confident exactly at the hard points. A
-// marginal lost to rounding gets the prior's (mean 0, variance +Inf), the
-// uninformative latent, and is counted in lost. Chunks of groupChunk
-// points bound the memory to O(groupChunk·(1+dirs)·|A|).
+// (ep.Posterior.LeaveOutTo): a plain cavity would still see the point's
+// translations, near copies with its label, and a calibration fitted on
+// it would be over-confident at the hard points. A marginal lost to
+// rounding gets the prior's (mean 0, variance +Inf) and is counted in
+// lost. Chunks of groupChunk points bound the memory to
+// O(groupChunk·(1+dirs)·|A|).
 func groupHeldOut(ctx context.Context, b *Binary, x *mat.Dense, g *shiftGeom) (z map[int]meanVar, lost int, err error) {
 	rows, self, groups := translationGroups(b, x, g)
 	_, d := x.Dims()

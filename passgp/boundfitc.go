@@ -55,17 +55,7 @@ func (c *config) boundFITC(bs []BatchStats) bool {
 // the training labels better than res's (calib.CrossFitNLL), it becomes
 // the classifier's posterior (the active set's refitted at its θ,
 // activeAt) with its held-out latents. Where EP fails (FITCPass.Failed),
-// res is left as it was.
-//
-// Why: where the budget binds, the active set holds the points the model
-// is least sure of, and its posterior sees none of the rest; its evidence
-// is that of boundary points, which prefers too short a length scale. The
-// FITC model (Snelson & Ghahramani 2006; Naish-Guzman & Holden 2008) sees
-// every point at O(N·m²) per sweep, and the evidence of a random sample
-// has no such bias; but m inducing inputs carry less than |A| active
-// points where the boundary needs more of them. The cross-validated
-// likelihood chooses between models that the evidence cannot compare
-// (docs/method.md, Section 4).
+// res is left as it was. Why: docs/method.md, Section 4.
 func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y []float64, held []int) error {
 	t0 := time.Now()
 	b := res.Model

@@ -9,15 +9,10 @@ import (
 
 // HeldOutMax bounds the training points whose held-out latents the
 // calibration is fitted on and the held-out estimate reports: beyond it, a
-// random sample of HeldOutMax points (HeldOutRows). Why: the held-out
-// pass costs O(|A|²) per point, the largest cost of training at large N
-// (N = 10⁷ at |A| = 2000: 4·10¹³ flops, against about 4·10¹¹ for one
-// budgeted pass of PASS-GP), while what it estimates needs no more points:
-// the calibration has at most K+3 parameters, and the standard error of an
-// estimated error rate p from n points, √(p(1−p)/n), is below 0.12
-// percentage points at n = 2·10⁵ for any p. No data set of the development
-// suite or of docs/results.md's tables except the 10⁶- and 10⁷-point
-// scaling runs has more training points, so for them nothing changes.
+// random sample of HeldOutMax points (HeldOutRows). The held-out pass
+// costs O(|A|²) per point, the largest cost of training at large N, while
+// the calibration has at most K+3 parameters and an error rate estimated
+// from 2·10⁵ points has a standard error below 0.12 percentage points.
 const HeldOutMax = 200000
 
 // HeldOutRows returns the training points, of n, whose held-out latents

@@ -71,15 +71,12 @@ type Options struct {
 
 	// MaxActive bounds PASS-GP's |A| (0: no bound, the paper's; train's
 	// default is SqrtBudget): when the kept and included points of a batch
-	// exceed it, those closest to the decision boundary stay
-	// (boundaryKey), so a pass costs O(N·MaxActive²) whatever the noise;
-	// past BudgetCap points A grows only while the first pass's error
-	// falls (trainer.budget).
-	// From the first batch in which it binds, θ stays at the mean of the
-	// batches' optimised θ (keptTheta, State.Frozen). With a budget p_del
-	// leaves at least half of Init or of the budget active (keepFloorInit); see
-	// docs/method.md, Section 2. The invariance stage (Augment) has no
-	// budget: its training set is bounded by the first stage's active set.
+	// exceed it, those closest to the decision boundary stay (boundaryKey),
+	// so a pass costs O(N·MaxActive²); past BudgetCap A grows only while
+	// the first pass's error falls (trainer.budget). Once it binds, θ stays
+	// at keptTheta, and p_del leaves at least half of Init or of the budget
+	// (keepFloorInit; docs/method.md, Section 2). The invariance stage
+	// (Augment) has no budget.
 	MaxActive int
 	// HypEvery optimises θ on every k-th batch only (0 -> 1, every batch).
 	HypEvery int

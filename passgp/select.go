@@ -8,13 +8,9 @@ import (
 
 // boundaryKey is the sort key of PASS-GP's budget (Options.MaxActive),
 // smaller first: |q(y_i|x_i) − 1/2|, so the points closest to the
-// decision boundary, of largest predictive entropy, whose labels the
-// current posterior knows least about, come first (uncertainty sampling;
-// Lewis & Gale 1994), and a point far on the wrong side, which the model
-// calls mislabelled, comes last. On the development protocol the
-// alternative, lowest q(y_i|x_i) first as fPASS-GP's swaps rank, is
-// within one standard error in error on every set where the budget binds
-// and worse in Brier score and NLP on xor (docs/decisions.md).
+// decision boundary, whose labels the posterior knows least about, come
+// first (uncertainty sampling; Lewis & Gale 1994), and a point far on the
+// wrong side, which the model calls mislabelled, last (docs/decisions.md).
 func boundaryKey(p float64) float64 { return math.Abs(p - 0.5) }
 
 // rule is the selection rule of one batch: the paper's thresholds and
@@ -86,14 +82,11 @@ func (r rule) keepFloor(m int) int {
 }
 
 // restore keeps up to n more of the active points that p_del deleted,
-// lowest cavity probability first, and
-// returns how many it kept. It is PASS-GP's floor (rule.keepFloor): when
-// nearly every active point is deletable, each is predicted by the others,
-// and deleting them together leaves a posterior near the prior, under
-// which every candidate of the next batch has q near 1/2 < p_inc and comes
-// in. On the Shuttle data's rarest classes (7 of 40,600 training points)
-// the active set swung so between 1 and 2000 points, an EP run on 2000
-// points each time.
+// lowest cavity probability first, and returns how many it kept: PASS-GP's
+// floor (rule.keepFloor). Deleting nearly every active point at once,
+// each predicted by the others, leaves a posterior near the prior, under
+// which the next batch comes in whole (Shuttle's rarest classes swung
+// between 1 and 2000 active points).
 func (u *update) restore(cav []float64, n int) int {
 	var del []int
 	for i := range cav {
@@ -222,9 +215,14 @@ func errorFalling(stats []BatchStats, m int) bool {
 		n[w] += float64(b.Scored)
 		e[w] += float64(b.Wrong)
 	}
+	return e[0]/n[0]-e[1]/n[1] > 2*pooledSE(n, e)
+}
+
+// pooledSE is the standard error of the difference of the error rates
+// e[k]/n[k] under their pooled rate (binomial).
+func pooledSE(n, e [2]float64) float64 {
 	p := (e[0] + e[1]) / (n[0] + n[1])
-	se := math.Sqrt(p * (1 - p) * (1/n[0] + 1/n[1]))
-	return e[0]/n[0]-e[1]/n[1] > 2*se
+	return math.Sqrt(p * (1 - p) * (1/n[0] + 1/n[1]))
 }
 
 // keepFloorInit and keepFloorShare set PASS-GP's floor on the active

@@ -19,10 +19,8 @@ import (
 // prior at the classifier's θ with the active set as inducing inputs
 // (ep.InferFITC), which becomes the classifier's predictor (Binary.Sparse).
 // A small active set then carries the posterior of every training point
-// instead of its own only: on IJCNN at M = 100 and a fixed θ the
-// validation error fell from 9.8% (random active set) and 36% (fPASS-GP)
-// to 4.3% and 5.7%. A run whose sites still change after
-// its halved steps gives its last posterior, which is used and reported
+// instead of its own only. A run whose sites still change after its
+// halved steps gives its last posterior, which is used and reported
 // (Result.FITCNotConverged). Its time is added to res.Elapsed.
 func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []float64) error {
 	b := res.Model
@@ -49,10 +47,7 @@ func sparsePass(ctx context.Context, c *config, res *Result, x *mat.Dense, y []f
 // from the best sites so far, and returns the best posterior, f0 if none
 // is better. A run that fails or does not converge counts as a failed
 // step. The start is PASS-GP's kept θ, the mean of evidence optima
-// (keptTheta), which is where a gradient method does well; on the
-// development protocol a Nelder-Mead phase and a second start at train's
-// start values before it, in twice the EP runs, were within two standard
-// errors on every set where the budget binds (docs/decisions.md).
+// (keptTheta), where a gradient method does well (docs/decisions.md).
 func fitcTheta(ctx context.Context, c *config, f0 *ep.FITC, x *mat.Dense, y []float64, xm *mat.Dense, o *ep.Options, evals int) (*ep.FITC, error) {
 	box := ep.NewLogBox(f0.Kernel.Params(), c.Fixed, c.lower, c.upper)
 	if len(box.Free) == 0 {

@@ -79,11 +79,12 @@ func checkInput(ctx context.Context, x Rows, y []float64, o *Options) (config, e
 
 // train is the default path of one binary classifier, stage by stage
 // (docs/method.md): the bounds of θ (Section 3); the active set and its θ
-// by the configured method (Section 2), followed where configured by the
-// invariance stage of paper Section 6.3; the held-out latents and the
-// calibration fitted on them (Section 5); and, where PASS-GP's budget
-// bound, the FITC posterior over all points, which replaces the active
-// set's where its held-out latents predict the training labels better
+// by the configured method (Section 2), then the invariance stage of
+// paper Section 6.3 where configured; the held-out latents and the
+// calibration fitted on them (Section 5), at the last batch's θ where the
+// final search undid the selection (keepSelection); and, where PASS-GP's
+// budget bound, the FITC posterior over all points, which replaces the
+// active set's where its held-out latents predict the labels better
 // (Section 4).
 func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class string) (*Result, error) {
 	if !c.FixedTheta {
@@ -118,7 +119,10 @@ func train(ctx context.Context, x Rows, y []float64, c *config, r *runner, class
 	if err != nil {
 		return res, err
 	}
-	if err = setHeldOut(ctx, r, res, x, y, c.geom(), held); err != nil || !c.boundFITC(res.Batches) {
+	if err = setHeldOut(ctx, r, res, x, y, c.geom(), held); err != nil {
+		return res, err
+	}
+	if res, err = keepSelection(ctx, c, r, res, x, y, held); err != nil || !c.boundFITC(res.Batches) {
 		return res, err
 	}
 	return res, boundPass(ctx, c, r, res, x, y, held)
@@ -270,8 +274,7 @@ func (t *trainer) loop(ctx context.Context) (*Result, error) {
 		}
 		if err := t.batch(ctx); err != nil {
 			if cerr := ctx.Err(); cerr != nil {
-				// Cancelled inside the batch: the state is still that
-				// of the batch before.
+				// Cancelled inside the batch: the state is the last batch's.
 				return t.stopped(cerr)
 			}
 			return nil, err
