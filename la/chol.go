@@ -19,8 +19,8 @@ import (
 //
 //	L11 = chol(A11),  L21 = A21 L11⁻ᵀ,  L22 = chol(A22 - L21 L21ᵀ),
 //
-// with the split at a multiple of 128 near n/2, and leaves of order 128
-// split once more into two pure-Go unblocked factorisations. The update of
+// with the split at a multiple of triNB = 64 near n/2, and leaves of order
+// 64 split once more into two pure-Go unblocked factorisations. The update of
 // A22 is one DSYRK; the solve for L21 is the DGEMM-based recursive solve of
 // triSolver, which reuses the inverses of the leaves. Almost all FLOPs are
 // thus in large, multi-threaded level-3 calls: for n = 2000 on this
@@ -47,7 +47,7 @@ func Cholesky(a blas64.General) bool {
 }
 
 // CholeskyStop is Cholesky that asks stop between the level-3 steps of
-// the factorisation (a few times n/128 calls, none for n <= 128) and
+// the factorisation (a few times n/64 calls, none for n <= 64) and
 // abandons it once stop returns true: it then returns stopped = true and
 // ok = false, with a partly factored. A long computation that must
 // honour a cancellation (EP on thousands of points) stops within one such

@@ -23,7 +23,7 @@ func InvLowerTo(dst, l blas64.General) {
 }
 
 // InvLowerStop is InvLowerTo that asks stop, when it is not nil, between
-// the level-3 steps of the inversion (a few times n/128 calls) and abandons
+// the level-3 steps of the inversion (a few times n/64 calls) and abandons
 // it once stop returns true: it then returns true with dst partly written.
 // A completed inversion is InvLowerTo's bit for bit.
 func InvLowerStop(dst, l blas64.General, stop func() bool) (stopped bool) {
