@@ -34,8 +34,8 @@ func rareTask(n, pos int, seed uint64) (*mat.Dense, []float64) {
 // (300 → 1 → the next batch's 400 candidates, all at q ≈ 1/2 → 24); with
 // it, p_del leaves Init/2 points (the budget, 759, is larger) and no
 // later batch brings in more than a tenth of its candidates. The floor is
-// a tenth of a larger active set, and half the budget where that is
-// smaller than Init.
+// half of a larger active set, and half the budget where that is smaller
+// than Init.
 func TestKeepFloor(t *testing.T) {
 	x, y := rareTask(4000, 6, 1)
 	o := &Options{Seed: 1, MaxActive: SqrtBudget(4000)}
@@ -59,7 +59,7 @@ func TestKeepFloorShare(t *testing.T) {
 		r    rule
 		m    int
 		want int
-	}{{rule{floor: 30}, 100, 30}, {rule{floor: 30}, 2000, 200}, {rule{}, 2000, 0}} {
+	}{{rule{floor: 30}, 50, 30}, {rule{floor: 30}, 2000, 1000}, {rule{}, 2000, 0}} {
 		if got := c.r.keepFloor(c.m); got != c.want {
 			t.Errorf("floor %d, %d active: %d, want %d", c.r.floor, c.m, got, c.want)
 		}

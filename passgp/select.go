@@ -73,7 +73,7 @@ func passUpdate(cav, q []float64, r rule) update {
 }
 
 // keepFloor returns the fewest of m active points that p_del may leave:
-// rule.floor, or a keepFloorShare-th of them if more (0 without a floor).
+// rule.floor, or m/keepFloorShare if more (0 without a floor).
 func (r rule) keepFloor(m int) int {
 	if r.floor == 0 {
 		return 0
@@ -227,13 +227,13 @@ func pooledSE(n, e [2]float64) float64 {
 
 // keepFloorInit and keepFloorShare set PASS-GP's floor on the active
 // points that p_del leaves in a batch (update.restore, rule.keepFloor):
-// half the smaller of Init and the budget (floorOf), or a tenth of the
-// active set if more. Deleting most of a small set leaves its hardest few
-// points, on which the next θ search moves far (Shuttle: the squared
-// length scale from 32 to 5.5 on 33 points), and the prior elsewhere,
-// under which the next batch comes in whole. Half rather than a tenth of
-// Init: chosen on the development protocol (docs/decisions.md).
-const keepFloorInit, keepFloorShare = 2, 10
+// half the smaller of Init and the budget (floorOf), or half the active
+// set if more. Each point's cavity test assumes the others stay; deleting
+// most of a set at once leaves its hardest points, on which the next θ
+// search moves far, and the prior elsewhere, under which the next batch
+// comes in whole (Shuttle: 227 to 1409 points and back with a tenth).
+// Both halves: chosen on the development protocol (docs/decisions.md).
+const keepFloorInit, keepFloorShare = 2, 2
 
 // floorOf is PASS-GP's floor for N_init init and the budget.
 func floorOf(init, budget int) int { return min(init, budget) / keepFloorInit }
