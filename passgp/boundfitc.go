@@ -23,18 +23,16 @@ type FITCPass struct {
 	// Elapsed the stage's time, the θ search included.
 	Inducing, Points, Sweeps int
 	Elapsed                  time.Duration
-	// Theta is the θ of the FITC posterior: where the search ran (θ not
-	// fixed), the optimum of the FITC evidence it found.
+	// Theta is the θ of the FITC posterior: of fitcPosteriors' candidates
+	// (the FITC evidence's optimum, the selection's θ) the one chosen.
 	Theta []float64
-	// ActiveNLL and FITCNLL are the cross-fitted negative log
-	// likelihoods of the training labels under each posterior's held-out
-	// latents (calib.CrossFitNLL); Kept is set where the FITC posterior's
-	// is lower and it became the classifier's.
+	// ActiveNLL and FITCNLL are the cross-fitted NLL of the training
+	// labels under each posterior's held-out latents (calib.CrossFitNLL);
+	// Kept is set where the FITC posterior's is lower and it predicts.
 	ActiveNLL, FITCNLL float64
 	Kept               bool
-	// Failed, if not empty, says why the stage gave no posterior (EP did
-	// not converge, or P was not positive definite); the active set's
-	// posterior then stays.
+	// Failed, if not empty, says why EP gave no FITC posterior (not
+	// converged, P not positive definite); the active set's then stays.
 	Failed string
 }
 
@@ -94,26 +92,19 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 		ch.Failed = err.Error()
 		return nil
 	}
-	f, err := fitcPosterior(ctx, c, b.Kernel, xs, ys, xq, yq, xm)
+	fs, err := fitcPosteriors(ctx, c, b.Kernel, xs, ys, xq, yq, xm)
 	if err != nil {
 		return failed(err)
 	}
-	ch.Sweeps, ch.Theta = f.Sweeps, f.Kernel.Params()
-	// Its held-out latents need only its kernel and posterior.
-	view := *b
-	view.Kernel, view.Sparse = f.Kernel, f
-	z, rho, lost, err := fitcHeldOut(ctx, r, &view, x, sub)
-	if err != nil {
-		return err
-	}
 	truth := calib.BinaryTruth(y)
-	zm, rm := mat.NewDense(n, 1, z), mat.NewDense(n, 1, rho)
-	if ch.FITCNLL, err = calib.CrossFitNLL(zm, rm, truth, crossFitSeed); err != nil {
-		return err
-	}
 	if ch.ActiveNLL, err = calib.CrossFitNLL(mat.NewDense(n, 1, res.HeldOut), mat.NewDense(n, 1, res.HeldOutShare), truth, crossFitSeed); err != nil {
 		return err
 	}
+	f, z, rho, lost, err := bestFITC(ctx, r, b, fs, x, sub, truth, ch)
+	if err != nil {
+		return err
+	}
+	ch.Sweeps, ch.Theta = f.Sweeps, f.Kernel.Params()
 	if !(ch.FITCNLL < ch.ActiveNLL) {
 		return nil
 	}
@@ -130,33 +121,69 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	return nil
 }
 
-// fitcPosterior returns boundPass's FITC posterior: θ by fitcTheta from
-// k's (unless θ is fixed) on the FITC evidence of the sample (xq, yq),
-// then EP on the points (xs, ys) with the inducing inputs xm, from the
-// search's best sites where the sample is those points. Its errors are
-// EP's.
-func fitcPosterior(ctx context.Context, c *config, k kernel.Kernel, xs *mat.Dense, ys []float64, xq *mat.Dense, yq []float64, xm *mat.Dense) (*ep.FITC, error) {
-	o := c.finalEPOptions()
-	var warm *ep.Sites
-	if !c.FixedTheta {
-		// The search's runs stop at ten times the final run's tolerance,
-		// as on the active set (docs/method.md, Section 3).
-		so := o
-		so.SiteTol = 10 * ep.FITCSiteTol
-		f0, err := ep.InferFITC(ctx, k, xq, yq, xm, nil, &so)
-		if err != nil {
-			return nil, err
+// bestFITC returns the candidate of fs whose held-out latents (fitcHeldOut)
+// give the labels truth the lowest cross-fitted NLL, which it puts in
+// ch.FITCNLL, with those latents, their shares and lost count.
+func bestFITC(ctx context.Context, r *runner, b *Binary, fs []*ep.FITC, x Rows, sub []int, truth []int, ch *FITCPass) (f *ep.FITC, z, rho []float64, lost int, err error) {
+	n := len(truth)
+	for _, fc := range fs {
+		view := *b // the held-out latents need only its kernel and posterior
+		view.Kernel, view.Sparse = fc.Kernel, fc
+		zc, rc, lc, err := fitcHeldOut(ctx, r, &view, x, sub)
+		var nll float64
+		if err == nil {
+			nll, err = calib.CrossFitNLL(mat.NewDense(n, 1, zc), mat.NewDense(n, 1, rc), truth, crossFitSeed)
 		}
-		f, err := fitcTheta(ctx, c, f0, xq, yq, xm, &so, boundSearchEvals)
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, 0, err
 		}
-		k = f.Kernel
-		if xq == xs {
-			warm = &f.Sites
+		if f == nil || nll < ch.FITCNLL {
+			f, z, rho, lost, ch.FITCNLL = fc, zc, rc, lc, nll
 		}
 	}
-	return ep.InferFITC(ctx, k, xs, ys, xm, warm, &o)
+	return f, z, rho, lost, nil
+}
+
+// fitcPosteriors returns boundPass's candidate FITC posteriors, EP on
+// the points (xs, ys) with the inducing inputs xm: at the θ that fitcTheta
+// finds on the FITC evidence of the sample (xq, yq) from k's, and at k's,
+// the selection's (only one where θ is fixed or the search stays there);
+// cross-validated likelihood chooses (docs/method.md, Section 4). The
+// search's errors are EP's; a failed run at k's θ drops that candidate.
+func fitcPosteriors(ctx context.Context, c *config, k kernel.Kernel, xs *mat.Dense, ys []float64, xq *mat.Dense, yq []float64, xm *mat.Dense) ([]*ep.FITC, error) {
+	o := c.finalEPOptions()
+	if c.FixedTheta {
+		f, err := ep.InferFITC(ctx, k, xs, ys, xm, nil, &o)
+		return []*ep.FITC{f}, err
+	}
+	// The search's runs stop at ten times the final run's tolerance, as
+	// on the active set (docs/method.md, Section 3).
+	so := o
+	so.SiteTol = 10 * ep.FITCSiteTol
+	f0, err := ep.InferFITC(ctx, k, xq, yq, xm, nil, &so)
+	if err != nil {
+		return nil, err
+	}
+	f, err := fitcTheta(ctx, c, f0, xq, yq, xm, &so, boundSearchEvals)
+	if err != nil {
+		return nil, err
+	}
+	var warm0, warm *ep.Sites
+	if xq == xs { // the search ran on these points: start from its sites
+		warm0, warm = &f0.Sites, &f.Sites
+	}
+	fs, err := ep.InferFITC(ctx, f.Kernel, xs, ys, xm, warm, &o)
+	if err != nil {
+		return nil, err
+	}
+	if slices.Equal(f.Kernel.Params(), k.Params()) {
+		return []*ep.FITC{fs}, nil
+	}
+	fk, err := ep.InferFITC(ctx, k, xs, ys, xm, warm0, &o)
+	if err != nil {
+		return []*ep.FITC{fs}, ctx.Err()
+	}
+	return []*ep.FITC{fs, fk}, nil
 }
 
 // activeAt returns a copy of b whose active set's posterior is refitted

@@ -1,6 +1,7 @@
 package passgp
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -284,47 +285,19 @@ func resolve(o *Options, d int) (config, error) {
 // setDefaults replaces the zero values of the schedule and the thresholds
 // by their defaults.
 func (c *config) setDefaults() {
-	if c.Init == 0 {
-		c.Init = DefaultInit
-	}
-	if c.Sub == 0 {
-		c.Sub = DefaultSub
-	}
-	if c.Passes == 0 {
-		switch c.Method {
-		case FPASSGP:
-			c.Passes = 4
-		case IVM:
-			c.Passes = 8
-		default:
-			c.Passes = 2
-		}
-	}
-	if c.PInc == 0 {
-		c.PInc = DefaultPInc
-	}
-	if c.PDel == 0 {
-		c.PDel = DefaultPDel
-	}
-	if c.PExc == 0 {
-		c.PExc = DefaultPExc
-	}
-	if c.M == 0 {
-		c.M = c.Init
-	}
-	if c.HypEvery == 0 {
-		c.HypEvery = 1
-	}
+	c.Init = cmp.Or(c.Init, DefaultInit)
+	c.Sub = cmp.Or(c.Sub, DefaultSub)
+	// N_pass: the paper's 2; fPASS-GP's 4 and IVM's 8 alternations.
+	c.Passes = cmp.Or(c.Passes, map[Method]int{FPASSGP: 4, IVM: 8}[c.Method], 2)
+	c.PInc = cmp.Or(c.PInc, DefaultPInc)
+	c.PDel = cmp.Or(c.PDel, DefaultPDel)
+	c.PExc = cmp.Or(c.PExc, DefaultPExc)
+	c.M = cmp.Or(c.M, c.Init)
+	c.HypEvery = cmp.Or(c.HypEvery, 1)
 	if a := c.Augment; a != nil {
-		if a.PInc == 0 {
-			a.PInc = DefaultAugmentPInc
-		}
-		if a.Sub == 0 {
-			a.Sub = c.Sub
-		}
-		if a.Passes == 0 {
-			a.Passes = c.Passes
-		}
+		a.PInc = cmp.Or(a.PInc, DefaultAugmentPInc)
+		a.Sub = cmp.Or(a.Sub, c.Sub)
+		a.Passes = cmp.Or(a.Passes, c.Passes)
 	}
 	c.threads = c.Threads
 	if c.threads <= 0 {
