@@ -44,13 +44,13 @@ func (c *config) boundFITC(bs []BatchStats) bool {
 }
 
 // boundPass is Options.BoundFITC, the predictive posterior of a
-// classifier whose budget bound (a batch with Trimmed): θ by the FITC
-// evidence of a random sample of the training points, from the kept θ
-// (fitcPosterior), then EP under the FITC prior at that θ on all training
-// points (at most boundPointsPerInducing per inducing input, fitcPoints),
-// with a random subset of the active inputs as inducing inputs. Where its
-// cavities, as held-out latents of the points held (nil: all), predict
-// the training labels better than res's (calib.CrossFitNLL), it becomes
+// classifier whose budget bound (a batch with Trimmed): EP under the FITC
+// prior on all training points (at most boundPointsPerInducing per
+// inducing input, fitcPoints), with a random subset of the active inputs
+// as inducing inputs, at the kept θ and at the FITC evidence's optimum
+// from it (fitcPosteriors). Where the better one's (bestFITC) cavities,
+// as held-out latents of the points held (nil: all), predict the
+// training labels better than res's (calib.CrossFitNLL), it becomes
 // the classifier's posterior (the active set's refitted at its θ,
 // activeAt) with its held-out latents. Where EP fails (FITCPass.Failed),
 // res is left as it was. Why: docs/method.md, Section 4.
@@ -209,13 +209,13 @@ func activeAt(ctx context.Context, b *Binary, k kernel.Kernel, o ep.Options) (*B
 // crossFitSeed draws the folds of the choice's cross-fitted likelihoods.
 const crossFitSeed = 1
 
-// boundSearchPerInducing bounds the training points of fitcPosterior's
+// boundSearchPerInducing bounds the training points of fitcPosteriors'
 // θ search, per inducing input: the FITC evidence of a random sample of
 // them (all N where fewer), so that the search's EP runs cost O(10·m³)
 // each at any N (3000 points for m = 300).
 const boundSearchPerInducing = 10
 
-// boundSearchEvals caps the EP runs of fitcPosterior's θ search
+// boundSearchEvals caps the EP runs of fitcPosteriors' θ search
 // (fitcTheta): on the development protocol, 20 from the kept θ were
 // within two standard errors of 40 (half of them Nelder-Mead) on every
 // set where the budget binds, in 0.7 times the training time
