@@ -206,32 +206,15 @@ func (m *multiRun) workers() (workers, per int) {
 	return workers, max(m.base.threads/workers, 1)
 }
 
-// runAll trains every class, side by side where workers says so.
+// runAll trains every class, side by side where workers says so, each
+// worker on its own runner.
 func (m *multiRun) runAll(ctx context.Context) {
 	workers, per := m.workers()
-	if workers <= 1 {
-		for j := range m.classes {
-			m.runClass(ctx, j, newRunner(m.base.threads))
-		}
-		return
+	runners := make([]*runner, workers)
+	for w := range runners {
+		runners[w] = newRunner(per)
 	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := newRunner(per)
-			for j := range next {
-				m.runClass(ctx, j, r)
-			}
-		}()
-	}
-	for j := range m.classes {
-		next <- j
-	}
-	close(next)
-	wg.Wait()
+	la.ForEach(workers, len(m.classes), func(w, j int) { m.runClass(ctx, j, runners[w]) })
 }
 
 // runClass trains class j on r, or takes it from Options.Multi.Finished.

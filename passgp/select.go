@@ -41,7 +41,8 @@ type update struct {
 // ones for candidates; ties go to active points, then by position). If
 // the rule would delete every active point and include none, no point is
 // deleted, so that A never becomes empty. With a floor (rule.keepFloor,
-// set with a budget), p_del leaves at least that many active points.
+// set with a budget), p_del leaves at least that many active points and
+// p_inc at most doubles A (update.limit).
 func passUpdate(cav, q []float64, r rule) update {
 	u := update{keep: make([]bool, len(cav))}
 	kept := 0
@@ -58,6 +59,9 @@ func passUpdate(cav, q []float64, r rule) update {
 		if r.pinc >= 1 || p < r.pinc {
 			u.incl = append(u.incl, i)
 		}
+	}
+	if m := max(len(cav), 1); r.floor > 0 && len(u.incl) > m {
+		u.limit(q, m)
 	}
 	if r.budget > 0 && kept+len(u.incl) > r.budget {
 		u.trim(cav, q, r.budget)
@@ -100,6 +104,19 @@ func (u *update) restore(cav []float64, n int) int {
 		u.keep[i] = true
 	}
 	return n
+}
+
+// limit keeps the n included candidates closest to the boundary
+// (boundaryKey), the mirror of PASS-GP's floor: each candidate's score
+// assumes no other joins, yet after a θ search that shortened the length
+// scale a whole batch can sit near q = 1/2 (Shuttle: 363 to 1229 active
+// points, whose θ search took 6 s of the classifier's 8, deleted again
+// by the next batch). At most doubling bounds a batch's EP run to 8
+// times the last one's cost; a set that must grow still does.
+func (u *update) limit(q []float64, n int) {
+	slices.SortStableFunc(u.incl, func(a, b int) int { return cmp.Compare(boundaryKey(q[a]), boundaryKey(q[b])) })
+	u.incl = u.incl[:n]
+	slices.Sort(u.incl)
 }
 
 // trim keeps the budget best kept active points and included candidates
@@ -200,7 +217,7 @@ func (t *trainer) budget() int {
 // the model saw it (prequential error; Dawid 1984), erred less with m/2
 // to m active points than with m/4 to m/2, by two standard errors of the
 // difference (pooled binomial; an empty window gives NaN: false). Noisy
-// data, which fill m points within a batch or two, have no such curve.
+// data fill m points in a few batches, their error level at the noise.
 func errorFalling(stats []BatchStats, m int) bool {
 	var n, e [2]float64
 	for i := 1; i < len(stats); i++ {

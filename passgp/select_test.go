@@ -36,8 +36,15 @@ func TestSelectRules(t *testing.T) {
 			t.Errorf("%s: keep %v incl %v; want %v %v", c.name, u.keep, u.incl, c.keep, c.incl)
 		}
 	}
+	// With a floor, p_inc at most doubles A: of five candidates below
+	// p_inc, the two closest to q = 1/2 (0.55 and 0.45, a tie kept in
+	// position order); the budget does not bind.
+	u := passUpdate([]float64{0.5, 0.7}, []float64{0.55, 0.1, 0.45, 0.3, 0.58}, rule{pdel: 0.95, pinc: 0.6, floor: 1})
+	if !slices.Equal(u.incl, []int{0, 2}) || u.trimmed || !u.keep[0] || !u.keep[1] {
+		t.Errorf("doubling: %+v, want incl [0 2], both kept, not trimmed", u)
+	}
 	// Never empties A.
-	u := passUpdate([]float64{0.999}, []float64{0.9}, rule{pdel: 0.99, pinc: 0.6})
+	u = passUpdate([]float64{0.999}, []float64{0.9}, rule{pdel: 0.99, pinc: 0.6})
 	if !u.keep[0] || len(u.incl) != 0 {
 		t.Errorf("passUpdate emptied A: %+v", u)
 	}
@@ -122,6 +129,19 @@ func TestSelectRulesProperties(t *testing.T) {
 		keep, incl = paperSwap(cav, q, k)
 		if !slices.Equal(u.keep, keep) || !slices.Equal(u.incl, incl) {
 			t.Fatalf("swapUpdate differs from the paper's rule: %v %v against %v %v", u.keep, u.incl, keep, incl)
+		}
+
+		// With a floor the inclusions are the paper's closest to the
+		// boundary, at most max(|A|, 1) of them.
+		u = passUpdate(cav, q, rule{pinc: pinc, pdel: pdel, floor: 1 + rng.IntN(5)})
+		_, incl = paperPass(cav, q, pdel, pinc)
+		if len(u.incl) != min(len(incl), max(len(cav), 1)) {
+			t.Fatalf("doubling: %d of %d inclusions with %d active points", len(u.incl), len(incl), len(cav))
+		}
+		for _, i := range incl {
+			if !slices.Contains(u.incl, i) && slices.ContainsFunc(u.incl, func(j int) bool { return boundaryKey(q[j]) > boundaryKey(q[i]) }) {
+				t.Fatalf("doubling dropped candidate %d (q %v) but kept a farther one: %v of %v", i, q[i], u.incl, q)
+			}
 		}
 
 		r := rule{pinc: pinc, pdel: pdel, budget: 1 + rng.IntN(20)}
