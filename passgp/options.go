@@ -75,9 +75,9 @@ type Options struct {
 	// exceed it, those closest to the decision boundary stay (boundaryKey),
 	// so a pass costs O(N·MaxActive²); past BudgetCap A grows only while
 	// the first pass's error falls (trainer.budget). Once it binds, θ stays
-	// at keptTheta, and p_del leaves at least half of Init or of the budget
-	// (keepFloorInit; docs/method.md, Section 2). The invariance stage
-	// (Augment) has no budget.
+	// at keptTheta. With it p_del leaves at least half of Init or of the
+	// budget, and p_inc at most doubles A (passUpdate; docs/method.md,
+	// Section 2). The invariance stage (Augment) has no budget.
 	MaxActive int
 	// HypEvery optimises θ on every k-th batch only (0 -> 1, every batch).
 	HypEvery int
