@@ -20,7 +20,7 @@ type rule struct {
 	pinc, pdel float64
 	swaps      int // fPASS-GP: points exchanged per batch
 	budget     int // PASS-GP: bound on |A| (0: none)
-	floor      int // PASS-GP: fewest active points p_del leaves (keepFloor; 0: none)
+	floor      int // PASS-GP: p_del's floor (keepFloor) and, if set, p_inc's doubling bound (0: none)
 }
 
 // update is the outcome of a rule on one batch: which active points stay
