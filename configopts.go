@@ -1,6 +1,8 @@
 package passgpfast
 
 import (
+	"cmp"
+
 	"github.com/passgp-fast/passgp-fast/kernel"
 	"github.com/passgp-fast/passgp-fast/passgp"
 )
@@ -11,7 +13,7 @@ import (
 // passgp.SqrtBudget and the FITC posterior of DefaultBoundFITC.
 func DefaultConfig() Config {
 	return Config{
-		Method: "passgp", Degree: 9, Init: passgp.DefaultInit, Sub: passgp.DefaultSub,
+		Method: "passgp", Degree: 9, Sub: passgp.DefaultSub,
 		PInc: passgp.DefaultPInc, PDel: passgp.DefaultPDel, PExc: passgp.DefaultPExc, HypEvery: 1,
 		BoundFITC: DefaultBoundFITC, Seed: 1, MaxActive: AutoMaxActive, Scale: "auto",
 	}
@@ -35,16 +37,17 @@ func (c *Config) Options(d int) (passgp.Options, error) {
 	if err := c.checkSchedule(); err != nil {
 		return o, err
 	}
+	if err := c.budget(&o); err != nil {
+		return o, err
+	}
+	c.Init = cmp.Or(c.Init, passgp.InitSize(m, o.MaxActive)) // stored resolved
 	o.Init, o.Sub, o.Passes, o.M, o.HypEvery = c.Init, c.Sub, c.Passes, c.M, c.HypEvery
 	o.PInc, o.PDel, o.PExc = c.PInc, c.PDel, c.PExc
 	if err := c.augment(&o, d); err != nil {
 		return o, err
 	}
-	if err := c.boundFITC(&o); err != nil {
-		return o, err
-	}
 	o.Seed = c.Seed
-	return o, c.budget(&o)
+	return o, c.boundFITC(&o)
 }
 
 // kernel returns the initial kernel: Config.Kernel (empty: DefaultKernel
@@ -73,8 +76,8 @@ func (c *Config) kernel(m passgp.Method, d int) (kernelT, error) {
 // checkSchedule checks the sizes and probabilities of the selection.
 func (c *Config) checkSchedule() error {
 	switch {
-	case c.Init < 1:
-		return configErr("--init must be at least 1, got %d", c.Init)
+	case c.Init < 0:
+		return configErr("--init must be >= 0 (0: auto), got %d", c.Init)
 	case c.Sub < 1:
 		return configErr("--sub must be at least 1, got %d", c.Sub)
 	case c.Passes < 0:

@@ -17,7 +17,8 @@ import (
 
 // TestFitScalesACopy: data far from a unit scale get train's minmax map
 // (stored in the model and applied to every input predicted), Fit leaves
-// the caller's matrix as it was, and the file written by SaveFile loads
+// the caller's matrix as it was, the stored configuration holds the
+// budget and N_init resolved, and the file written by SaveFile loads
 // into a classifier that predicts bit for bit the same (one path twice).
 func TestFitScalesACopy(t *testing.T) {
 	ds, err := synth.Dataset(synth.Task{Classes: 2, D: 3}, 120, 7)
@@ -29,7 +30,7 @@ func TestFitScalesACopy(t *testing.T) {
 	}
 	x := mat.DenseCopyOf(ds.Dense())
 	before := mat.DenseCopyOf(x)
-	clf, err := Fit(context.Background(), x, ds.Y, WithSeed(3), WithThreads(1), WithSchedule(20, 3, 1))
+	clf, err := Fit(context.Background(), x, ds.Y, WithSeed(3), WithThreads(1), WithSchedule(0, 3, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,8 +52,8 @@ func TestFitScalesACopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := jsonConfig(loaded, &cfg); err != nil || cfg.Scale != "minmax" || cfg.Kernel != "" || cfg.MaxActive != passgp.SqrtBudget(120) {
-		t.Errorf("stored configuration %+v, %v: want minmax scaling and the budget 12·√120 resolved", cfg, err)
+	if err := jsonConfig(loaded, &cfg); err != nil || cfg.Scale != "minmax" || cfg.Kernel != "" || cfg.MaxActive != passgp.SqrtBudget(120) || cfg.Init != 66 {
+		t.Errorf("stored configuration %+v, %v: want minmax scaling, the budget 12·√120 = 132 and N_init 66 resolved", cfg, err)
 	}
 	a, err := clf.Predict(context.Background(), x)
 	if err != nil {
@@ -89,7 +90,7 @@ func TestFitConfigErrors(t *testing.T) {
 		{"kernel", WithKernel("rbf")},
 		{"theta", WithKernel("se", 1, 2)},
 		{"scale", WithScale("log")},
-		{"init", WithSchedule(0, 3, 1)},
+		{"init", WithSchedule(-1, 3, 1)},
 	} {
 		_, err := FitDataset(context.Background(), ds, c.opt)
 		var ce *ConfigError

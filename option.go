@@ -55,7 +55,8 @@ func WithKernel(name string, theta ...float64) Option {
 // WithSeed sets the random seed of the initial active set and batches.
 func WithSeed(seed uint64) Option { return func(s *settings) { s.cfg.Seed = seed } }
 
-// WithSchedule sets N_init, N_sub and N_pass (0 passes: the method's).
+// WithSchedule sets N_init, N_sub and N_pass (0 init: passgp.InitSize; 0
+// passes: the method's).
 func WithSchedule(init, sub, passes int) Option {
 	return func(s *settings) { s.cfg.Init, s.cfg.Sub, s.cfg.Passes = init, sub, passes }
 }

@@ -61,7 +61,7 @@ type Options struct {
 	// (see thetaBounds); nil Upper means ep's default.
 	Lower, Upper []float64
 
-	Init   int // N_init (0 -> 300); PASS-GP's initial active set size
+	Init   int // N_init (0 -> InitSize: 300, at most half of MaxActive)
 	Sub    int // N_sub (0 -> 10), number of disjoint batches
 	Passes int // N_pass (0 -> 2 PASS-GP, 4 fPASS-GP, 8 IVM alternations)
 
@@ -183,6 +183,17 @@ const (
 	BudgetMax    = 2 * BudgetCap
 )
 
+// InitSize returns method m's default N_init under the budget maxActive
+// (0: none): DefaultInit, but for PASS-GP at most half the budget: an
+// initial set that fills the budget leaves the selection nothing to choose
+// (docs/method.md, Section 2; chosen on the protocol, docs/decisions.md).
+func InitSize(m Method, maxActive int) int {
+	if m != PASSGP || maxActive <= 0 {
+		return DefaultInit
+	}
+	return min(DefaultInit, (maxActive+1)/2)
+}
+
 // SqrtBudget returns the budget on PASS-GP's active set (Options.MaxActive)
 // that train uses for n training points: ⌈BudgetFactor·√n⌉, at most
 // BudgetMax. A budget that grows as √n keeps the active set a shrinking
@@ -285,7 +296,7 @@ func resolve(o *Options, d int) (config, error) {
 // setDefaults replaces the zero values of the schedule and the thresholds
 // by their defaults.
 func (c *config) setDefaults() {
-	c.Init = cmp.Or(c.Init, DefaultInit)
+	c.Init = cmp.Or(c.Init, InitSize(c.Method, c.MaxActive))
 	c.Sub = cmp.Or(c.Sub, DefaultSub)
 	// N_pass: the paper's 2; fPASS-GP's 4 and IVM's 8 alternations.
 	c.Passes = cmp.Or(c.Passes, map[Method]int{FPASSGP: 4, IVM: 8}[c.Method], 2)

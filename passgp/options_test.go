@@ -1,6 +1,10 @@
 package passgp
 
-import "testing"
+import (
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // TestSqrtBudget: train's default budget is ⌈12·√n⌉ up to BudgetMax, and
 // no bound for no data.
@@ -21,5 +25,32 @@ func TestSqrtBudget(t *testing.T) {
 		if got := SqrtBudget(c.n); got != c.want {
 			t.Errorf("SqrtBudget(%d) = %d, want %d", c.n, got, c.want)
 		}
+	}
+}
+
+// TestInitSize: PASS-GP's default N_init is 300 but at most half its
+// budget (rounded up); the other methods and no budget keep 300.
+func TestInitSize(t *testing.T) {
+	for _, c := range []struct {
+		m         Method
+		maxActive int
+		want      int
+	}{
+		{PASSGP, 0, 300},
+		{PASSGP, SqrtBudget(592), 146}, // Vehicle: budget 292
+		{PASSGP, SqrtBudget(149), 74},  // Glass: budget 147
+		{PASSGP, 599, 300},
+		{PASSGP, 2000, 300},
+		{PASSGP, 1, 1},
+		{FPASSGP, 100, 300},
+		{IVM, 100, 300},
+	} {
+		if got := InitSize(c.m, c.maxActive); got != c.want {
+			t.Errorf("InitSize(%v, %d) = %d, want %d", c.m, c.maxActive, got, c.want)
+		}
+	}
+	c, err := checkInput(t.Context(), DenseRows(mat.NewDense(4, 1, []float64{0, 1, 2, 3})), []float64{-1, 1, -1, 1}, &Options{MaxActive: 10})
+	if err != nil || c.Init != 5 {
+		t.Errorf("Options{MaxActive: 10}: Init %d (%v), want 5", c.Init, err)
 	}
 }

@@ -15,20 +15,17 @@ type Result struct {
 	// on hyperparameters.
 	Theta0 []float64
 	Evals  int
-	// AtBound marks the components of the classifier's θ at which the
-	// optimisation that set them stopped at a bound (Options.Lower and
-	// Upper, or ep's defaults): there the evidence still rose beyond the
-	// bound, e.g. the signal variance of a separable active set, or a
-	// length scale collapsing to the floor. nil when θ was not optimised.
+	// AtBound marks the components of θ at which the optimisation that set
+	// them stopped at a bound (Options.Lower and Upper, or ep's): the
+	// evidence still rose beyond it, e.g. the signal variance of a
+	// separable active set. nil when θ was not optimised.
 	AtBound []bool
-	// HeldOut is, for every training point i of HeldOutRows (nil: all of
-	// them, in order), the latent z_i =
-	// m_i/√(1+v_i) of a predictive distribution that did not see its label
-	// (heldOutLatents): the data that calibration is fitted on, and
-	// HeldOutShare the share v_i/k(x_i, x_i) of the prior variance that
-	// this distribution leaves. Calibration is that fit (Platt scaling of
-	// z, the class balance where the share is 1); nil in TrainMulti's
-	// results (MultiResult.Calibration). All are nil for a run stopped early.
+	// HeldOut is, for every training point i of HeldOutRows (nil: all, in
+	// order), the latent z_i = m_i/√(1+v_i) of a predictive distribution
+	// that did not see its label (heldOutLatents), and HeldOutShare the
+	// share v_i/k(x_i, x_i) of the prior variance it leaves. Calibration is
+	// fitted on them (nil in TrainMulti's results: MultiResult.Calibration).
+	// All are nil for a run stopped early.
 	HeldOut      []float64
 	HeldOutShare []float64
 	HeldOutRows  []int
@@ -46,19 +43,15 @@ type Result struct {
 	// BoundFITC records the FITC pass of Options.BoundFITC (nil: none
 	// ran, because the budget never bound or the option is off).
 	BoundFITC *FITCPass
-	// FITCNotConverged is set when the EP run of the FITC pass
-	// (TrainFITC) that gave the classifier's posterior did not
-	// converge, even with halved steps (ep.FITCNotConvergedError): the
-	// classifier uses its last iterate.
+	// FITCNotConverged is set when the FITC pass's EP run did not converge
+	// (ep.FITCNotConvergedError): the classifier uses its last iterate.
 	FITCNotConverged bool
-	// NotConverged is set when the EP run that gave the classifier's
-	// sites hit its sweep cap (Options.EP.MaxSweeps, or FinalTol's run):
-	// the classifier uses the last iterate. Batches[i].NotConverged
-	// records the same for each batch.
+	// NotConverged is set when the EP run that gave the classifier's sites
+	// hit its sweep cap (Options.EP.MaxSweeps): the classifier uses the
+	// last iterate. Batches[i].NotConverged records the same per batch.
 	NotConverged bool
-	// HypNotConverged counts the EP runs of every hyperparameter search
-	// of the training (the batches' and the final one) that hit the sweep
-	// cap (BatchStats.HypNotConverged).
+	// HypNotConverged counts the EP runs of every θ search (the batches'
+	// and the final one) that hit the sweep cap.
 	HypNotConverged int
 }
 

@@ -87,10 +87,8 @@ func (r rule) keepFloor(m int) int {
 
 // restore keeps up to n more of the active points that p_del deleted,
 // lowest cavity probability first, and returns how many it kept: PASS-GP's
-// floor (rule.keepFloor). Deleting nearly every active point at once,
-// each predicted by the others, leaves a posterior near the prior, under
-// which the next batch comes in whole (Shuttle's rarest classes swung
-// between 1 and 2000 active points).
+// floor (rule.keepFloor; Shuttle's rarest classes swung between 1 and 2000
+// active points without it).
 func (u *update) restore(cav []float64, n int) int {
 	var del []int
 	for i := range cav {
@@ -107,12 +105,10 @@ func (u *update) restore(cav []float64, n int) int {
 }
 
 // limit keeps the n included candidates closest to the boundary
-// (boundaryKey), the mirror of PASS-GP's floor: each candidate's score
-// assumes no other joins, yet after a θ search that shortened the length
-// scale a whole batch can sit near q = 1/2 (Shuttle: 363 to 1229 active
-// points, whose θ search took 6 s of the classifier's 8, deleted again
-// by the next batch). At most doubling bounds a batch's EP run to 8
-// times the last one's cost; a set that must grow still does.
+// (boundaryKey), the mirror of the floor: each candidate's score assumes
+// no other joins, yet a whole batch can sit near q = 1/2 after a θ search
+// (docs/method.md, Section 2). A batch's EP run then costs at most 8 times
+// the last one's.
 func (u *update) limit(q []float64, n int) {
 	slices.SortStableFunc(u.incl, func(a, b int) int { return cmp.Compare(boundaryKey(q[a]), boundaryKey(q[b])) })
 	u.incl = u.incl[:n]

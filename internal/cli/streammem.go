@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"cmp"
+
 	passgpfast "github.com/passgp-fast/passgp-fast"
 	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/passgp"
@@ -52,7 +54,7 @@ func (t *trainFlags) activeBound(n int) int {
 		if c.M > 0 {
 			return min(c.M, n)
 		}
-		return min(c.Init, n)
+		return min(cmp.Or(c.Init, passgp.DefaultInit), n)
 	case c.MaxActive == passgpfast.AutoMaxActive:
 		return passgp.SqrtBudget(n)
 	}

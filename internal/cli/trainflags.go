@@ -36,7 +36,7 @@ func (t *trainFlags) register(fs *flagSet) {
 	fs.group("Method")
 	fs.StringVar(&c.Method, "method", c.Method, "active set method: passgp, fpassgp, ivm, random or full")
 	t.kf.register(fs, "", "initial hyperparameters `t1,t2,...` (default: the kernel's start values)")
-	fs.IntVar(&c.Init, "init", c.Init, "initial active set size N_init")
+	fs.IntVar(&c.Init, "init", c.Init, fmt.Sprintf("initial active set size N_init (0: auto: %d, or half of passgp's budget where less)", passgp.DefaultInit))
 	fs.IntVar(&c.Sub, "sub", c.Sub, "number of batches N_sub")
 	fs.IntVar(&c.Passes, "passes", 0, "passes N_pass over the data (0: 2 for passgp, 4 for fpassgp)")
 	fs.Float64Var(&c.PInc, "p-inc", c.PInc, "passgp: include a point whose predictive probability is below `P`")
