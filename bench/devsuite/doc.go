@@ -50,7 +50,11 @@
 // predicts the fold: a passgp-fast binary built once from
 // ./cmd/passgp-fast runs `train --quiet --data F --model M FLAGS` and
 // `predict`, as subprocesses on LIBSVM text files, so the suite depends
-// on the command line only. train's own --seed stays at its default.
+// on the command line only. train's own --seed stays at its default
+// unless --train-seed sets it for every column: train's random initial
+// active set and batches move its models too, and two seeds of the same
+// defaults differ by up to two standard errors on some sets, so a
+// candidate that differs by that much is run again with another seed.
 // From predict's probabilities each point gets its 0/1 error (of
 // predict's class), Brier score Σ_c (p_c − [y = c])² and NLP
 // −log max(p_y, 1e-300), eval's figures (eval computes NLP from the

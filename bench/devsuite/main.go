@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -28,7 +29,7 @@ func main() {
 // options are the command's flags.
 type options struct {
 	k                                  int
-	seed                               uint64
+	seed, trainSeed                    uint64
 	quick, mnist, useSVM, list         bool
 	sets, candidate, baseline          string
 	jsonOut, work, bin, candBin, cache string
@@ -41,6 +42,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.SetOutput(stderr)
 	fs.IntVar(&o.k, "k", 5, "number of cross-validation folds (at least 2)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the subsamples and the folds")
+	fs.Uint64Var(&o.trainSeed, "train-seed", 0, "train's --seed in every column, before its FLAGS (0: train's default)")
 	fs.BoolVar(&o.quick, "quick", false, "the small suite (a few minutes): fewer sets, smaller subsamples")
 	fs.BoolVar(&o.mnist, "mnist", false, "add MNIST (10,000 of its training images; slow)")
 	fs.StringVar(&o.sets, "sets", "", "comma list of sets to run instead of the suite (see --list)")
@@ -72,11 +74,18 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 
 // columns returns the settings compared, in report order.
 func (o *options) columns() []column {
-	cols := []column{{Name: "defaults", Args: []string{}}}
-	if o.baseline != "" {
-		cols = append(cols, column{Name: "baseline", Args: strings.Fields(o.baseline)})
+	args := func(flags string) []string {
+		a := []string{}
+		if o.trainSeed != 0 {
+			a = append(a, "--seed", strconv.FormatUint(o.trainSeed, 10))
+		}
+		return append(a, strings.Fields(flags)...)
 	}
-	cols = append(cols, column{Name: "candidate", Args: strings.Fields(o.candidate), Bin: o.candBin})
+	cols := []column{{Name: "defaults", Args: args("")}}
+	if o.baseline != "" {
+		cols = append(cols, column{Name: "baseline", Args: args(o.baseline)})
+	}
+	cols = append(cols, column{Name: "candidate", Args: args(o.candidate), Bin: o.candBin})
 	if o.useSVM {
 		cols = append(cols, column{Name: "libsvm", LIBSVM: true, Args: []string{}})
 	}

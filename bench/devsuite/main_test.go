@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -152,5 +154,33 @@ func TestSuiteLIBSVM(t *testing.T) {
 	c := rep.Sets[0].Columns[2]
 	if c.Name != "libsvm" || !(c.Error.Mean >= 0 && c.Error.Mean <= 1) || !(c.Brier.Mean >= 0 && c.Brier.Mean <= 2) || !(c.NLP.Mean > 0) || len(rep.Sets[0].Diffs) != 1 {
 		t.Errorf("LIBSVM column %+v, %d differences (want 1: LIBSVM has none)", c, len(rep.Sets[0].Diffs))
+	}
+}
+
+// TestColumnsTrainSeed: --train-seed puts train's --seed before every
+// passgp column's flags (a candidate's own --seed, later, wins), and
+// without it the columns carry only their flags.
+func TestColumnsTrainSeed(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want [][]string
+	}{
+		{[]string{"--candidate", "--kernel se"}, [][]string{{}, {"--kernel", "se"}}},
+		{[]string{"--train-seed", "2", "--baseline", "--p-inc 0.5", "--candidate", "--seed 3"},
+			[][]string{{"--seed", "2"}, {"--seed", "2", "--p-inc", "0.5"}, {"--seed", "2", "--seed", "3"}}},
+	} {
+		o, err := parseFlags(c.args, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols := o.columns()
+		if len(cols) != len(c.want) {
+			t.Fatalf("%q: %d columns, want %d", c.args, len(cols), len(c.want))
+		}
+		for i, col := range cols {
+			if !slices.Equal(col.Args, c.want[i]) {
+				t.Errorf("%q: column %s has %q, want %q", c.args, col.Name, col.Args, c.want[i])
+			}
+		}
 	}
 }
