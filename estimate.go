@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/ep"
+	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/passgp"
 	"github.com/passgp-fast/passgp-fast/score"
@@ -39,21 +40,26 @@ func estimatePInc(o passgp.Options) float64 {
 // the rows x (labels y) with the held-out latents z, rho of the rows held
 // (nil: all; passgp.HeldOutRows) and their classes truth: z and rho, with
 // each active point of a PASS-GP classifier (p_inc pinc) rescored by
-// reselected.
+// reselected. The classifiers are independent: side by side where BLAS
+// is single-threaded (la.PoolWorkers), each into its own columns.
 func estimateLatents(ctx context.Context, m *model.Model, x passgp.Rows, y []float64, held []int, truth []int, pinc float64, z, rho *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 	ze, re := mat.DenseCopyOf(z), mat.DenseCopyOf(rho)
 	if pinc <= 0 {
 		return ze, re, nil
 	}
-	for c, b := range m.Binaries {
-		xh, _, bh := passgp.HeldView(x, y, b, held)
+	k := len(m.Binaries)
+	zs, rs, errs := make([][]float64, k), make([][]float64, k), make([]error, k)
+	la.ForEach(la.PoolWorkers(k), k, func(_, c int) {
+		xh, _, bh := passgp.HeldView(x, y, m.Binaries[c], held)
 		zc, rc := mat.Col(nil, c, z), mat.Col(nil, c, rho)
-		zr, rr, err := reselected(ctx, bh, xh, binaryTargets(m, truth, c), pinc, zc, rc)
-		if err != nil {
-			return nil, nil, err
+		zs[c], rs[c], errs[c] = reselected(ctx, bh, xh, binaryTargets(m, truth, c), pinc, zc, rc)
+	})
+	for c := range k {
+		if errs[c] != nil {
+			return nil, nil, errs[c]
 		}
-		ze.SetCol(c, zr)
-		re.SetCol(c, rr)
+		ze.SetCol(c, zs[c])
+		re.SetCol(c, rs[c])
 	}
 	return ze, re, nil
 }

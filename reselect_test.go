@@ -11,6 +11,7 @@ import (
 	"github.com/passgp-fast/passgp-fast/ep"
 	"github.com/passgp-fast/passgp-fast/internal/testenv"
 	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/passgp"
 	"github.com/passgp-fast/passgp-fast/score"
@@ -226,6 +227,64 @@ func TestEstimateLatentsHeld(t *testing.T) {
 		}
 	}
 	if changed == 0 {
+		t.Error("no active point was rescored")
+	}
+}
+
+// TestEstimateLatentsThreads: the classifiers' latents are the same, bit
+// for bit, rescored one after the other or side by side (BLAS single-
+// threaded in both, as when classes train side by side).
+func TestEstimateLatentsThreads(t *testing.T) {
+	old := la.Threads()
+	defer la.SetThreads(old)
+	x, y := testenv.Toy(90, 5)
+	k := kernel.SEBias{SE: kernel.SE{Var: 3, Len2: 0.4, Jitter: 1e-3}, Bias: 0.5}
+	truth := make([]int, len(y))
+	m := &model.Model{Mode: model.OneVsRest, Classes: []float64{0, 1, 2}}
+	for c := range 3 {
+		var active []int
+		for i := c; i < len(y); i += 3 {
+			active = append(active, i)
+		}
+		yc := make([]float64, len(y))
+		for i := range y {
+			truth[i] = (i + int(y[i]+1)) % 3
+		}
+		for i, tr := range truth {
+			yc[i] = -1
+			if tr == c {
+				yc[i] = 1
+			}
+		}
+		xa, ya := rowsOf(x, active), valuesOf(yc, active)
+		post, err := ep.Infer(k, xa, ya, nil, &ep.Options{Tol: 1e-10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Binaries = append(m.Binaries, &passgp.Binary{Kernel: k, X: xa, Y: ya, Active: active, Post: post})
+	}
+	z, rho := mat.NewDense(len(y), 3, nil), mat.NewDense(len(y), 3, nil)
+	for i := range len(y) {
+		for c := range 3 {
+			z.Set(i, c, float64(i%7)/7-0.4+0.1*float64(c))
+			rho.Set(i, c, 0.3)
+		}
+	}
+	var zs []*mat.Dense
+	for _, th := range []int{1, 3} {
+		la.SetThreads(th)
+		restore := la.LimitBLAS(1) // workers only where BLAS is single-threaded
+		ze, re, err := estimateLatents(context.Background(), m, passgp.DenseRows(x), y, nil, truth, 0.8, z, rho)
+		restore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		zs = append(zs, ze, re)
+	}
+	if !mat.Equal(zs[0], zs[2]) || !mat.Equal(zs[1], zs[3]) {
+		t.Error("latents differ between one worker and three")
+	}
+	if mat.Equal(zs[0], z) {
 		t.Error("no active point was rescored")
 	}
 }

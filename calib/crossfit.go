@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/la"
 )
 
 // CrossFitFolds is the number of folds of CrossFit.
@@ -28,8 +30,11 @@ func CrossFit(z, rho *mat.Dense, truth []int, seed uint64) (folds [][]int, cals 
 			in[i] = f
 		}
 	}
+	// The folds' fits are independent: side by side within the thread
+	// budget, each into its own slot, so the result does not depend on it.
 	cals = make([]*Calibration, len(folds))
-	for f := range folds {
+	errs := make([]error, len(folds))
+	la.ForEach(la.Workers(len(folds)), len(folds), func(_, f int) {
 		var rest []int
 		for i := range n {
 			if in[i] != f {
@@ -37,7 +42,10 @@ func CrossFit(z, rho *mat.Dense, truth []int, seed uint64) (folds [][]int, cals 
 			}
 		}
 		zr, rr := gatherMatRows(z, rest), gatherMatRows(rho, rest)
-		if cals[f], err = Fit(zr, rr, gather(truth, rest)); err != nil {
+		cals[f], errs[f] = Fit(zr, rr, gather(truth, rest))
+	})
+	for _, err := range errs {
+		if err != nil {
 			return nil, nil, err
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/passgp-fast/passgp-fast/la"
 )
 
 // TestCrossFit: the folds partition the points, stratified by class; each
@@ -102,4 +104,27 @@ func seq(n int) []int {
 		s[i] = i
 	}
 	return s
+}
+
+// TestCrossFitThreads: the folds' fits give the same calibrations, bit for
+// bit, one after the other (thread budget 1) or side by side.
+func TestCrossFitThreads(t *testing.T) {
+	old := la.Threads()
+	defer la.SetThreads(old)
+	z, rho, truth := noisyLatents(3, 0.1)
+	var runs [][]*Calibration
+	for _, th := range []int{1, 4} {
+		la.SetThreads(th)
+		_, cals, err := CrossFit(z, rho, truth, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, cals)
+	}
+	for f, a := range runs[0] {
+		b := runs[1][f]
+		if a.A != b.A || a.Eps != b.Eps || !slices.Equal(a.B, b.B) || !slices.Equal(a.Slopes, b.Slopes) {
+			t.Errorf("fold %d: thread budget 1: %+v, 4: %+v", f, a, b)
+		}
+	}
 }
