@@ -11,7 +11,7 @@ type Config struct {
 	Gamma      float64   `json:"gamma,omitempty"`
 	Theta      []float64 `json:"theta,omitempty"` // initial θ; empty = the method's default
 	FixedTheta bool      `json:"fixed_theta,omitempty"`
-	Init       int       `json:"init"` // N_init; 0: passgp.InitSize (passgp), 300 (others); stored resolved
+	Init       int       `json:"init"` // N_init; 0: passgp.InitSize; stored resolved
 	Sub        int       `json:"sub"`
 	Passes     int       `json:"passes,omitempty"` // 0 = method default
 	PInc       float64   `json:"p_inc"`

@@ -45,7 +45,8 @@ func (t *trainFlags) streamThreads(n, d, want int) (threads int, err error) {
 
 // activeBound is the largest active set of one classifier on n points:
 // the budget (--max-active auto: passgp.SqrtBudget) or the fixed size of
-// fpassgp, ivm and random (0: --init), and 0 without a budget.
+// fpassgp, ivm and random (0: --init, as Config.Options resolves it), and
+// 0 without a budget.
 func (t *trainFlags) activeBound(n int) int {
 	c := &t.cfg
 	m, _ := passgp.ParseMethod(c.Method)
@@ -54,7 +55,7 @@ func (t *trainFlags) activeBound(n int) int {
 		if c.M > 0 {
 			return min(c.M, n)
 		}
-		return min(cmp.Or(c.Init, passgp.DefaultInit), n)
+		return min(cmp.Or(c.Init, passgp.InitSize(m, 0)), n)
 	case c.MaxActive == passgpfast.AutoMaxActive:
 		return passgp.SqrtBudget(n)
 	}
