@@ -237,6 +237,18 @@ func (p *Posterior) dropInv() {
 	}
 }
 
+// release hands p's factor (and a kept inverse) back to the pool: for a
+// posterior that nothing will use again, such as a θ search's discarded
+// evaluations. p must not be used afterwards.
+func (p *Posterior) release() {
+	p.dropInv()
+	if p.l != nil {
+		l := p.l
+		putMat(&l)
+		p.l = nil
+	}
+}
+
 // InferCov runs EP with a given prior covariance K (n×n, jitter included;
 // it is copied) and prior mean (nil = zero); used by Z_ACC. The returned
 // Posterior has Kernel == nil, X == nil.
@@ -357,7 +369,7 @@ func newPosterior(n int, y []float64, mean []float64) (*Posterior, error) {
 		Alpha: make([]float64, n),
 		n:     n,
 		k:     zeroed(getMat(n * n)), // released to the pool when the run ends (releaseK)
-		l:     make([]float64, n*n),
+		l:     zeroed(getMat(n * n)), // pooled: a θ search's discarded posteriors hand it back (release)
 		sw:    make([]float64, n),
 	}
 	if mean != nil {

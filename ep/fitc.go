@@ -165,17 +165,18 @@ func inferFITC(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float64, 
 	f := &FITC{Kernel: k, Xm: xm, m: m,
 		Sites: Sites{Tau: make([]float64, n), Nu: make([]float64, n)},
 		Mean:  make([]float64, n), Var: make([]float64, n)}
-	run := &fitcRun{ctx: ctx, f: f, y: y, o: o, flip: flip}
-	buf, err := run.prior(x)
-	if err != nil {
+	w := &fitcWork{p: mat.NewDense(m, m, nil), // kept: FactorP
+		ws: make([]float64, n), g: make([]float64, n), r: make([]float64, m)}
+	defer w.release()
+	run := &fitcRun{ctx: ctx, f: f, y: y, o: o, flip: flip, w: w}
+	if err := run.prior(x); err != nil {
 		return nil, err
 	}
 	run.tol = FITCSiteTol
 	if o != nil && o.SiteTol > 0 {
 		run.tol = o.SiteTol
 	}
-	run.w = &fitcWork{p: mat.NewDense(m, m, nil), z: make([]float64, len(buf)), buf: buf,
-		ws: make([]float64, n), g: make([]float64, n), r: make([]float64, m)}
+	w.z = w.scratch(min(n, fitcBlock) * m)
 	f.Beta = make([]float64, m)
 	if err := run.start(warm); err != nil {
 		return nil, err
@@ -216,32 +217,34 @@ type fitcRun struct {
 
 // prior factors K_MM = L Lᵀ and sets U = K_NM L⁻ᵀ and d = diag(K_NN) +
 // jitter − |u_n|², in one pass over U's blocks (which also fills U when
-// it is stored). It returns the buffer of one block of U rows.
-func (r *fitcRun) prior(x *mat.Dense) ([]float64, error) {
-	f, k := r.f, r.f.Kernel
+// it is stored, else the buffer of one block of U rows, r.w.buf).
+func (r *fitcRun) prior(x *mat.Dense) error {
+	f, k, w := r.f, r.f.Kernel, r.w
 	n, _ := x.Dims()
 	m := f.m
 	var err error
 	if f.lm, err = kmmFactor(k, f.Xm); err != nil {
-		return nil, fmt.Errorf("ep: InferFITC: %w", err)
+		return fmt.Errorf("ep: InferFITC: %w", err)
 	}
 	u := &fitcU{k: k, x: x, xm: f.Xm, lm: f.lmGeneral()}
-	buf := make([]float64, min(n, fitcBlock)*m)
 	if int64(n)*int64(m)*8 <= fitcStoreBytes {
-		u.full = mat.NewDense(n, m, nil)
+		u.full = mat.NewDense(n, m, w.scratch(n*m))
+	} else {
+		w.buf = w.scratch(min(n, fitcBlock) * m)
 	}
 	dg := make([]float64, n)
 	k.DiagTo(dg, x)
 	jit := k.DiagJitter()
 	for lo := 0; lo < n; lo += fitcBlock {
 		if err := r.ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		hi := min(n, lo+fitcBlock)
-		b := u.compute(lo, hi, buf)
-		if u.full != nil {
-			copy(u.full.RawMatrix().Data[lo*m:hi*m], b.Data)
+		buf := w.buf
+		if u.full != nil { // compute the block in place
+			buf = u.full.RawMatrix().Data[lo*m : hi*m]
 		}
+		b := u.compute(lo, hi, buf)
 		for i := lo; i < hi; i++ {
 			row := b.Data[(i-lo)*b.Stride : (i-lo)*b.Stride+m]
 			// Exact arithmetic gives d_n >= jitter; rounding can take a
@@ -250,7 +253,7 @@ func (r *fitcRun) prior(x *mat.Dense) ([]float64, error) {
 		}
 	}
 	r.u, r.dg = u, dg
-	return buf, nil
+	return nil
 }
 
 // start sets the sites to warm (nil: all zero, the prior) and refreshes
@@ -364,12 +367,33 @@ func (e *FITCNotConvergedError) Error() string {
 const fitcHalvings = 2
 
 // fitcWork holds refresh's buffers: P, a block of L_P⁻¹u_n rows, a block
-// of U rows (when U is not stored) and two vectors of length N.
+// of U rows (when U is not stored) and two vectors of length N. Scratch
+// that the posterior does not keep (U, the blocks, the gradient's
+// matrices) comes from matPool and goes back when the run ends: a θ
+// search runs InferFITC tens of times on the same sizes, and fresh
+// N×M slices cost zeroing, page faults and collections each time.
 type fitcWork struct {
 	p      *mat.Dense
 	z, buf []float64
 	ws, g  []float64
 	r      []float64 // Uᵀ(g∘ν̃), β's right-hand side
+	pooled []*[]float64
+}
+
+// scratch returns a pooled slice of length size, not zeroed, that
+// release hands back.
+func (w *fitcWork) scratch(size int) []float64 {
+	b := getMat(size)
+	w.pooled = append(w.pooled, b)
+	return *b
+}
+
+// release returns the scratch slices to the pool.
+func (w *fitcWork) release() {
+	for _, b := range w.pooled {
+		putMat(b)
+	}
+	w.pooled = nil
 }
 
 // refresh recomputes P, its factor, β and the posterior marginals from the

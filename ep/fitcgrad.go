@@ -42,15 +42,16 @@ import (
 func (f *FITC) gradientTo(ctx context.Context, dst []float64, u *fitcU, dg []float64, w *fitcWork) error {
 	n, m := len(dg), f.m
 	gr := &fitcGrad{f: f, u: u, w: w, n: n, m: m,
-		pinv:  blas64.General{Rows: m, Cols: m, Stride: m, Data: make([]float64, m*m)},
-		linv:  blas64.General{Rows: m, Cols: m, Stride: m, Data: make([]float64, m*m)},
+		pinv:  blas64.General{Rows: m, Cols: m, Stride: m, Data: w.scratch(m * m)},
+		linv:  blas64.General{Rows: m, Cols: m, Stride: m, Data: w.scratch(m * m)},
 		alpha: make([]float64, n),
 		e:     make([]float64, n),
 		ua:    make([]float64, m),
-		gm:    mat.NewDense(m, m, nil),
-		eu:    make([]float64, len(w.buf)),
+		gm:    mat.NewDense(m, m, w.scratch(m*m)),
+		eu:    w.scratch(len(w.z)),
 		tmp:   make([]float64, len(dst)),
 	}
+	gr.gm.Zero() // accumulated
 	la.CholInverseTo(gr.pinv, blas64.General{Rows: m, Cols: m, Stride: m, Data: f.FactorP})
 	la.InvLowerTo(gr.linv, f.lmGeneral())
 	clear(dst)

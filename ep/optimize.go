@@ -107,6 +107,10 @@ func OptimizeContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []flo
 		}, u0, maxEvals, gradTol, cmp.Or(o.FuncTol, math.Max(o.EP.tol(), 1e-12)), ctx.Err)
 	}
 	op.dropLastInv()
+	if last := op.last; last != op.best {
+		op.last = nil
+		op.discard(last)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -152,6 +156,7 @@ func (op *optimizer) evaluate(u []float64) *evaluation {
 		return op.last
 	}
 	op.dropLastInv()
+	defer op.discard(op.last, op.best)
 	e := &evaluation{u: slices.Clone(u), f: math.Inf(1), g: make([]float64, len(u))}
 	e.theta, e.bounds = op.box.Theta(u)
 	e.kern = op.k.WithParams(e.theta)
@@ -177,6 +182,19 @@ func (op *optimizer) evaluate(u []float64) *evaluation {
 		op.best = e
 	}
 	return e
+}
+
+// discard releases the posteriors of the evaluations es that are
+// neither the last nor the best any more: the search never reads them
+// again.
+func (op *optimizer) discard(es ...*evaluation) {
+	for _, e := range es {
+		if e == nil || e.post == nil || e == op.last || e == op.best {
+			continue
+		}
+		e.post.release()
+		e.post = nil
+	}
 }
 
 // dropLastInv returns the inverse kept by the last evaluation's EP run
@@ -211,10 +229,10 @@ func (op *optimizer) infer(e *evaluation) (*Posterior, error) {
 	p, err := inferContext(op.ctx, e.kern, op.x, op.y, op.sites, &op.ep, true)
 	var nc *NotConvergedError
 	if errors.As(err, &nc) && op.ep.Schedule == Parallel {
-		nc.Post.dropInv()
 		seq := op.ep
 		seq.Schedule = Sequential
 		p, err = InferContext(op.ctx, e.kern, op.x, op.y, &nc.Post.Sites, &seq)
+		nc.Post.release()
 	}
 	if errors.As(err, &nc) {
 		p, err = nc.Post, nil
