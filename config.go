@@ -56,7 +56,8 @@ const (
 	// paper's SE plus a constant term, the variance of a shared offset
 	// learned by the evidence with the rest of θ.
 	DefaultKernel = "se+bias"
-	// DefaultBoundFITC is the number of FITC inducing inputs of the
-	// posterior that predicts where PASS-GP's budget binds.
+	// DefaultBoundFITC bounds the number of FITC inducing inputs of the
+	// posterior that predicts where PASS-GP's budget binds (at most half
+	// the budget: passgp.Options.BoundFITC).
 	DefaultBoundFITC = 300
 )

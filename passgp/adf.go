@@ -9,15 +9,13 @@ import (
 // adfSites starts the points that a batch includes after PASS-GP's budget
 // has bound (State.Frozen) at their ADF sites instead of zero sites, lets
 // that batch's EP stop after one sweep (ep.Options.MinSweeps 1) and keeps
-// the warm sites even where their log Z_EP is below zero sites'
-// (ep.Options.KeepWarm). Tests compare runs without it.
-//
-// Why: with θ fixed, an included point's predictive distribution under the
-// batch's posterior is its cavity in the next one, so one ADF step (Minka
-// 2001) puts its site where EP's first sweep would: on the noisy 10-class
-// task of docs/results.md a batch's EP takes one or two sweeps instead of
-// three. Before the budget binds the θ searches keep zero sites: their
-// path is fragile to the last digits (IJCNN1).
+// warm sites below zero sites' log Z_EP (ep.Options.KeepWarm). Tests
+// compare runs without it. Why: with θ fixed, an included point's
+// predictive distribution is its cavity in the next posterior, so one ADF
+// step (Minka 2001) puts its site where EP's first sweep would (a batch of
+// the noisy 10-class task: one or two sweeps instead of three). Before the
+// budget binds the θ searches keep zero sites: their path is fragile to
+// the last digits (IJCNN1).
 var adfSites = true
 
 // adfSite is the site ep.MatchSite gives label y for the cavity N(mean,

@@ -43,11 +43,17 @@ func (c *config) boundFITC(bs []BatchStats) bool {
 	return c.BoundFITC > 0 && c.Method == PASSGP && c.Augment == nil && budgetBound(bs)
 }
 
+// inducing returns the FITC stage's number of inducing inputs: BoundFITC,
+// at most half the budget as N_init (InitSize); the whole active set, on
+// twice as many points, is hardly sparse and costs what dense EP would
+// (docs/method.md, Section 4; chosen on the protocol, docs/decisions.md).
+func (c *config) inducing() int { return min(c.BoundFITC, (c.MaxActive+1)/2) }
+
 // boundPass is Options.BoundFITC, the predictive posterior of a
 // classifier whose budget bound (a batch with Trimmed): EP under the FITC
 // prior on all training points (at most boundPointsPerInducing per
 // inducing input, fitcPoints), with a random subset of the active inputs
-// as inducing inputs, at the kept θ and at the FITC evidence's optimum
+// as inducing inputs (config.inducing), at the kept θ and at the FITC evidence's optimum
 // from it (fitcPosteriors). Where the better one's (bestFITC) cavities,
 // as held-out latents of the points held (nil: all), predict the
 // training labels better than res's (calib.CrossFitNLL), it becomes
@@ -58,7 +64,7 @@ func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y
 	t0 := time.Now()
 	b := res.Model
 	x, y, bv := HeldView(x, y, b, held)
-	idx := randomSubset(c.Seed, inducingSalt, len(b.Y), c.BoundFITC)
+	idx := randomSubset(c.Seed, inducingSalt, len(b.Y), c.inducing())
 	xm := b.X
 	if idx != nil {
 		xm = gatherRows(b.X, idx)
@@ -222,14 +228,12 @@ const boundSearchPerInducing = 10
 // (docs/decisions.md).
 const boundSearchEvals = 20
 
-// boundPointsPerInducing bounds the training points that the FITC pass of
-// Options.BoundFITC runs EP on, per inducing input: beyond it, the pass
-// runs on the active points and a random sample of the others, and
-// predicts the rest. The posterior of the m inducing values is then
-// determined by tens of points per dimension, and a sweep costs O(100·m³)
-// instead of O(N·m²): at N = 10⁶ the pass over all points took 35 s
-// (63 s without U stored), as long as PASS-GP itself, for a held-out NLL
-// of 0.2271 against the active set's 0.2276.
+// boundPointsPerInducing bounds the FITC pass's training points per
+// inducing input: beyond it, the pass runs on the active points and a
+// random sample of the others, and predicts the rest, so that a sweep
+// costs O(100·m³) instead of O(N·m²) (at N = 10⁶ the pass over all points
+// took 35 s, as long as PASS-GP itself, for a held-out NLL of 0.2271
+// against the active set's 0.2276).
 const boundPointsPerInducing = 100
 
 // fitcPoints returns, when n exceeds limit, the training points the FITC

@@ -16,16 +16,15 @@ import (
 // heldOutLatents returns, for every row i of the training data x, the
 // latent z_i = m_i/√(1+v_i) of a predictive distribution that did not see
 // point i's label, and the share rho_i = v_i/k(x_i, x_i) of the prior
-// variance it leaves (calib.Calibration): an active point's cavity
-// (paper eq. 3), an inactive point's predictive marginal (paper eq. 4).
-// One scoring pass over the inactive points, O(N·M²) time and O(chunk·M)
-// memory. b.Active holds indices into x (-1 for points of the invariance
-// stage, skipped). It returns ctx.Err() within one scoring chunk of a
-// cancellation. For a classifier of an invariance stage of geometry g
-// (nil: none), the points whose translations it trained on get the
-// leave-group-out latents of groupHeldOut instead; lost counts those lost
-// to rounding. A classifier with a FITC pass (Binary.Sparse) gets its
-// cavities (sparseHeldOut).
+// variance it leaves (calib.Calibration): an active point's cavity (paper
+// eq. 3), an inactive point's predictive marginal (eq. 4), in one scoring
+// pass over the inactive points (O(N·M²) time, O(chunk·M) memory).
+// b.Active holds indices into x (-1: the invariance stage's points,
+// skipped). It returns ctx.Err() within one chunk of a cancellation. An
+// invariance stage's classifier (geometry g; nil: none) gives the points
+// whose translations it trained on groupHeldOut's leave-group-out latents;
+// lost counts those lost to rounding. A FITC classifier (Binary.Sparse)
+// gets its cavities (sparseHeldOut).
 func heldOutLatents(ctx context.Context, r *runner, b *Binary, x Rows, g *shiftGeom) (z, rho []float64, lost int, err error) {
 	n, _ := x.Dims()
 	if f := b.Sparse; f != nil && len(f.Mean) == n {

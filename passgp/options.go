@@ -90,11 +90,11 @@ type Options struct {
 	// after the first.
 	Augment *Augmentation
 
-	// BoundFITC, if positive, is the number of inducing inputs (a seeded
-	// random subset of the active set) of the FITC posterior that
-	// competes with the active set's where PASS-GP's budget bound
-	// (without Augment): boundPass, Result.BoundFITC and docs/method.md,
-	// Section 4.
+	// BoundFITC, if positive, bounds the number of inducing inputs (a
+	// seeded random subset of the active set, at most half the budget) of
+	// the FITC posterior that competes with the active set's where
+	// PASS-GP's budget bound (without Augment): boundPass,
+	// Result.BoundFITC and docs/method.md, Section 4.
 	BoundFITC int
 
 	Seed uint64
@@ -141,14 +141,13 @@ type Augmentation struct {
 // per finished class and the number of classes trained at once.
 type MultiControl struct {
 	// Finished holds classes already trained, by class label, as Train
-	// returned them: TrainMulti returns them as they are instead of
-	// training them, so that a run can be resumed. The multi-class
-	// calibration takes their held-out latents (HeldOut, HeldOutShare,
-	// HeldOutLost; Model is required), so a resumed run calibrates as the
-	// uninterrupted one. Where HeldOut is nil they are computed from the
-	// Model's final posterior, as the uninterrupted run computes them,
-	// except for a FITC classifier restored without its training
-	// marginals, whose active set's latents stand in.
+	// returned them: TrainMulti returns them as they are, so that a run
+	// can be resumed. The multi-class calibration takes their held-out
+	// latents (HeldOut, HeldOutShare, HeldOutLost; Model is required), so
+	// a resumed run calibrates as the uninterrupted one; where HeldOut is
+	// nil they are computed from the Model's final posterior (for a FITC
+	// classifier restored without its training marginals, the active
+	// set's).
 	Finished map[float64]*Result
 	// ClassDone, if not nil, is called when a class has finished
 	// training, serialised with Progress and Checkpoint.

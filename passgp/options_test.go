@@ -54,3 +54,21 @@ func TestInitSize(t *testing.T) {
 		t.Errorf("Options{MaxActive: 10}: Init %d (%v), want 5", c.Init, err)
 	}
 }
+
+// TestInducing checks the FITC stage's inducing inputs: BoundFITC, at
+// most half the budget.
+func TestInducing(t *testing.T) {
+	for _, c := range []struct{ bound, maxActive, want int }{
+		{300, SqrtBudget(592), 146}, // Vehicle: budget 292
+		{300, SqrtBudget(1600), 240},
+		{300, 600, 300},
+		{300, 2000, 300},
+		{20, 100, 20},
+		{300, 1, 1},
+	} {
+		o := config{Options: Options{BoundFITC: c.bound, MaxActive: c.maxActive}}
+		if got := o.inducing(); got != c.want {
+			t.Errorf("BoundFITC %d, budget %d: %d inducing inputs, want %d", c.bound, c.maxActive, got, c.want)
+		}
+	}
+}

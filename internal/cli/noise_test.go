@@ -62,11 +62,11 @@ func TestTrainSelectionFlags(t *testing.T) {
 	if _, _, e := runCLI(t, append(a, "--quiet=false")...); strings.Contains(e, "the budget bound") || strings.Contains(e, "FITC") {
 		t.Errorf("a note on a budget that never bound, or a FITC posterior:\n%s", e)
 	}
-	// Where it bound, the FITC posterior (Config.BoundFITC: default 300,
-	// here all 20 active points) predicts, at the θ of its search, which
+	// Where it bound, the FITC posterior (Config.BoundFITC: at most 300,
+	// and at most half the budget: here 10 of the 20 active points) predicts, at the θ of its search, which
 	// is reported, and is stored in the options; BoundFITC 0 and --paper
 	// turn it off.
-	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--quiet=false")...); !regexp.MustCompile(`FITC posterior \(20 inducing, \d+ points, \d+ sweeps, [^)]*\) at theta \[[^]]+\]`).MatchString(e) {
+	if _, _, e := runCLI(t, append(a, "--max-active", "20", "--quiet=false")...); !regexp.MustCompile(`FITC posterior \(10 inducing, \d+ points, \d+ sweeps, [^)]*\) at theta \[[^]]+\]`).MatchString(e) {
 		t.Errorf("no FITC posterior where the budget bound:\n%s", e)
 	}
 	if o := string(load("--max-active", "20").Options); !strings.Contains(o, `"fitc_bound":300`) {
