@@ -58,77 +58,86 @@ func dotTileAVX2(dst *float64, ldd int, a *float64, lda int, bp *float64, d int)
 // propagates. len(nb) >= len(dst).
 func ExpMap(dst, nb []float64, s, alpha, amp float64) {
 	nb = nb[:len(dst)]
-	var f func(dst, nb []float64, s, alpha, amp float64)
-	switch cur {
-	case AVX512:
-		f = expMapAVX512
-	case AVX2:
-		f = expMapAVX2
-	default:
+	if cur != AVX512 && cur != AVX2 {
 		expMapGo(dst, nb, s, alpha, amp)
 		return
 	}
 	n := len(dst) &^ (vecLen() - 1)
 	if n > 0 {
-		f(dst[:n], nb[:n], s, alpha, amp)
+		expMapVec(dst[:n], nb[:n], s, alpha, amp)
 	}
 	if n < len(dst) {
 		var tx, tb [8]float64
 		m := copy(tx[:], dst[n:])
 		copy(tb[:], nb[n:])
-		f(tx[:vecLen()], tb[:vecLen()], s, alpha, amp)
+		expMapVec(tx[:vecLen()], tb[:vecLen()], s, alpha, amp)
 		copy(dst[n:], tx[:m])
 	}
+}
+
+// The dispatchers call the assembly directly, not through a function
+// value, so that escape analysis keeps the tail's buffers on the stack.
+
+func expMapVec(dst, nb []float64, s, alpha, amp float64) {
+	if cur == AVX512 {
+		expMapAVX512(dst, nb, s, alpha, amp)
+		return
+	}
+	expMapAVX2(dst, nb, s, alpha, amp)
 }
 
 // SqdMap sets dst[j] = max(0, alpha·dst[j] + nb[j] + s); NaN propagates.
 func SqdMap(dst, nb []float64, s, alpha float64) {
 	nb = nb[:len(dst)]
-	var f func(dst, nb []float64, s, alpha float64)
-	switch cur {
-	case AVX512:
-		f = sqdMapAVX512
-	case AVX2:
-		f = sqdMapAVX2
-	default:
+	if cur != AVX512 && cur != AVX2 {
 		sqdMapGo(dst, nb, s, alpha)
 		return
 	}
 	n := len(dst) &^ (vecLen() - 1)
 	if n > 0 {
-		f(dst[:n], nb[:n], s, alpha)
+		sqdMapVec(dst[:n], nb[:n], s, alpha)
 	}
 	if n < len(dst) {
 		var tx, tb [8]float64
 		m := copy(tx[:], dst[n:])
 		copy(tb[:], nb[n:])
-		f(tx[:vecLen()], tb[:vecLen()], s, alpha)
+		sqdMapVec(tx[:vecLen()], tb[:vecLen()], s, alpha)
 		copy(dst[n:], tx[:m])
 	}
 }
 
+func sqdMapVec(dst, nb []float64, s, alpha float64) {
+	if cur == AVX512 {
+		sqdMapAVX512(dst, nb, s, alpha)
+		return
+	}
+	sqdMapAVX2(dst, nb, s, alpha)
+}
+
 // PowMap sets dst[j] = amp·(g·dst[j] + off)^p, p >= 0.
 func PowMap(dst []float64, g, off, amp float64, p int) {
-	var f func(dst []float64, g, off, amp float64, p int)
-	switch cur {
-	case AVX512:
-		f = powMapAVX512
-	case AVX2:
-		f = powMapAVX2
-	default:
+	if cur != AVX512 && cur != AVX2 {
 		powMapGo(dst, g, off, amp, p)
 		return
 	}
 	n := len(dst) &^ (vecLen() - 1)
 	if n > 0 {
-		f(dst[:n], g, off, amp, p)
+		powMapVec(dst[:n], g, off, amp, p)
 	}
 	if n < len(dst) {
 		var tx [8]float64
 		m := copy(tx[:], dst[n:])
-		f(tx[:vecLen()], g, off, amp, p)
+		powMapVec(tx[:vecLen()], g, off, amp, p)
 		copy(dst[n:], tx[:m])
 	}
+}
+
+func powMapVec(dst []float64, g, off, amp float64, p int) {
+	if cur == AVX512 {
+		powMapAVX512(dst, g, off, amp, p)
+		return
+	}
+	powMapAVX2(dst, g, off, amp, p)
 }
 
 // vecLen is the number of float64 per vector of the current path.

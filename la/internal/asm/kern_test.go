@@ -312,3 +312,16 @@ func TestMapsPositionIndependent(t *testing.T) {
 		}
 	})
 }
+
+// TestMapsNoAlloc checks that the maps' padded tails stay on the stack:
+// the Gram kernels call them once per row.
+func TestMapsNoAlloc(t *testing.T) {
+	dst, nb := make([]float64, 11), make([]float64, 11)
+	if a := testing.AllocsPerRun(20, func() {
+		ExpMap(dst, nb, 0, -1, 1)
+		SqdMap(dst, nb, 0, 1)
+		PowMap(dst, 1, 0, 1, 3)
+	}); a != 0 {
+		t.Errorf("%v allocations per call of the three maps on 11 values", a)
+	}
+}
