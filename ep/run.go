@@ -86,13 +86,14 @@ func (it *Iteration) Sweep() (float64, error) {
 
 // keepInverse hands the last refresh's W = L⁻¹ (the work's v) to the
 // posterior when it asked for it (keepInv) and the refresh computed it,
-// swapping a pooled buffer into the work in its place.
+// swapping a pooled buffer of the same size into the work in its place
+// (so that the work's next run need not allocate one).
 func (it *Iteration) keepInverse() {
 	p, w := it.p, it.w
 	if !p.keepInv || !w.inverse || p.n == 0 {
 		return
 	}
-	b := getMat(0)
+	b := getMat(len(w.v))
 	*b, w.v = w.v, *b
 	p.inv = b
 	w.inverse = false
