@@ -369,7 +369,7 @@ const fitcHalvings = 2
 // fitcWork holds refresh's buffers: P, a block of L_P⁻¹u_n rows, a block
 // of U rows (when U is not stored) and two vectors of length N. Scratch
 // that the posterior does not keep (U, the blocks, the gradient's
-// matrices) comes from matPool and goes back when the run ends: a θ
+// matrices) comes from matPools and goes back when the run ends: a θ
 // search runs InferFITC tens of times on the same sizes, and fresh
 // N×M slices cost zeroing, page faults and collections each time.
 type fitcWork struct {
