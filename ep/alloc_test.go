@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/la"
 )
 
 // TestSweepAllocations: after the first sweep has grown the pooled
@@ -117,11 +118,11 @@ func TestPooledCovariancePoisoned(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	for i := 0; i < 4; i++ {
-		b := make([]float64, n*n)
-		for j := range b {
-			b[j] = math.NaN()
+		b := la.GetScratch(n * n)
+		for j := range *b {
+			(*b)[j] = math.NaN()
 		}
-		putMat(&b)
+		la.PutScratch(b)
 	}
 	got, err := Infer(k, x, y, nil, nil)
 	if err != nil {

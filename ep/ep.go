@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/la"
 )
 
 // Schedule selects the order of the EP site updates.
@@ -232,7 +233,7 @@ func inferContext(ctx context.Context, k kernel.Kernel, x *mat.Dense, y []float6
 // dropInv returns a kept L⁻¹ to the pool unused.
 func (p *Posterior) dropInv() {
 	if p.inv != nil {
-		putMat(p.inv)
+		la.PutScratch(p.inv)
 		p.inv = nil
 	}
 }
@@ -244,7 +245,7 @@ func (p *Posterior) release() {
 	p.dropInv()
 	if p.l != nil {
 		l := p.l
-		putMat(&l)
+		la.PutScratch(&l)
 		p.l = nil
 	}
 }
@@ -330,7 +331,7 @@ func (p *Posterior) fixSites(s *Sites) (*Posterior, error) {
 func (p *Posterior) releaseK() {
 	if p.k != nil {
 		k := p.k
-		putMat(&k)
+		la.PutScratch(&k)
 		p.k = nil
 	}
 }
@@ -368,8 +369,8 @@ func newPosterior(n int, y []float64, mean []float64) (*Posterior, error) {
 		Var:   make([]float64, n),
 		Alpha: make([]float64, n),
 		n:     n,
-		k:     zeroed(getMat(n * n)), // released to the pool when the run ends (releaseK)
-		l:     zeroed(getMat(n * n)), // pooled: a θ search's discarded posteriors hand it back (release)
+		k:     zeroed(la.GetScratch(n * n)), // released to the pool when the run ends (releaseK)
+		l:     zeroed(la.GetScratch(n * n)), // pooled: a θ search's discarded posteriors hand it back (release)
 		sw:    make([]float64, n),
 	}
 	if mean != nil {

@@ -369,7 +369,7 @@ const fitcHalvings = 2
 // fitcWork holds refresh's buffers: P, a block of L_P⁻¹u_n rows, a block
 // of U rows (when U is not stored) and two vectors of length N. Scratch
 // that the posterior does not keep (U, the blocks, the gradient's
-// matrices) comes from matPools and goes back when the run ends: a θ
+// matrices) comes from la's scratch pools and goes back when the run ends: a θ
 // search runs InferFITC tens of times on the same sizes, and fresh
 // N×M slices cost zeroing, page faults and collections each time.
 type fitcWork struct {
@@ -383,7 +383,7 @@ type fitcWork struct {
 // scratch returns a pooled slice of length size, not zeroed, that
 // release hands back.
 func (w *fitcWork) scratch(size int) []float64 {
-	b := getMat(size)
+	b := la.GetScratch(size)
 	w.pooled = append(w.pooled, b)
 	return *b
 }
@@ -391,7 +391,7 @@ func (w *fitcWork) scratch(size int) []float64 {
 // release returns the scratch slices to the pool.
 func (w *fitcWork) release() {
 	for _, b := range w.pooled {
-		putMat(b)
+		la.PutScratch(b)
 	}
 	w.pooled = nil
 }

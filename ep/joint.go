@@ -44,8 +44,8 @@ func (p *Posterior) PredictJointCrossTo(mean []float64, cov *mat.Dense, kstar, k
 	}
 	ks := kstar.RawMatrix()
 	blas64.Gemv(blas.NoTrans, 1, ks, vec(p.Alpha), 0, blas64.Vector{N: m, Inc: 1, Data: mean})
-	buf := getMat(m * c)
-	defer putMat(buf)
+	buf := la.GetScratch(m * c)
+	defer la.PutScratch(buf)
 	w := blas64.General{Rows: m, Cols: c, Stride: c, Data: (*buf)[:m*c]}
 	for i := range m {
 		r := w.Data[i*c : i*c+c]

@@ -125,8 +125,8 @@ func (p *Posterior) predictCross(mean, variance, prob []float64, kstar *mat.Dens
 	}
 	if m > 0 && p.n > 0 && (variance != nil || prob != nil) {
 		// predict overwrites its K*: work on a pooled copy.
-		buf := getMat(m * c)
-		defer putMat(buf)
+		buf := la.GetScratch(m * c)
+		defer la.PutScratch(buf)
 		cp := mat.NewDense(m, c, *buf)
 		cp.Copy(kstar)
 		kstar = cp
@@ -228,12 +228,12 @@ func (p *Posterior) GradientTo(dst []float64) []float64 {
 		// L⁻¹ from the run's last refresh (keepInv): the same B⁻¹, bit
 		// for bit, at half the cost.
 		p.inv = nil
-		defer putMat(inv)
+		defer la.PutScratch(inv)
 		W = (*inv)[:n*n]
 		la.InverseFromInvTo(p.general(W), p.general(W))
 	} else {
-		buf := getMat(n * n)
-		defer putMat(buf)
+		buf := la.GetScratch(n * n)
+		defer la.PutScratch(buf)
 		W = *buf
 		la.CholInverseTo(p.general(W), p.general(p.l))
 	}

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/passgp-fast/passgp-fast/kernel"
+	"github.com/passgp-fast/passgp-fast/la"
 )
 
 // Iteration is an EP iteration that the caller drives sweep by sweep
@@ -93,7 +94,7 @@ func (it *Iteration) keepInverse() {
 	if !p.keepInv || !w.inverse || p.n == 0 {
 		return
 	}
-	b := getMat(len(w.v))
+	b := la.GetScratch(len(w.v))
 	*b, w.v = w.v, *b
 	p.inv = b
 	w.inverse = false

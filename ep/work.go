@@ -2,7 +2,6 @@ package ep
 
 import (
 	"context"
-	"math/bits"
 	"sync"
 )
 
@@ -81,57 +80,22 @@ func (w *work) sigmaBuf(n int) []float64 {
 
 func putWork(w *work) { workPool.Put(w) }
 
-// grow returns s resized to n, reallocated (with matPools' capacity, so
-// that an active set growing by a few points reuses it) where too small.
+// grow returns s resized to n, reallocated where too small with a
+// quarter to spare (as la's scratch classes), so that an active set
+// growing by a few points reuses it.
 func grow(s []float64, n int) []float64 {
 	if cap(s) < n {
-		return make([]float64, n, matCap(matClass(n)))
+		return make([]float64, n, n+n/4)
 	}
 	return s[:n]
 }
 
-// matPools hold the n×n scratch matrices of GradientTo (W) and
-// PredictCrossTo (the copy of K*), which their results do not keep, the
-// prior covariance of an EP run, released when the run ends, the factors
-// of the posteriors a θ search discards, and InferFITC's scratch:
-// optimisation and scoring ask for them hundreds of times on the same
-// sizes, and fresh 20-30 MB slices cost zeroing, page faults and
-// collections each time. A pool per capacity class (four classes per
-// power of two, so a slice is at most a quarter larger than asked for)
-// keeps an n×m request from taking a smaller m×m slice and dropping it.
-var matPools [4 * 64]sync.Pool
-
-// matClass returns the smallest class whose capacity (matCap) is at least
-// size.
-func matClass(size int) int {
-	e := max(bits.Len(uint(max(size, 1)-1))-3, 0)
-	mant := max((size+(1<<e)-1)>>e, 4) // in [4, 8]
-	return 4*e + mant - 4
-}
-
-// matCap is the capacity of class c's slices: (4 + c%4)·2^(c/4).
-func matCap(c int) int { return (4 + c%4) << (c / 4) }
-
-// getMat returns a pooled slice of length size, not zeroed.
-func getMat(size int) *[]float64 {
-	b, _ := matPools[matClass(size)].Get().(*[]float64)
-	if b == nil {
-		b = new([]float64)
-	}
-	*b = grow(*b, size)
-	return b
-}
-
-// putMat hands b back to the class it can serve in full.
-func putMat(b *[]float64) {
-	c := matClass(cap(*b))
-	if matCap(c) > cap(*b) {
-		c--
-	}
-	if c >= 0 {
-		matPools[c].Put(b)
-	}
-}
+// The n×n scratch matrices of GradientTo (W) and PredictCrossTo (the copy
+// of K*), which their results do not keep, the prior covariance of an EP
+// run, released when the run ends, the factors of the posteriors a θ
+// search discards, and InferFITC's scratch come from la's scratch pools
+// (la.GetScratch): optimisation and scoring ask for them hundreds of
+// times on the same sizes.
 
 // zeroed clears a pooled slice: a kernel.Kernel's TrainTo may fill only
 // what it knows to be non-zero.

@@ -10,28 +10,6 @@ import (
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
-// TestMatClass checks the pool's classes: the class of a size holds it,
-// the class below does not, and a slice from getMat goes back to a class
-// that serves its whole capacity.
-func TestMatClass(t *testing.T) {
-	for size := 0; size < 5000; size++ {
-		c := matClass(size)
-		if matCap(c) < size || (c > 0 && matCap(c-1) >= size) {
-			t.Fatalf("size %d: class %d of capacity %d (below: %d)", size, c, matCap(c), matCap(max(c-1, 0)))
-		}
-		if size > 4 && float64(matCap(c)) > 1.25*float64(size) {
-			t.Fatalf("size %d: capacity %d more than a quarter larger", size, matCap(c))
-		}
-	}
-	for _, size := range []int{0, 1, 7, 592 * 292, 1 << 24, 3<<20 + 1} {
-		b := getMat(size)
-		if len(*b) != size || (size > 0 && cap(*b) != matCap(matClass(size))) {
-			t.Fatalf("getMat(%d): len %d cap %d", size, len(*b), cap(*b))
-		}
-		putMat(b)
-	}
-}
-
 // TestPooledNotShared checks that the memory a θ search and InferFITC hand
 // back to matPools is none that their results keep: a dense posterior
 // from Optimize and a FITC posterior predict bit for bit the same after

@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"math"
-	"sync"
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -33,9 +32,6 @@ func checkCrossW(w, x1, x2 *mat.Dense) (n1, n2 int) {
 	return n1, n2
 }
 
-// distPool holds seCrossTrace's squared distances (*[]float64).
-var distPool sync.Pool
-
 // seCrossTrace returns Σ W∘E and Σ W∘E∘D for E = exp(-c D), D the squared
 // distances between the rows of x1 and x2.
 func seCrossTrace(w, x1, x2 *mat.Dense, c float64) (s0, s1 float64) {
@@ -43,15 +39,11 @@ func seCrossTrace(w, x1, x2 *mat.Dense, c float64) (s0, s1 float64) {
 	if n1 == 0 || n2 == 0 {
 		return 0, 0
 	}
-	// D comes from a pool: every evaluation of a θ search's gradient
-	// needs one, and SqDistTo overwrites all of it.
-	buf, _ := distPool.Get().(*[]float64)
-	if buf == nil || cap(*buf) < n1*n2 {
-		buf = &[]float64{}
-		*buf = make([]float64, n1*n2)
-	}
-	defer distPool.Put(buf)
-	raw, rw := blas64.General{Rows: n1, Cols: n2, Stride: n2, Data: (*buf)[:n1*n2]}, w.RawMatrix()
+	// D is scratch: every evaluation of a θ search's gradient needs one,
+	// and SqDistTo overwrites all of it.
+	buf := la.GetScratch(n1 * n2)
+	defer la.PutScratch(buf)
+	raw, rw := blas64.General{Rows: n1, Cols: n2, Stride: n2, Data: *buf}, w.RawMatrix()
 	la.SqDistTo(raw, x1.RawMatrix(), x2.RawMatrix())
 	for i := 0; i < n1; i++ {
 		di := raw.Data[i*raw.Stride : i*raw.Stride+n2]

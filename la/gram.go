@@ -181,7 +181,8 @@ func SqDistTo(dst, a, b blas64.General) {
 		tileDirect(dst, a, b, sym, false, nil)
 		return
 	}
-	ws := getBuf(a.Rows + b.Rows)
+	wp := GetScratch(a.Rows + b.Rows)
+	ws := *wp
 	na, nb := ws[:a.Rows], ws[a.Rows:]
 	rowSqNorms(na, a, 1)
 	rowSqNorms(nb, b, 1)
@@ -201,7 +202,7 @@ func SqDistTo(dst, a, b blas64.General) {
 			r[0] = 0
 		}
 	})
-	putBuf(ws)
+	PutScratch(wp)
 	if sym {
 		mirrorUpper(dst)
 	}
@@ -224,17 +225,19 @@ func gramSE(dst, a, b blas64.General, amp, c float64, serial bool) {
 	}
 	sym := !serial && same(a, b)
 	if serial || useDirect(a.Cols, sym) {
-		ws := getBuf(b.Rows)
+		wp := GetScratch(b.Rows)
+		ws := *wp
 		clear(ws)
 		tileDirectOn(blocksFor(serial), dst, a, b, sym, false, func(r []float64) {
 			asm.ExpMap(r, ws, 0, -c, amp)
 		})
-		putBuf(ws)
+		PutScratch(wp)
 		return
 	}
 	// -c|a_i - b_j|² = 2c a_i·b_j - c|a_i|² - c|b_j|²: DGEMM with alpha 2c,
 	// then the fused add/clamp/exp pass.
-	ws := getBuf(a.Rows + b.Rows)
+	wp := GetScratch(a.Rows + b.Rows)
+	ws := *wp
 	na, nb := ws[:a.Rows], ws[a.Rows:]
 	rowSqNorms(na, a, -c)
 	rowSqNorms(nb, b, -c)
@@ -254,7 +257,7 @@ func gramSE(dst, a, b blas64.General, amp, c float64, serial bool) {
 			r[0] = amp
 		}
 	})
-	putBuf(ws)
+	PutScratch(wp)
 	if sym {
 		mirrorUpper(dst)
 	}
@@ -357,7 +360,8 @@ func tileDirectOn(each func(n int, f func(k int)), dst, a, b blas64.General, sym
 	n1, n2, d := a.Rows, b.Rows, a.Cols
 	tri := sym && d > mirrorMinD
 	np := (n2 + w - 1) / w
-	bp := getBuf(np * w * d)
+	bpp := GetScratch(np * w * d)
+	bp := *bpp
 	// Pack b in panels of w columns: element (k, jj) of panel p at
 	// bp[p*w*d + k*w + jj], zero padded.
 	for p := 0; p < np; p++ {
@@ -416,7 +420,7 @@ func tileDirectOn(each func(n int, f func(k int)), dst, a, b blas64.General, sym
 			fin(dst.Data[i*ld+j0 : i*ld+n2])
 		}
 	})
-	putBuf(bp)
+	PutScratch(bpp)
 	if tri {
 		mirrorUpper(dst)
 	}

@@ -49,16 +49,3 @@ func forRows(n int, tri bool, f func(i int)) {
 		}
 	})
 }
-
-// bufPool recycles the workspaces of the Gram kernels (packed panels,
-// squared norms) so that repeated calls do not allocate.
-var bufPool sync.Pool
-
-func getBuf(n int) []float64 {
-	if p, ok := bufPool.Get().(*[]float64); ok && cap(*p) >= n {
-		return (*p)[:n]
-	}
-	return make([]float64, n)
-}
-
-func putBuf(b []float64) { bufPool.Put(&b) }

@@ -31,14 +31,15 @@ func SerialSolveLowerTransRightTo(dst, l, b blas64.General) {
 	w := asm.TileWidth()
 	np := (n + w - 1) / w
 	off := panelOff(np, w)
-	pk := getBuf(off + np*w*w)
+	pkp := GetScratch(off + np*w*w)
+	pk := *pkp
 	packPanels(pk, l, n, w)
 	packDiagInv(pk[off:], l, n, w)
 	chunk := solveChunk(n)
 	for c0 := 0; c0 < m; c0 += chunk {
 		solveRowsT(dst, pk, pk[off:], c0, min(m, c0+chunk), n, w)
 	}
-	putBuf(pk)
+	PutScratch(pkp)
 }
 
 // solveChunk is the number of rows solved together: a multiple of 4
