@@ -47,6 +47,11 @@
 // training loop that factors and solves at a fixed size does not allocate
 // per iteration.
 //
+// GetScratch and PutScratch lend float64 slices by capacity class: the
+// scratch that this package's kernels and the packages above it (EP's
+// matrices, the kernel gradients' distance blocks) need at the same
+// sizes over and over.
+//
 // # Threads
 //
 // The thread policy is the application's, set once at start-up; no
