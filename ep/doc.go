@@ -37,9 +37,11 @@
 // InferFITCGrad also returns the gradient of that model's log Z_EP in
 // log θ, at the same cost order.
 //
-// Numerical workspaces of the order n² come from a pool, so repeated Infer
-// calls at similar sizes (hyperparameter optimisation, PASS-GP batches)
-// allocate only the posterior's own K and Cholesky factor.
+// Numerical workspaces of the order n² come from pools (a run's work and
+// la.GetScratch's slices: the prior covariance, GradientTo's W, the
+// factors of the posteriors a θ search discards, InferFITC's U and
+// blocks), so repeated Infer calls at similar sizes (hyperparameter
+// optimisation, PASS-GP batches) reuse their memory.
 //
 // Optimize maximises log Z_EP over log θ with L-BFGS (a small
 // implementation in this package: gonum/optimize would pull in

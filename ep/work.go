@@ -90,13 +90,6 @@ func grow(s []float64, n int) []float64 {
 	return s[:n]
 }
 
-// The n×n scratch matrices of GradientTo (W) and PredictCrossTo (the copy
-// of K*), which their results do not keep, the prior covariance of an EP
-// run, released when the run ends, the factors of the posteriors a θ
-// search discards, and InferFITC's scratch come from la's scratch pools
-// (la.GetScratch): optimisation and scoring ask for them hundreds of
-// times on the same sizes.
-
 // zeroed clears a pooled slice: a kernel.Kernel's TrainTo may fill only
 // what it knows to be non-zero.
 func zeroed(b *[]float64) []float64 {

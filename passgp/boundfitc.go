@@ -53,11 +53,11 @@ func (c *config) inducing() int { return min(c.BoundFITC, (c.MaxActive+1)/2) }
 // classifier whose budget bound (a batch with Trimmed): EP under the FITC
 // prior on all training points (at most boundPointsPerInducing per
 // inducing input, fitcPoints), with a random subset of the active inputs
-// as inducing inputs (config.inducing), at the kept θ and at the FITC evidence's optimum
-// from it (fitcPosteriors). Where the better one's (bestFITC) cavities,
-// as held-out latents of the points held (nil: all), predict the
-// training labels better than res's (calib.CrossFitNLL), it becomes
-// the classifier's posterior (the active set's refitted at its θ,
+// as inducing inputs (config.inducing), at the kept θ and at the FITC
+// evidence's optimum from it (fitcPosteriors). Where the better one's
+// (bestFITC) cavities, as held-out latents of the points held (nil: all),
+// predict the training labels better than res's (calib.CrossFitNLL), it
+// becomes the classifier's posterior (the active set's refitted at its θ,
 // activeAt) with its held-out latents. Where EP fails (FITCPass.Failed),
 // res is left as it was. Why: docs/method.md, Section 4.
 func boundPass(ctx context.Context, c *config, r *runner, res *Result, x Rows, y []float64, held []int) error {
