@@ -119,8 +119,8 @@ type neighbourhood struct {
 }
 
 // reselectChunk sets zr and rr of the active points ks from their
-// neighbourhoods, whose joint marginals come from one joint prediction
-// (ep.Posterior.PredictJointCrossTo) of f_k and its neighbours' latents.
+// neighbourhoods, whose joint marginals of f_k and its neighbours' latents
+// come from one prediction (ep.Posterior.PredictJointBlocksTo).
 func reselectChunk(b *passgp.Binary, x passgp.Rows, y []float64, pinc float64, ks []int, near [][reselectNear]int, zr, rr []float64) error {
 	_, d := x.Dims()
 	hoods := make([]neighbourhood, len(ks))
@@ -138,46 +138,45 @@ func reselectChunk(b *passgp.Binary, x passgp.Rows, y []float64, pinc float64, k
 	if err := x.Err(); err != nil {
 		return err
 	}
-	// Rows: per point, x_k then its neighbours.
+	// Rows: per point, x_k then its neighbours, a block each.
 	rows := len(ks) + len(all)
 	xs := mat.NewDense(rows, d, nil)
+	kss, covs := make([]*mat.Dense, len(ks)), make([]*mat.Dense, len(ks))
+	jit := b.Kernel.DiagJitter()
 	r := 0
 	for i, k := range ks {
+		h := &hoods[i]
+		t := len(h.rows) + 1
 		xs.SetRow(r, b.X.RawRowView(k))
-		r++
-		for range hoods[i].rows {
-			copy(xs.RawRowView(r), xn[:d])
-			xn, r = xn[d:], r+1
+		copy(xs.RawMatrix().Data[(r+1)*d:(r+t)*d], xn[:(t-1)*d])
+		xn = xn[(t-1)*d:]
+		// f_k is an active latent and the neighbours' would be: their
+		// priors carry the training covariance's jitter.
+		kss[i] = mat.NewDense(t, t, nil)
+		xb := xs.Slice(r, r+t, 0, d).(*mat.Dense)
+		b.Kernel.CrossTo(kss[i], xb, xb)
+		for a := range t {
+			kss[i].Set(a, a, kss[i].At(a, a)+jit)
 		}
+		h.prior = kss[i].At(0, 0) - jit
+		h.cov = make([]float64, t*t)
+		covs[i] = mat.NewDense(t, t, h.cov)
+		r += t
 	}
-	m := len(b.Y)
-	kstar := mat.NewDense(rows, m, nil)
+	kstar := mat.NewDense(rows, len(b.Y), nil)
 	b.Kernel.CrossTo(kstar, xs, b.X)
-	kss := mat.NewDense(rows, rows, nil)
-	b.Kernel.CrossTo(kss, xs, xs)
-	// f_k is an active latent and the neighbours' would be: their priors
-	// carry the training covariance's jitter, f_k's also in its
-	// covariance with itself among the active latents.
-	jit := b.Kernel.DiagJitter()
-	for i := range rows {
-		kss.Set(i, i, kss.At(i, i)+jit)
-	}
 	r = 0
-	for i, k := range ks {
+	for i, k := range ks { // f_k's covariance with itself among the active latents
 		kstar.Set(r, k, kstar.At(r, k)+jit)
 		r += len(hoods[i].rows) + 1
 	}
-	mean, cov := make([]float64, rows), mat.NewDense(rows, rows, nil)
-	b.Post.PredictJointCrossTo(mean, cov, kstar, kss)
+	mean := make([]float64, rows)
+	b.Post.PredictJointBlocksTo(mean, covs, kstar, kss)
 	r = 0
 	for i, k := range ks {
 		h := &hoods[i]
 		t := len(h.rows) + 1
-		h.prior = kss.At(r, r) - jit
-		h.mean, h.cov = mean[r:r+t], make([]float64, t*t)
-		for a := range t {
-			copy(h.cov[a*t:a*t+t], cov.RawRowView(r + a)[r:r+t])
-		}
+		h.mean = mean[r : r+t]
 		r += t
 		if h.reselect(b, k, y, pinc) {
 			a := b.Active[k]

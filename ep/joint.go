@@ -24,17 +24,36 @@ import (
 // m×m×n product. kstar and kss are not modified. It panics on mismatched
 // dimensions.
 func (p *Posterior) PredictJointCrossTo(mean []float64, cov *mat.Dense, kstar, kss *mat.Dense) {
+	p.PredictJointBlocksTo(mean, []*mat.Dense{cov}, kstar, []*mat.Dense{kss})
+}
+
+// PredictJointBlocksTo is PredictJointCrossTo for groups of points whose
+// covariances with other groups are not wanted: the rows of kstar form
+// consecutive blocks, block b of kss[b]'s size, and covs[b] is set to
+// that block's joint covariance. mean gets every row's mean. One
+// triangular solve for all rows, as PredictJointCrossTo, but the products
+// cost Σ t_b²·n instead of m²·n. kstar and kss are not modified. It
+// panics on mismatched dimensions.
+func (p *Posterior) PredictJointBlocksTo(mean []float64, covs []*mat.Dense, kstar *mat.Dense, kss []*mat.Dense) {
 	m, c := kstar.Dims()
 	if c != p.n {
-		panic(fmt.Sprintf("ep: PredictJointCrossTo: kstar has %d columns, want %d", c, p.n))
+		panic(fmt.Sprintf("ep: PredictJointBlocksTo: kstar has %d columns, want %d", c, p.n))
 	}
-	if r, cc := kss.Dims(); r != m || cc != m || len(mean) < m {
-		panic("ep: PredictJointCrossTo: kss must be m×m and mean of length m")
+	if len(covs) != len(kss) || len(mean) < m {
+		panic("ep: PredictJointBlocksTo: one cov per kss block and a mean per row")
 	}
-	if r, cc := cov.Dims(); r != m || cc != m {
-		panic("ep: PredictJointCrossTo: cov must be m×m")
+	rows := 0
+	for b, k := range kss {
+		t, tc := k.Dims()
+		if r, rc := covs[b].Dims(); t != tc || r != t || rc != t {
+			panic("ep: PredictJointBlocksTo: kss and cov blocks must be square and of one size")
+		}
+		covs[b].Copy(k)
+		rows += t
 	}
-	cov.Copy(kss)
+	if rows != m {
+		panic(fmt.Sprintf("ep: PredictJointBlocksTo: blocks of %d rows for %d rows of kstar", rows, m))
+	}
 	if m == 0 {
 		return
 	}
@@ -55,5 +74,11 @@ func (p *Posterior) PredictJointCrossTo(mean []float64, cov *mat.Dense, kstar, k
 		}
 	}
 	la.SolveLowerTransRightTo(w, p.general(p.l), w) // row i: (L⁻¹ S^½ k*_i)ᵀ
-	blas64.Gemm(blas.NoTrans, blas.Trans, -1, w, w, 1, cov.RawMatrix())
+	lo := 0
+	for _, cv := range covs {
+		t, _ := cv.Dims()
+		wb := blas64.General{Rows: t, Cols: c, Stride: c, Data: w.Data[lo*c : (lo+t)*c]}
+		blas64.Gemm(blas.NoTrans, blas.Trans, -1, wb, wb, 1, cv.RawMatrix())
+		lo += t
+	}
 }

@@ -57,3 +57,47 @@ func TestPredictJointCrossTo(t *testing.T) {
 		}
 	}
 }
+
+// PredictJointBlocksTo: each block's covariance is the matching diagonal
+// block of PredictJointCrossTo's, and the means are the same.
+func TestPredictJointBlocksTo(t *testing.T) {
+	x, y := blobs(40, 7)
+	xs, _ := blobs(9, 8)
+	k := kernel.SEBias{SE: kernel.SE{Var: 2, Len2: 0.8, Jitter: 1e-3}, Bias: 0.3}
+	p, err := Infer(k, x, y, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks := mat.NewDense(9, 40, nil)
+	k.CrossTo(ks, xs, x)
+	kss := mat.NewDense(9, 9, nil)
+	k.CrossTo(kss, xs, xs)
+	mean, cov := make([]float64, 9), mat.NewDense(9, 9, nil)
+	p.PredictJointCrossTo(mean, cov, ks, kss)
+	sizes := []int{1, 3, 5}
+	var kb, cb []*mat.Dense
+	lo := 0
+	for _, s := range sizes {
+		kb = append(kb, mat.DenseCopyOf(kss.Slice(lo, lo+s, lo, lo+s)))
+		cb = append(cb, mat.NewDense(s, s, nil))
+		lo += s
+	}
+	mb := make([]float64, 9)
+	p.PredictJointBlocksTo(mb, cb, ks, kb)
+	lo = 0
+	for b, s := range sizes {
+		for i := range s {
+			for j := range s {
+				if d := math.Abs(cb[b].At(i, j) - cov.At(lo+i, lo+j)); d > 1e-12 {
+					t.Errorf("block %d [%d][%d] = %v, joint %v", b, i, j, cb[b].At(i, j), cov.At(lo+i, lo+j))
+				}
+			}
+		}
+		lo += s
+	}
+	for i := range 9 {
+		if mb[i] != mean[i] {
+			t.Errorf("mean[%d] = %v, joint %v", i, mb[i], mean[i])
+		}
+	}
+}
