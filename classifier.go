@@ -136,10 +136,10 @@ func (c *Classifier) Truth(y []float64, file string) ([]int, error) { return tru
 
 // heldOutMetrics scores the model m on the held-out predictions of its
 // training points (rows x, labels y; those of r.held), cross-fitted
-// (crossFitMetrics), with PASS-GP's active points rescored at p_inc pinc
-// (estimateLatents; 0: not). ok is false when the run has no held-out
+// (crossFitMetrics), with PASS-GP's active points rescored where rescore
+// is set (estimateLatents). ok is false when the run has no held-out
 // latents for every classifier.
-func (r *recorder) heldOutMetrics(ctx context.Context, m *model.Model, x passgp.Rows, y []float64, pinc float64) (met Metrics, ok bool, err error) {
+func (r *recorder) heldOutMetrics(ctx context.Context, m *model.Model, x passgp.Rows, y []float64, rescore bool) (met Metrics, ok bool, err error) {
 	all := y
 	y = passgp.Gather(y, r.held)
 	n, k := len(y), len(m.Binaries)
@@ -161,7 +161,7 @@ func (r *recorder) heldOutMetrics(ctx context.Context, m *model.Model, x passgp.
 	if m.Calibration == nil {
 		return Metrics{}, false, nil
 	}
-	ze, re, err := estimateLatents(ctx, m, x, all, r.held, truth, pinc, z, rho)
+	ze, re, err := estimateLatents(ctx, m, x, all, r.held, truth, rescore, z, rho)
 	if err != nil {
 		return Metrics{}, false, err
 	}

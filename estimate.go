@@ -14,37 +14,31 @@ import (
 )
 
 // reselectNear is how many of an active point's nearest inactive points
-// reselected re-scores without it. Cost: T+1 = 5 predictions of O(M²)
-// per active point, O(M³) in all, next to the held-out pass's O(N·M²);
-// with 1, 4 and 16 the estimate on LetterRecognition's
-// training set (one swap, the lowest q) was 4.7%, 4.4% and 4.2%, on
-// Vowel's 6.2%, 6.2% and 5.9%: more neighbours move it little.
+// reselected adds without it. Cost: T+1 = 5 predictions of O(M²) per
+// active point, O(M³) in all, next to the held-out pass's O(N·M²); with
+// 1, 4 and 16 the estimate on LetterRecognition's training set (one
+// mlbench split) was 4.18%, 3.87% and 3.81%, on Vowel's 4.76%, 4.76% and
+// 4.47%: more neighbours move it little.
 const reselectNear = 4
 
-// estimatePInc is the p_inc at which the held-out estimate re-runs the
-// inclusion rule (estimateLatents): PASS-GP's, 0 (not at all) for the
-// other methods, whose selection follows other rules, and for the
-// invariance stage, whose held-out latents leave groups of images out.
-func estimatePInc(o passgp.Options) float64 {
-	switch {
-	case o.Method != passgp.PASSGP || o.Augment != nil:
-		return 0
-	case o.PInc > 0:
-		return o.PInc
-	}
-	return passgp.DefaultPInc
+// estimateReselects reports whether the held-out estimate rescores the
+// active points of o's classifiers (estimateLatents): PASS-GP's, not the
+// other methods', whose selection follows other rules, nor the
+// invariance stage's, whose held-out latents leave groups of images out.
+func estimateReselects(o passgp.Options) bool {
+	return o.Method == passgp.PASSGP && o.Augment == nil
 }
 
 // estimateLatents returns the latents and shares that the held-out
 // estimate scores (crossFitMetrics) for the classifiers of m trained on
 // the rows x (labels y) with the held-out latents z, rho of the rows held
 // (nil: all; passgp.HeldOutRows) and their classes truth: z and rho, with
-// each active point of a PASS-GP classifier (p_inc pinc) rescored by
-// reselected. The classifiers are independent: side by side where BLAS
+// each active point of a PASS-GP classifier rescored by reselected
+// (where rescore is set). The classifiers are independent: side by side where BLAS
 // is single-threaded (la.PoolWorkers), each into its own columns.
-func estimateLatents(ctx context.Context, m *model.Model, x passgp.Rows, y []float64, held []int, truth []int, pinc float64, z, rho *mat.Dense) (*mat.Dense, *mat.Dense, error) {
+func estimateLatents(ctx context.Context, m *model.Model, x passgp.Rows, y []float64, held []int, truth []int, rescore bool, z, rho *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 	ze, re := mat.DenseCopyOf(z), mat.DenseCopyOf(rho)
-	if pinc <= 0 {
+	if !rescore {
 		return ze, re, nil
 	}
 	k := len(m.Binaries)
@@ -52,7 +46,7 @@ func estimateLatents(ctx context.Context, m *model.Model, x passgp.Rows, y []flo
 	la.ForEach(la.PoolWorkers(k), k, func(_, c int) {
 		xh, _, bh := passgp.HeldView(x, y, m.Binaries[c], held)
 		zc, rc := mat.Col(nil, c, z), mat.Col(nil, c, rho)
-		zs[c], rs[c], errs[c] = reselected(ctx, bh, xh, binaryTargets(m, truth, c), pinc, zc, rc)
+		zs[c], rs[c], errs[c] = reselected(ctx, bh, xh, binaryTargets(m, truth, c), zc, rc)
 	})
 	for c := range k {
 		if errs[c] != nil {
@@ -75,16 +69,19 @@ func estimateLatents(ctx context.Context, m *model.Model, x passgp.Rows, y []flo
 // vectors) the cavity then predicts the point as if its neighbourhood
 // were empty, and the estimate is pessimistic (docs/method.md, Section 5).
 // So for active point k this takes its reselectNear nearest inactive
-// points (largest prior correlation), removes k's site, applies PASS-GP's
-// inclusion rule to them (q(y_j|x_j) < pinc without k), and adds the
-// included points' ADF sites, nearest first, before predicting k: exact
-// Gaussian updates of the joint marginal of f_k and its neighbours
-// (Rasmussen & Williams 2006, Sec. 3.6). A classifier with a FITC
-// posterior keeps its cavities: under FITC every point has a site. y holds
-// the ±1 labels of the rows of x.
-func reselected(ctx context.Context, b *passgp.Binary, x passgp.Rows, y []float64, pinc float64, z, rho []float64) ([]float64, []float64, error) {
+// points (largest prior correlation), removes k's site and adds their
+// ADF sites, nearest first, before predicting k: exact Gaussian updates
+// of the joint marginal of f_k and its neighbours (Rasmussen & Williams
+// 2006, Sec. 3.6). Every neighbour, not only those that the inclusion
+// rule would take at the final posterior without k: the selection scored
+// them in its first pass under a posterior of fewer points, when more of
+// them fell below p_inc, and a neighbour that the posterior explains
+// gets a site of little weight (its moment match hardly moves its
+// marginal). A classifier with a FITC posterior keeps its cavities: under
+// FITC every point has a site. y holds the ±1 labels of the rows of x.
+func reselected(ctx context.Context, b *passgp.Binary, x passgp.Rows, y []float64, z, rho []float64) ([]float64, []float64, error) {
 	zr, rr := append([]float64(nil), z...), append([]float64(nil), rho...)
-	if b.Sparse != nil || b.Post == nil || len(b.Y) == 0 || pinc <= 0 {
+	if b.Sparse != nil || b.Post == nil || len(b.Y) == 0 {
 		return zr, rr, nil
 	}
 	near, err := nearestInactive(ctx, b, x)
@@ -102,7 +99,7 @@ func reselected(ctx context.Context, b *passgp.Binary, x passgp.Rows, y []float6
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		if err := reselectChunk(b, x, y, pinc, ks[lo:min(lo+per, len(ks))], near, zr, rr); err != nil {
+		if err := reselectChunk(b, x, y, ks[lo:min(lo+per, len(ks))], near, zr, rr); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -121,7 +118,7 @@ type neighbourhood struct {
 // reselectChunk sets zr and rr of the active points ks from their
 // neighbourhoods, whose joint marginals of f_k and its neighbours' latents
 // come from one prediction (ep.Posterior.PredictJointBlocksTo).
-func reselectChunk(b *passgp.Binary, x passgp.Rows, y []float64, pinc float64, ks []int, near [][reselectNear]int, zr, rr []float64) error {
+func reselectChunk(b *passgp.Binary, x passgp.Rows, y []float64, ks []int, near [][reselectNear]int, zr, rr []float64) error {
 	_, d := x.Dims()
 	hoods := make([]neighbourhood, len(ks))
 	var all []int
@@ -178,7 +175,7 @@ func reselectChunk(b *passgp.Binary, x passgp.Rows, y []float64, pinc float64, k
 		t := len(h.rows) + 1
 		h.mean = mean[r : r+t]
 		r += t
-		if h.reselect(b, k, y, pinc) {
+		if h.reselect(b, k, y) {
 			a := b.Active[k]
 			zr[a], rr[a] = h.mean[0]/math.Sqrt(1+h.cov[0]), passgp.PriorShare(h.cov[0], h.prior)
 		}
@@ -186,35 +183,31 @@ func reselectChunk(b *passgp.Binary, x passgp.Rows, y []float64, pinc float64, k
 	return nil
 }
 
-// reselect removes active point k's site from h, adds the ADF sites of the
-// neighbours that PASS-GP's inclusion rule takes without it (q < pinc,
-// all scored before any is added, as a batch is), nearest first, and
-// reports whether it included any and h is still a proper Gaussian at f_k.
-func (h *neighbourhood) reselect(b *passgp.Binary, k int, y []float64, pinc float64) bool {
+// reselect removes active point k's site from h and adds its neighbours'
+// ADF sites, nearest first, each matched on the marginal that the ones
+// before it left, and reports whether it added any and h is still a
+// proper Gaussian at f_k.
+func (h *neighbourhood) reselect(b *passgp.Binary, k int, y []float64) bool {
 	tau, nu := b.Post.Sites.Tau[k], b.Post.Sites.Nu[k]
 	if !h.update(0, -tau, -nu) {
 		return false
 	}
-	t := len(h.mean)
-	var incl []int
+	t, added := len(h.mean), false
 	for a := 1; a < t; a++ {
-		if v := h.cov[a*t+a]; v > 0 && score.Prob(y[h.rows[a-1]], h.mean[a], v) < pinc {
-			incl = append(incl, a)
+		v := h.cov[a*t+a]
+		if !(v > 0) {
+			continue
 		}
-	}
-	if len(incl) == 0 {
-		return false // the cavity stands
-	}
-	for _, a := range incl {
-		st, sn := ep.MatchSite(y[h.rows[a-1]], h.mean[a], h.cov[a*t+a], b.Post.Flip)
+		st, sn := ep.MatchSite(y[h.rows[a-1]], h.mean[a], v, b.Post.Flip)
 		if !(st > 0) || math.IsInf(st, 0) || math.IsNaN(sn) || math.IsInf(sn, 0) {
 			continue // no usable moment match: the point adds nothing
 		}
 		if !h.update(a, st, sn) {
 			return false
 		}
+		added = true
 	}
-	return h.cov[0] > 0
+	return added && h.cov[0] > 0
 }
 
 // update multiplies h by the Gaussian site exp(−τ f_a²/2 + ν f_a) (a

@@ -14,7 +14,6 @@ import (
 	"github.com/passgp-fast/passgp-fast/la"
 	"github.com/passgp-fast/passgp-fast/model"
 	"github.com/passgp-fast/passgp-fast/passgp"
-	"github.com/passgp-fast/passgp-fast/score"
 )
 
 // rowsOf returns the rows idx of x.
@@ -38,8 +37,8 @@ func valuesOf(v []float64, idx []int) []float64 {
 
 // The estimate's latent of each active point equals a brute-force
 // computation: EP's posterior rebuilt from the sites without the point,
-// the nearest inactive point's ADF site added where the inclusion rule
-// takes it, and the point predicted under the result.
+// its nearest inactive points' ADF sites added one by one, and the point
+// predicted under the result.
 func TestReselectedReference(t *testing.T) {
 	x, y := testenv.Toy(60, 7)
 	k := kernel.SEBias{SE: kernel.SE{Var: 3, Len2: 0.4, Jitter: 1e-3}, Bias: 0.5}
@@ -64,40 +63,29 @@ func TestReselectedReference(t *testing.T) {
 	for i := range z {
 		z[i], rho[i] = float64(i)/60-0.5, 0.5
 	}
-	for _, pinc := range []float64{0.6, 1} {
-		ze, re, err := reselected(ctx, b, passgp.DenseRows(x), y, pinc, z, rho)
-		if err != nil {
-			t.Fatal(err)
+	ze, re, err := reselected(ctx, b, passgp.DenseRows(x), y, z, rho)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for kk, a := range active {
+		wz, wr := bruteReselect(t, k, x, y, b, kk)
+		if math.Abs(ze[a]-wz) > 1e-7 || math.Abs(re[a]-wr) > 1e-7 {
+			t.Errorf("active point %d: latent %.10g, share %.10g; brute force %.10g, %.10g", a, ze[a], re[a], wz, wr)
 		}
-		swapped := 0
-		for kk, a := range active {
-			wz, wr, swap := bruteReselect(t, k, x, y, b, kk, pinc)
-			if !swap {
-				wz, wr = z[a], rho[a]
-			} else {
-				swapped++
-			}
-			if math.Abs(ze[a]-wz) > 1e-7 || math.Abs(re[a]-wr) > 1e-7 {
-				t.Errorf("pinc %v, active point %d: latent %.10g, share %.10g; brute force %.10g, %.10g", pinc, a, ze[a], re[a], wz, wr)
-			}
-		}
-		if pinc == 1 && swapped != len(active) {
-			t.Errorf("pinc 1 swapped %d of %d active points", swapped, len(active))
-		}
-		for i := range z {
-			if i%3 != 0 && (ze[i] != z[i] || re[i] != rho[i]) {
-				t.Errorf("inactive point %d changed", i)
-			}
+	}
+	for i := range z {
+		if i%3 != 0 && (ze[i] != z[i] || re[i] != rho[i]) {
+			t.Errorf("inactive point %d changed", i)
 		}
 	}
 }
 
 // bruteReselect returns the latent and prior share of active point kk of b
-// with its site removed and the ADF sites added, nearest first, of those
-// of its reselectNear nearest inactive points (by prior correlation)
-// whose q(y_j|x_j) without kk is below pinc, and whether there are any;
-// every marginal from EP's posterior rebuilt from the sites.
-func bruteReselect(t *testing.T, k kernel.Kernel, x *mat.Dense, y []float64, b *passgp.Binary, kk int, pinc float64) (float64, float64, bool) {
+// with its site removed and the ADF sites of its reselectNear nearest
+// inactive points (by prior correlation) added, nearest first, each
+// matched on the marginal that the ones before it left; every marginal
+// from EP's posterior rebuilt from the sites.
+func bruteReselect(t *testing.T, k kernel.Kernel, x *mat.Dense, y []float64, b *passgp.Binary, kk int) (float64, float64) {
 	n, d := x.Dims()
 	inA := map[int]bool{}
 	for _, a := range b.Active {
@@ -144,23 +132,14 @@ func bruteReselect(t *testing.T, k kernel.Kernel, x *mat.Dense, y []float64, b *
 		p.PredictCrossTo(m, v, nil, ks, []float64{diag(i) + k.DiagJitter()})
 		return m[0], v[0]
 	}
-	var incl []int
 	for _, c := range cand {
-		if m, v := predict(c); score.Prob(y[c], m, v) < pinc {
-			incl = append(incl, c)
-		}
-	}
-	if len(incl) == 0 {
-		return 0, 0, false
-	}
-	for _, c := range incl {
 		m, v := predict(c)
 		tc, nc := ep.MatchSite(y[c], m, v, 0)
 		rest = append(rest, c)
 		s.Tau, s.Nu = append(s.Tau, tc), append(s.Nu, nc)
 	}
 	m, v := predict(a)
-	return m / math.Sqrt(1+v), passgp.PriorShare(v, diag(a)), true
+	return m / math.Sqrt(1+v), passgp.PriorShare(v, diag(a))
 }
 
 // estimateLatents on a sample of held rows (passgp.HeldOutRows beyond
@@ -197,7 +176,7 @@ func TestEstimateLatentsHeld(t *testing.T) {
 		z.Set(i, 0, float64(i)/80-0.3)
 		rho.Set(i, 0, 0.4)
 	}
-	ze, re, err := estimateLatents(context.Background(), m, passgp.DenseRows(x), y, held, truth, 0.8, z, rho)
+	ze, re, err := estimateLatents(context.Background(), m, passgp.DenseRows(x), y, held, truth, true, z, rho)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +192,7 @@ func TestEstimateLatentsHeld(t *testing.T) {
 	}
 	bh := *b
 	bh.Active = pos
-	wz, wr, err := reselected(context.Background(), &bh, passgp.DenseRows(rowsOf(x, held)), yh, 0.8, mat.Col(nil, 0, z), mat.Col(nil, 0, rho))
+	wz, wr, err := reselected(context.Background(), &bh, passgp.DenseRows(rowsOf(x, held)), yh, mat.Col(nil, 0, z), mat.Col(nil, 0, rho))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +253,7 @@ func TestEstimateLatentsThreads(t *testing.T) {
 	for _, th := range []int{1, 3} {
 		la.SetThreads(th)
 		restore := la.LimitBLAS(1) // workers only where BLAS is single-threaded
-		ze, re, err := estimateLatents(context.Background(), m, passgp.DenseRows(x), y, nil, truth, 0.8, z, rho)
+		ze, re, err := estimateLatents(context.Background(), m, passgp.DenseRows(x), y, nil, truth, true, z, rho)
 		restore()
 		if err != nil {
 			t.Fatal(err)

@@ -72,7 +72,7 @@ func (s *settings) run(ctx context.Context, ds *data.Dataset, p *prepared, x pas
 	}
 	m.Calibration, m.Scaling = r.cal, p.scaling
 	c := &Classifier{m: m}
-	if est, ok, err := r.heldOutMetrics(ctx, m, x, ds.Y, estimatePInc(o)); err != nil {
+	if est, ok, err := r.heldOutMetrics(ctx, m, x, ds.Y, estimateReselects(o)); err != nil {
 		return nil, err
 	} else if ok {
 		c.heldOut = &est

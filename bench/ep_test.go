@@ -168,11 +168,11 @@ func BenchmarkLeaveOut(b *testing.B) {
 	}
 }
 
-// BenchmarkPredictJoint times ep.Posterior.PredictJointCrossTo as the
+// BenchmarkPredictJoint times ep.Posterior.PredictJointBlocksTo as the
 // held-out estimate's neighbourhoods use it (passgp.reselected): 255
-// points (51 active points and 4 neighbours each) against m active
-// points. FLOPs: the triangular solve with 255 right-hand sides (255·m²),
-// the 255×255 covariance (2·255²·m) and the means (2·255·m).
+// points in 51 blocks of 5 (an active point and its 4 neighbours) against
+// m active points. FLOPs: the triangular solve with 255 right-hand sides
+// (255·m²), the blocks' covariances (2·255·5·m) and the means (2·255·m).
 func BenchmarkPredictJoint(b *testing.B) {
 	for _, m := range []int{2000} {
 		b.Run("m="+itoa(m)+"/n=255", func(b *testing.B) {
@@ -181,19 +181,25 @@ func BenchmarkPredictJoint(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			const n = 255
+			const n, t = 255, 5
 			xs := mat.NewDense(n, epBenchD, RandGeneral(n, epBenchD, 13).Data)
-			ks, kss := mat.NewDense(n, m, nil), mat.NewDense(n, n, nil)
+			ks := mat.NewDense(n, m, nil)
 			p.k.CrossTo(ks, xs, p.x)
-			p.k.CrossTo(kss, xs, xs)
-			mean, cov := make([]float64, n), mat.NewDense(n, n, nil)
+			var kss, covs []*mat.Dense
+			for lo := 0; lo < n; lo += t {
+				xb := xs.Slice(lo, lo+t, 0, epBenchD).(*mat.Dense)
+				k := mat.NewDense(t, t, nil)
+				p.k.CrossTo(k, xb, xb)
+				kss, covs = append(kss, k), append(covs, mat.NewDense(t, t, nil))
+			}
+			mean := make([]float64, n)
 			DGEMMRate()
 			b.ResetTimer()
 			for b.Loop() {
-				post.PredictJointCrossTo(mean, cov, ks, kss)
+				post.PredictJointBlocksTo(mean, covs, ks, kss)
 			}
 			fm := float64(m)
-			ReportFLOPs(b, n*fm*fm+2*n*n*fm+2*n*fm)
+			ReportFLOPs(b, n*fm*fm+2*n*t*fm+2*n*fm)
 		})
 	}
 }
