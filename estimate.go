@@ -33,9 +33,9 @@ func estimateReselects(o passgp.Options) bool {
 // estimate scores (crossFitMetrics) for the classifiers of m trained on
 // the rows x (labels y) with the held-out latents z, rho of the rows held
 // (nil: all; passgp.HeldOutRows) and their classes truth: z and rho, with
-// each active point of a PASS-GP classifier rescored by reselected
-// (where rescore is set). The classifiers are independent: side by side where BLAS
-// is single-threaded (la.PoolWorkers), each into its own columns.
+// each active point of a PASS-GP classifier rescored by reselected where
+// rescore is set. The classifiers are independent: side by side where
+// BLAS is single-threaded (la.PoolWorkers), each into its own columns.
 func estimateLatents(ctx context.Context, m *model.Model, x passgp.Rows, y []float64, held []int, truth []int, rescore bool, z, rho *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 	ze, re := mat.DenseCopyOf(z), mat.DenseCopyOf(rho)
 	if !rescore {
