@@ -59,8 +59,8 @@ func estimateLatents(ctx context.Context, m *model.Model, x passgp.Rows, y []flo
 }
 
 // reselected returns z and rho, one classifier's held-out latents and
-// shares, with each active point's cavity replaced by its latent under
-// the selection re-run without it, on its neighbourhood.
+// shares, with each active point's cavity replaced by its latent with its
+// neighbourhood filled in: as if the selection had run without it.
 //
 // Why: an active point's cavity leaves out its own site, but the inactive
 // points it explained have none either, though the selection would have
