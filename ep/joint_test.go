@@ -13,17 +13,7 @@ import (
 // PredictCrossTo's, and its covariance K** − K*(K + S⁻¹)⁻¹K*ᵀ formed
 // densely with gonum; kstar and kss are left as they were.
 func TestPredictJointCrossTo(t *testing.T) {
-	x, y := blobs(40, 7)
-	xs, _ := blobs(9, 8)
-	k := kernel.SEBias{SE: kernel.SE{Var: 2, Len2: 0.8, Jitter: 1e-3}, Bias: 0.3}
-	p, err := Infer(k, x, y, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ks := mat.NewDense(9, 40, nil)
-	k.CrossTo(ks, xs, x)
-	kss := mat.NewDense(9, 9, nil)
-	k.CrossTo(kss, xs, xs)
+	p, k, x, xs, ks, kss := jointProblem(t)
 	ks0, kss0 := mat.DenseCopyOf(ks), mat.DenseCopyOf(kss)
 	mean, cov := make([]float64, 9), mat.NewDense(9, 9, nil)
 	p.PredictJointCrossTo(mean, cov, ks, kss)
@@ -61,17 +51,7 @@ func TestPredictJointCrossTo(t *testing.T) {
 // PredictJointBlocksTo: each block's covariance is the matching diagonal
 // block of PredictJointCrossTo's, and the means are the same.
 func TestPredictJointBlocksTo(t *testing.T) {
-	x, y := blobs(40, 7)
-	xs, _ := blobs(9, 8)
-	k := kernel.SEBias{SE: kernel.SE{Var: 2, Len2: 0.8, Jitter: 1e-3}, Bias: 0.3}
-	p, err := Infer(k, x, y, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ks := mat.NewDense(9, 40, nil)
-	k.CrossTo(ks, xs, x)
-	kss := mat.NewDense(9, 9, nil)
-	k.CrossTo(kss, xs, xs)
+	p, _, _, _, ks, kss := jointProblem(t)
 	mean, cov := make([]float64, 9), mat.NewDense(9, 9, nil)
 	p.PredictJointCrossTo(mean, cov, ks, kss)
 	sizes := []int{1, 3, 5}
@@ -100,4 +80,22 @@ func TestPredictJointBlocksTo(t *testing.T) {
 			t.Errorf("mean[%d] = %v, joint %v", i, mb[i], mean[i])
 		}
 	}
+}
+
+// jointProblem returns an EP posterior on 40 points (kernel k, inputs x)
+// and, for 9 other points xs, their cross-covariance ks with x and their
+// prior covariance kss.
+func jointProblem(t *testing.T) (p *Posterior, k kernel.Kernel, x, xs, ks, kss *mat.Dense) {
+	x, y := blobs(40, 7)
+	xs, _ = blobs(9, 8)
+	k = kernel.SEBias{SE: kernel.SE{Var: 2, Len2: 0.8, Jitter: 1e-3}, Bias: 0.3}
+	p, err := Infer(k, x, y, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks = mat.NewDense(9, 40, nil)
+	k.CrossTo(ks, xs, x)
+	kss = mat.NewDense(9, 9, nil)
+	k.CrossTo(kss, xs, xs)
+	return p, k, x, xs, ks, kss
 }
