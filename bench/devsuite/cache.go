@@ -21,11 +21,13 @@ type foldCache struct {
 	bins map[string]string // binary path -> SHA-256 of its bytes
 }
 
-// cachedRun is what the cache keeps of one run: train's wall time and
-// predict's output.
+// cachedRun is what the cache keeps of one run: train's wall time, its
+// held-out estimate of the error (-1: none printed) and predict's output.
+// An entry without the estimate (an older cache's) is not reused.
 type cachedRun struct {
-	Seconds float64 `json:"seconds"`
-	Predict string  `json:"predict"`
+	Seconds float64  `json:"seconds"`
+	HeldOut *float64 `json:"held_out,omitempty"`
+	Predict string   `json:"predict"`
 }
 
 func newFoldCache(dir string) *foldCache {
@@ -57,7 +59,7 @@ func (c *foldCache) get(key string) (cachedRun, bool) {
 		return r, false
 	}
 	b, err := os.ReadFile(filepath.Join(c.dir, key+".json"))
-	if err != nil || json.Unmarshal(b, &r) != nil {
+	if err != nil || json.Unmarshal(b, &r) != nil || r.HeldOut == nil {
 		return r, false
 	}
 	return r, true

@@ -28,10 +28,17 @@ func TestFoldCache(t *testing.T) {
 	if _, ok := c.get(k); ok {
 		t.Fatal("hit in an empty cache")
 	}
-	want := cachedRun{Seconds: 1.5, Predict: "predicted,p_-1,p_1\n1,0.2,0.8\n"}
+	h := 0.125
+	want := cachedRun{Seconds: 1.5, HeldOut: &h, Predict: "predicted,p_-1,p_1\n1,0.2,0.8\n"}
 	c.put(k, want)
-	if got, ok := newFoldCache(filepath.Join(dir, "work")).get(k); !ok || got != want {
+	if got, ok := newFoldCache(filepath.Join(dir, "work")).get(k); !ok || !reflect.DeepEqual(got, want) {
 		t.Fatalf("get after put = %+v, %v; want %+v", got, ok, want)
+	}
+	old := want
+	old.HeldOut = nil // an entry written before the estimate was kept
+	c.put(k, old)
+	if _, ok := c.get(k); ok {
+		t.Error("an entry without the held-out estimate is reused")
 	}
 	for name, other := range map[string]string{
 		"binary": c.key(binB, []string{"--method", "ivm"}, tr, te),

@@ -78,6 +78,12 @@
 // means the candidate is better; + marks it better by more than one SE,
 // - worse. xN is the ratio of total training times.
 //
+// Per passgp-fast column, the held-out estimate of the error that train
+// printed, from each fold's training part alone, and its excess over the
+// error on the fold's test part (mean over folds ± SE): whether the
+// estimate that users compare settings by is right on this set, judged
+// on training data. The cache keeps it with each run.
+//
 // The summary line counts the sets where the candidate is better or
 // worse by more than 1 SE in error, Brier and NLP, gives the unweighted
 // mean differences over sets and the geometric mean of the time ratios.

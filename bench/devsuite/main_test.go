@@ -38,6 +38,9 @@ func TestSuiteEndToEnd(t *testing.T) {
 	for _, s := range rep.Sets {
 		checkSet(t, s)
 	}
+	if !strings.Contains(out, "held-out estimate") {
+		t.Errorf("report lacks the held-out estimates:\n%s", out)
+	}
 	if !strings.Contains(out, "summary, candidate against defaults over 2 sets (beyond 1 SE): error better 0, worse 0; Brier better 0, worse 0; NLP better 0, worse 0") {
 		t.Errorf("report lacks the summary of identical columns:\n%s", out)
 	}
@@ -81,6 +84,9 @@ func checkSet(t *testing.T, s SetResult) {
 		}
 		if len(c.Folds) != 2 || c.Folds[0].Test+c.Folds[1].Test != 600 || c.Folds[0].Train != c.Folds[1].Test {
 			t.Errorf("%s %s: folds %+v, want two halves of 600", s.Name, c.Name, c.Folds)
+		}
+		if !c.Estimated || !(c.HeldOut.Mean > 0 && c.HeldOut.Mean < 1) || math.Abs(c.Gap.Mean-(c.HeldOut.Mean-c.Error.Mean)) > 1e-12 || math.IsNaN(c.Gap.SE) {
+			t.Errorf("%s %s: held-out estimate %+v, gap %+v, error %+v: want an estimate in (0, 1) and its mean gap to the folds' error", s.Name, c.Name, c.HeldOut, c.Gap, c.Error)
 		}
 	}
 	d := s.Diffs[0]

@@ -27,8 +27,9 @@ func buildCLI(ctx context.Context, dir string) (string, error) {
 }
 
 // runPassGP runs `train --quiet --data trainF --model M` with args
-// appended (timed by wall clock), then `predict` on testF, and scores the
-// predicted probabilities against truth (scorePredictions).
+// appended (timed by wall clock; its held-out estimate kept), then
+// `predict` on testF, and scores the predicted probabilities against
+// truth (scorePredictions).
 func runPassGP(ctx context.Context, cache *foldCache, bin, dir, trainF, testF string, args []string, truth []float64) (Fold, error) {
 	var f Fold
 	key := cache.key(bin, args, trainF, testF)
@@ -36,18 +37,19 @@ func runPassGP(ctx context.Context, cache *foldCache, bin, dir, trainF, testF st
 	if !ok {
 		m := filepath.Join(dir, "model.pgp")
 		os.Remove(m) // a failed train must not leave the last fold's model to predict with
-		el, _, err := libsvm.Timed(ctx, io.Discard, bin, append([]string{"train", "--quiet", "--data", trainF, "--model", m}, args...)...)
+		var tr, out strings.Builder
+		el, _, err := libsvm.Timed(ctx, &tr, bin, append([]string{"train", "--quiet", "--data", trainF, "--model", m}, args...)...)
 		if err != nil {
 			return f, err
 		}
-		var out strings.Builder
 		if _, _, err := libsvm.Timed(ctx, &out, bin, "predict", "--model", m, "--data", testF); err != nil {
 			return f, err
 		}
-		run = cachedRun{Seconds: el.Seconds(), Predict: out.String()}
+		h := libsvm.HeldOutError(tr.String())
+		run = cachedRun{Seconds: el.Seconds(), HeldOut: &h, Predict: out.String()}
 		cache.put(key, run)
 	}
-	f.Seconds = run.Seconds
+	f.Seconds, f.HeldOut = run.Seconds, *run.HeldOut
 	var err error
 	if f.errs, f.briers, f.nlps, err = scorePredictions(strings.NewReader(run.Predict), "predict "+testF, truth); err != nil {
 		return f, err

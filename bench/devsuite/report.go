@@ -38,6 +38,16 @@ func writeText(w io.Writer, r SetResult, k int) {
 	for _, d := range r.Diffs {
 		fmt.Fprintf(w, "  %-22s %-18s %-18s %-18s x%.2f\n", d.B+" - "+d.A, dpm(d.Error), dpm(d.Brier), dpm(d.NLP), d.TimeRatio)
 	}
+	for _, c := range r.Columns {
+		if c.Estimated {
+			fmt.Fprintf(w, "  %-22s held-out estimate %s, minus the folds' error %s\n", c.Name, pm(c.HeldOut, "%.4f"), spm(c.Gap))
+		}
+	}
+}
+
+// spm formats a signed mean ± standard error.
+func spm(s Stat) string {
+	return fmt.Sprintf("%+.4f ± %.4f", s.Mean, s.SE)
 }
 
 // pm formats a mean ± standard error.

@@ -1,6 +1,9 @@
 package main
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // SetResult is one set's report.
 type SetResult struct {
@@ -16,9 +19,15 @@ type SetResult struct {
 }
 
 // ColumnResult is one column's mean and standard error over the folds.
+// HeldOut is train's held-out estimate of the error and Gap its excess
+// over the fold's test error, where every fold printed one (Estimated):
+// how well the estimate, from each fold's training part alone, predicts
+// the error on the held-out part.
 type ColumnResult struct {
 	Name                       string
 	Error, Brier, NLP, Seconds Stat
+	Estimated                  bool
+	HeldOut, Gap               Stat
 	Folds                      []Fold
 }
 
@@ -57,6 +66,11 @@ func (r *SetResult) summarise(cols []column, runs [][]Fold, pts []losses) {
 		cr := ColumnResult{Name: col.Name, Folds: runs[c]}
 		cr.Error, cr.Brier = meanSE(field(runs[c], func(f Fold) float64 { return f.Error })), meanSE(field(runs[c], func(f Fold) float64 { return f.Brier }))
 		cr.NLP, cr.Seconds = meanSE(field(runs[c], func(f Fold) float64 { return f.NLP })), meanSE(field(runs[c], func(f Fold) float64 { return f.Seconds }))
+		cr.Estimated = len(runs[c]) > 0 && !slices.ContainsFunc(runs[c], func(f Fold) bool { return f.HeldOut < 0 })
+		if cr.Estimated {
+			cr.HeldOut = meanSE(field(runs[c], func(f Fold) float64 { return f.HeldOut }))
+			cr.Gap = meanSE(field(runs[c], func(f Fold) float64 { return f.HeldOut - f.Error }))
+		}
 		r.Columns = append(r.Columns, cr)
 	}
 	for _, p := range diffPairs(cols) {

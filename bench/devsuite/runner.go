@@ -39,6 +39,7 @@ type Fold struct {
 	Train, Test        int
 	Seconds            float64 // wall time of training (LIBSVM: grid and svm-train)
 	Error, Brier, NLP  float64
+	HeldOut            float64   // train's held-out estimate of the error (-1: none; LIBSVM)
 	errs, briers, nlps []float64 // per test point (not LIBSVM)
 }
 

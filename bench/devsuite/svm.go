@@ -25,7 +25,7 @@ const svmGridSub = 5000
 // probabilities as runPassGP scores passgp-fast's. Its time is the
 // grid's plus the final training's.
 func runSVM(ctx context.Context, dir, trainF, testF string, d int) (Fold, error) {
-	var f Fold
+	f := Fold{HeldOut: -1}
 	rangeF := filepath.Join(dir, "svm.range")
 	trS, teS := filepath.Join(dir, "train.scaled"), filepath.Join(dir, "test.scaled")
 	for _, c := range [][]string{{"-s", rangeF, trainF, trS}, {"-r", rangeF, testF, teS}} {

@@ -51,9 +51,9 @@ type Eval struct {
 // heldOutRe matches train's held-out estimate line.
 var heldOutRe = regexp.MustCompile(`(?m)^held-out estimate on .*: error ([0-9.]+)%`)
 
-// heldOutError returns the error of train's held-out estimate line in
+// HeldOutError returns the error of train's held-out estimate line in
 // out, or -1.
-func heldOutError(out string) float64 {
+func HeldOutError(out string) float64 {
 	m := heldOutRe.FindStringSubmatch(out)
 	if m == nil {
 		return -1
@@ -83,7 +83,7 @@ func TrainEval(ctx context.Context, bin, trainF, testF, model string, args ...st
 	if err := json.Unmarshal([]byte(ev.String()), &e); err != nil {
 		return el, rss, e, fmt.Errorf("eval --json: %v", err)
 	}
-	e.HeldOutError = heldOutError(out.String())
+	e.HeldOutError = HeldOutError(out.String())
 	return el, rss, e, nil
 }
 

@@ -15,8 +15,8 @@ func TestHeldOutError(t *testing.T) {
 		{"wrote m.pgp\n", -1},
 		{"note: held-out estimate on x: error 5%\n", -1}, // not at a line start
 	} {
-		if got := heldOutError(c.out); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("heldOutError(%q) = %v, want %v", c.out, got, c.want)
+		if got := HeldOutError(c.out); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("HeldOutError(%q) = %v, want %v", c.out, got, c.want)
 		}
 	}
 }
