@@ -10,11 +10,11 @@ import (
 	"github.com/passgp-fast/passgp-fast/kernel"
 )
 
-// TestPooledNotShared checks that the memory a θ search and InferFITC hand
-// back to matPools is none that their results keep: a dense posterior
-// from Optimize and a FITC posterior predict bit for bit the same after
-// further searches and runs of the same and other sizes have reused the
-// pools.
+// TestPooledNotShared checks that the memory a θ search and InferFITC
+// hand back to la's scratch pools is none that their results keep: a
+// dense posterior from Optimize and a FITC posterior predict bit for bit
+// the same after further searches and runs of the same and other sizes
+// have reused the pools.
 func TestPooledNotShared(t *testing.T) {
 	x, y := blobs(60, 3)
 	xs, _ := blobs(20, 4)
