@@ -12,7 +12,7 @@ import (
 )
 
 // estimateRe matches train's held-out estimate line.
-var estimateRe = regexp.MustCompile(`held-out estimate on the (\d+) training points .*: error ([0-9.]+)%, Brier ([0-9.]+), NLP ([0-9.]+), ECE ([0-9.]+)`)
+var estimateRe = regexp.MustCompile(`held-out estimate on the (\d+) training points .*: error ([0-9.]+)% \(\d+ of \d+\), Brier ([0-9.]+), NLP ([0-9.]+), ECE ([0-9.]+)`)
 
 // testRe matches the error, Brier and NLP lines of train --test's report.
 var testRe = regexp.MustCompile(`test error +([0-9.]+) .*\nBrier score +([0-9.]+)\nmean neg\. log pred\. +([0-9.]+)`)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime/debug"
 	"time"
@@ -238,8 +239,10 @@ func (t *trainFlags) finish(ctx context.Context, clf *passgpfast.Classifier, n i
 		if est.N < n {
 			on = fmt.Sprintf("a random %d of the %d training points", est.N, n)
 		}
-		fmt.Fprintf(stdout, "held-out estimate on %s (each predicted without its own label): error %.2f%%, Brier %.4f, NLP %.4f, ECE %.4f\n",
-			on, 100*est.Error, est.Brier, est.NLP, est.ECE)
+		// The count as well as the rate: on tens of thousands of points a
+		// percentage with two decimals rounds away several errors.
+		fmt.Fprintf(stdout, "held-out estimate on %s (each predicted without its own label): error %.2f%% (%d of %d), Brier %.4f, NLP %.4f, ECE %.4f\n",
+			on, 100*est.Error, int(math.Round(est.Error*float64(est.N))), est.N, est.Brier, est.NLP, est.ECE)
 	}
 	printRelevance(stdout, clf)
 	if test != nil {

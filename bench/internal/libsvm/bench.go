@@ -48,15 +48,24 @@ type Eval struct {
 	HeldOutError float64 `json:"-"`
 }
 
-// heldOutRe matches train's held-out estimate line.
-var heldOutRe = regexp.MustCompile(`(?m)^held-out estimate on .*: error ([0-9.]+)%`)
+// heldOutRe matches train's held-out estimate line: the error rate and,
+// where printed, the count of errors and of points.
+var heldOutRe = regexp.MustCompile(`(?m)^held-out estimate on .*: error ([0-9.]+)%( \((\d+) of (\d+)\))?`)
 
 // HeldOutError returns the error of train's held-out estimate line in
-// out, or -1.
+// out (from its count of errors where printed, which the two decimals of
+// the percentage round), or -1.
 func HeldOutError(out string) float64 {
 	m := heldOutRe.FindStringSubmatch(out)
 	if m == nil {
 		return -1
+	}
+	if m[2] != "" {
+		k, err1 := strconv.Atoi(m[3])
+		n, err2 := strconv.Atoi(m[4])
+		if err1 == nil && err2 == nil && n > 0 {
+			return float64(k) / float64(n)
+		}
 	}
 	v, err := strconv.ParseFloat(m[1], 64)
 	if err != nil {
