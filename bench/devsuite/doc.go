@@ -80,9 +80,11 @@
 //
 // Per passgp-fast column, the held-out estimate of the error that train
 // printed, from each fold's training part alone, and its excess over the
-// error on the fold's test part (mean over folds ± SE): whether the
-// estimate that users compare settings by is right on this set, judged
-// on training data. The cache keeps it with each run.
+// error on the fold's test part (mean over folds ± SE, the larger of the
+// folds' standard error and the binomial one of the two error rates,
+// √(h(1−h)/n + e(1−e)/N), which bench/mlbench applies to a test split):
+// whether the estimate that users compare settings by is right on this
+// set, judged on training data. The cache keeps it with each run.
 //
 // The summary line counts the sets where the candidate is better or
 // worse by more than 1 SE in error, Brier and NLP, gives the unweighted

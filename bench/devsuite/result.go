@@ -22,7 +22,7 @@ type SetResult struct {
 // HeldOut is train's held-out estimate of the error and Gap its excess
 // over the fold's test error, where every fold printed one (Estimated):
 // how well the estimate, from each fold's training part alone, predicts
-// the error on the held-out part.
+// the error on the held-out part. Gap's SE is gapStat's.
 type ColumnResult struct {
 	Name                       string
 	Error, Brier, NLP, Seconds Stat
@@ -69,7 +69,7 @@ func (r *SetResult) summarise(cols []column, runs [][]Fold, pts []losses) {
 		cr.Estimated = len(runs[c]) > 0 && !slices.ContainsFunc(runs[c], func(f Fold) bool { return f.HeldOut < 0 })
 		if cr.Estimated {
 			cr.HeldOut = meanSE(field(runs[c], func(f Fold) float64 { return f.HeldOut }))
-			cr.Gap = meanSE(field(runs[c], func(f Fold) float64 { return f.HeldOut - f.Error }))
+			cr.Gap = gapStat(runs[c])
 		}
 		r.Columns = append(r.Columns, cr)
 	}
@@ -87,6 +87,29 @@ func (r *SetResult) summarise(cols []column, runs [][]Fold, pts []losses) {
 		d.TimeRatio = sum(tb) / sum(ta)
 		r.Diffs = append(r.Diffs, d)
 	}
+}
+
+// gapStat returns the mean over the folds fs of the held-out estimate's
+// excess over the fold's test error, with the larger of two standard
+// errors: the folds' (k values, which can fall far below the error's
+// sampling noise by chance) and the binomial one of the two error rates
+// it compares, √(h(1−h)/n + e(1−e)/N): h the mean estimate, on training
+// parts of mean size n, and e the error of the N out-of-fold points, as
+// bench/mlbench judges the estimate against a test split.
+func gapStat(fs []Fold) Stat {
+	g := meanSE(field(fs, func(f Fold) float64 { return f.HeldOut - f.Error }))
+	var h, n, e, nt float64
+	for _, f := range fs {
+		h += f.HeldOut
+		n += float64(f.Train)
+		e += f.Error * float64(f.Test)
+		nt += float64(f.Test)
+	}
+	h, n, e = h/float64(len(fs)), n/float64(len(fs)), e/nt
+	if b := math.Sqrt(h*(1-h)/n + e*(1-e)/nt); !(g.SE >= b) {
+		g.SE = b
+	}
+	return g
 }
 
 // field returns get of every fold.

@@ -88,3 +88,20 @@ func TestScorePredictions(t *testing.T) {
 		}
 	}
 }
+
+// TestGapStat: the gap's standard error is the folds' where they vary
+// more than the binomial noise of the two error rates, and that noise,
+// √(h(1−h)/n + e(1−e)/N), where the folds agree by chance.
+func TestGapStat(t *testing.T) {
+	agree := []Fold{{Train: 400, Test: 100, Error: 0.25, HeldOut: 0.23}, {Train: 400, Test: 100, Error: 0.25, HeldOut: 0.23}}
+	g := gapStat(agree)
+	want := math.Sqrt(0.23*0.77/400 + 0.25*0.75/200)
+	if math.Abs(g.Mean+0.02) > 1e-12 || math.Abs(g.SE-want) > 1e-12 {
+		t.Errorf("folds that agree: %+v, want mean -0.02, SE %v", g, want)
+	}
+	vary := []Fold{{Train: 400, Test: 100, Error: 0.1, HeldOut: 0.3}, {Train: 400, Test: 100, Error: 0.4, HeldOut: 0.2}}
+	g = gapStat(vary)
+	if f := meanSE([]float64{0.2, -0.2}); math.Abs(g.SE-f.SE) > 1e-12 || f.SE <= math.Sqrt(0.25*0.75/400+0.25*0.75/200) {
+		t.Errorf("folds that vary: %+v, want the folds' SE %v", g, f.SE)
+	}
+}
